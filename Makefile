@@ -1,0 +1,130 @@
+# The CUDA lab kit.
+#
+#   make            build the grader, the harness and the emulator
+#   make labN       build labN for this machine (GPU if present, else emulator)
+#   make test       install what is missing, build, run every test
+#   make solutions  grade every reference solution
+#   make clean
+#
+# Build products go under build/; ./grade is a link to build/grade.
+
+BUILD      := build
+CC         := gcc
+CXX        := g++
+CSTD       := -std=c11 -D_GNU_SOURCE
+WARN       := -Wall -Wextra -Werror
+CFLAGS     := $(CSTD) $(WARN) -O2 -g
+DEPFLAGS    = -MMD -MP
+
+# Unpacked Debian packages, for a machine that reaches no registry (mk/deps.sh).
+DEPS_PREFIX ?=
+ifneq ($(DEPS_PREFIX),)
+DEPS_LIBDIR := $(abspath $(DEPS_PREFIX))/usr/lib/x86_64-linux-gnu
+CPPFLAGS    += -I$(abspath $(DEPS_PREFIX))/usr/include
+LDFLAGS     += -L$(DEPS_LIBDIR) -Wl,-rpath,$(DEPS_LIBDIR)
+export PATH := $(abspath $(DEPS_PREFIX))/usr/bin:$(PATH)
+export DEPS_PREFIX
+endif
+
+# The CUDA toolkit: nvcc on PATH, else CUDA_HOME, else /usr/local/cuda.
+NVCC := $(shell command -v nvcc 2>/dev/null)
+ifeq ($(NVCC),)
+CUDA_HOME ?= /usr/local/cuda
+NVCC := $(wildcard $(CUDA_HOME)/bin/nvcc)
+else
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+endif
+CUDA_INC := $(CUDA_HOME)/include
+
+LIBS := -ljansson -linih -lm
+
+.PHONY: all deps lab1 lab2 lab3 test unit-tests emu-tests solutions clean
+all: deps grade harness emu
+
+# --- dependencies -----------------------------------------------------------
+# A stamp, so that the check runs once; delete build/ to check again.
+deps: $(BUILD)/.deps-ok
+$(BUILD)/.deps-ok: mk/deps.sh
+	@mkdir -p $(BUILD)
+	@sh mk/deps.sh
+	@touch $@
+
+# --- common and lab descriptions (grader and harness both link these) --------
+COMMON_SRC := $(wildcard common/*.c)
+LABDESC_SRC := $(filter-out %_entry.c,$(wildcard grader/labs/*.c))
+COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(LABDESC_SRC:%.c=$(BUILD)/%.o)
+
+$(BUILD)/common/%.o $(BUILD)/grader/%.o: CPPFLAGS += -Icommon -Igrader
+$(BUILD)/%.o: %.c | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+# --- the grader ---------------------------------------------------------------
+GRADER_SRC := $(filter-out grader/main.c,$(wildcard grader/*.c))
+GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/%.o)
+
+grade: $(BUILD)/grade
+	@ln -sfn $(BUILD)/grade grade
+
+$(BUILD)/grade: $(BUILD)/grader/main.o $(GRADER_OBJ) $(COMMON_OBJ)
+	$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
+
+# --- the harness: compiled once per backend, linked with a submission at
+# grade time by grader/build.c ----------------------------------------------
+HARNESS_SRC := grader/harness/harness_main.c
+ENTRY_SRC   := $(wildcard grader/labs/*_entry.c) grader/harness/no_entry.c
+
+harness: $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/emu/harness_main.o \
+         $(ENTRY_SRC:grader/%.c=$(BUILD)/harness/%.o) $(BUILD)/harness/device-probe
+
+$(BUILD)/harness/cuda/harness_main.o: $(HARNESS_SRC) | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -I$(CUDA_INC) -c $< -o $@
+
+$(BUILD)/harness/emu/harness_main.o: $(HARNESS_SRC) | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -Iemu/include -DKIT_EMU -c $< -o $@
+
+$(BUILD)/harness/%.o: grader/%.c | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+# Finds out whether there is a CUDA device, and which, without any student
+# code: the cuda harness linked with an entry that is never called.
+$(BUILD)/harness/device-probe: $(BUILD)/harness/cuda/harness_main.o \
+                               $(BUILD)/harness/harness/no_entry.o $(COMMON_OBJ)
+ifneq ($(NVCC),)
+	$(NVCC) $^ -o $@
+else
+	@echo "no CUDA toolkit (nvcc): the GPU backend is not built; the emulator still works" >&2
+	@rm -f $@
+endif
+
+# --- the emulator ------------------------------------------------------------
+include emu/emu.mk
+
+# --- labs ------------------------------------------------------------------
+# Builds the student's file the way ./grade will, so that compiler errors show
+# now; ./grade builds again from the source it grades.
+lab1 lab2 lab3: all
+	./grade $@ --build-only
+
+solutions: all
+	@for lab in lab1 lab2 lab3; do ./grade $$lab --solution --plot none || exit 1; done
+
+# --- tests -----------------------------------------------------------------
+TEST_SRC := $(wildcard tests/test_*.c)
+$(BUILD)/tests/unit: $(TEST_SRC:%.c=$(BUILD)/%.o) $(GRADER_OBJ) $(COMMON_OBJ)
+	$(CC) $(LDFLAGS) $^ $(LIBS) -lcriterion -o $@
+$(BUILD)/tests/%.o: CPPFLAGS += -Icommon -Igrader
+
+unit-tests: all $(BUILD)/tests/unit
+	$(BUILD)/tests/unit --jobs 2
+
+test: unit-tests emu-tests
+	@echo "make test: all suites passed"
+
+clean:
+	rm -rf $(BUILD) grade
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

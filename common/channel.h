@@ -1,0 +1,58 @@
+/*
+ * The harness's report channel to the grader.
+ *
+ * The grader opens an anonymous memory file (memfd) and hands it to the
+ * harness as file descriptor CHANNEL_FD before any student code runs. The
+ * harness appends frames to it; the grader reads them after the child has
+ * ended, whatever way it ended. Student code writing to stdout or stderr
+ * never lands here, and anything that does land here by accident or malice
+ * breaks the framing and is reported as such, never believed.
+ *
+ * A frame: struct frame_header, then `length` bytes of payload.
+ * Small payloads are JSON text; MSG_OUTPUT carries raw 32-bit words.
+ */
+#ifndef COMMON_CHANNEL_H
+#define COMMON_CHANNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CHANNEL_FD 3
+#define CHANNEL_MAGIC 0x4b4c4843u	/* "CHLK" little-endian */
+
+enum channel_msg {
+	MSG_DEVICE = 1,		/* JSON: the device the harness runs on */
+	MSG_BEGIN = 2,		/* JSON: a test starts {"test","shape","seed"} */
+	MSG_OUTPUT = 3,		/* raw words: guard, output, guard */
+	MSG_DONE = 4,		/* JSON: the entry point returned {"cuda_error","elapsed_ms"} */
+	MSG_TIMING = 5,		/* JSON: samples of one timed size */
+	MSG_METRICS = 6,	/* JSON: the emulator's analysis metrics */
+	MSG_ERROR = 7,		/* JSON: the harness failed {"where","error"} */
+	MSG_END = 8,		/* empty: the harness finished normally */
+};
+
+struct frame_header {
+	uint32_t magic;
+	uint32_t type;
+	uint64_t length;
+};
+
+/* Writer side (harness). Each returns 0, or -1 on a write error. */
+int channel_send(int fd, enum channel_msg type, const void *payload, uint64_t length);
+int channel_begin_frame(int fd, enum channel_msg type, uint64_t length);
+int channel_write_all(int fd, const void *data, size_t length);
+
+/* Reader side (grader): walks frames in a buffer read back from the memfd. */
+struct channel_reader {
+	const unsigned char *data;
+	size_t size;
+	size_t pos;
+};
+
+/* Returns 1 and fills *type, *payload, *length for the next frame; 0 at a
+ * clean end of data; -1 if the data is not a well-formed frame (a short or
+ * corrupt header, or a length past the end). */
+int channel_next(struct channel_reader *r, uint32_t *type, const unsigned char **payload,
+		 uint64_t *length);
+
+#endif

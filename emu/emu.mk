@@ -1,0 +1,4 @@
+# Placeholder until the emulator lands: see emu/README.md.
+.PHONY: emu emu-tests
+emu:
+emu-tests:

@@ -1,0 +1,52 @@
+/*
+ * What the grader knows about one lab. A new lab is a folder under labs/,
+ * a description like these, a two-line entry adapter (labN_entry.c) and a
+ * line in lab_table.c; the machinery is shared.
+ *
+ * Every element is a 32-bit word (unsigned int or float). Results are
+ * compared bit for bit: scans wrap around exactly, a transpose only moves data.
+ */
+#ifndef GRADER_LAB_H
+#define GRADER_LAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../common/shape.h"
+
+enum elem_kind { ELEM_U32, ELEM_F32 };
+
+struct lab {
+	const char *id;		/* "lab3": what the user types */
+	const char *dir;	/* "lab3-transpose": folder under labs/ and solutions/ */
+	const char *file;	/* "transpose.cu": the one file the student edits */
+	const char *entry;	/* "transpose": the extern "C" entry point */
+	const char *title;	/* "Coalesced matrix transpose" */
+	const char *asks;	/* one line for --list */
+	int rank;		/* 1: shapes are n; 2: rows x cols */
+	enum elem_kind elem;
+
+	size_t (*in_count)(const struct shape *s);
+	size_t (*out_count)(const struct shape *s);
+	/* Minimum bytes a correct kernel must move: each input read once,
+	 * each output written once. */
+	double (*min_bytes)(const struct shape *s);
+	void (*fill_input)(uint32_t *in, const struct shape *s, uint64_t seed);
+	void (*reference)(const uint32_t *in, uint32_t *out, const struct shape *s);
+	/* Where output word i sits, in the student's terms ("index 1025",
+	 * "out[7][3] (row 7, col 3)"). */
+	void (*describe_index)(const struct shape *s, size_t i, char *buf, size_t len);
+};
+
+/* The harness side: calls the student's entry point. Defined once per lab
+ * in labN_entry.c and linked only into that lab's harness. */
+void lab_entry_call(const void *d_in, void *d_out, const struct shape *s);
+
+/* lab_table.c */
+extern const struct lab *const lab_table[];
+const struct lab *lab_find(const char *id);	/* "lab3" or "lab3-transpose"; NULL if none */
+
+/* Shared helpers for descriptions. */
+void lab_format_word(enum elem_kind elem, uint32_t w, char *buf, size_t len);
+
+#endif
