@@ -74,7 +74,11 @@ $(BUILD)/grade: $(BUILD)/grader/main.o $(GRADER_OBJ) $(COMMON_OBJ)
 HARNESS_SRC := grader/harness/harness_main.c
 ENTRY_SRC   := $(wildcard grader/labs/*_entry.c) grader/harness/no_entry.c
 
-harness: $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/emu/harness_main.o \
+# The kit's shared code as one archive, for the harness's link at grade time.
+$(BUILD)/libkit.a: $(COMMON_OBJ)
+	ar rcs $@ $^
+
+harness: $(BUILD)/libkit.a $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/emu/harness_main.o \
          $(ENTRY_SRC:grader/%.c=$(BUILD)/harness/%.o) $(BUILD)/harness/device-probe
 
 $(BUILD)/harness/cuda/harness_main.o: $(HARNESS_SRC) | $(BUILD)/.deps-ok

@@ -1,5 +1,5 @@
 /*
- * A lab's rubric (labs/labN-*/lab.ini), read with libinih.
+ * A lab's rubric (labs/labN-NAME/lab.ini), read with libinih.
  *
  * Every key is checked: an unknown section or key, a value that does not
  * parse, or a band whose lower edge is not below its upper edge is an error

@@ -36,6 +36,8 @@ struct lab {
 	/* Where output word i sits, in the student's terms ("index 1025",
 	 * "out[7][3] (row 7, col 3)"). */
 	void (*describe_index)(const struct shape *s, size_t i, char *buf, size_t len);
+	/* Why a correct kernel is usually slow, for the performance message. */
+	const char *slow_hint;
 };
 
 /* The harness side: calls the student's entry point. Defined once per lab

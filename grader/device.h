@@ -1,0 +1,20 @@
+/* The GPU this machine has, as the CUDA runtime reports it. */
+#ifndef GRADER_DEVICE_H
+#define GRADER_DEVICE_H
+
+struct device_info {
+	int present;
+	char name[128];
+	int major, minor;	/* compute capability */
+	int sms;
+	long l2_bytes;
+	double memory_bytes;
+	double peak_gbps;	/* from the memory clock and bus width */
+	char why_absent[256];	/* when !present: no toolkit, no driver, no device */
+};
+
+/* Runs build/harness/device-probe in a child (a broken driver can crash or
+ * hang it) and fills d. Returns 0; d->present says whether there is a GPU. */
+int device_probe(struct device_info *d);
+
+#endif

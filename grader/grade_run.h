@@ -1,0 +1,33 @@
+/*
+ * Grading one submission, start to finish: the sequence DESIGN.md fixes
+ * (build, integrity, correctness, performance, analysis), in one function a
+ * newcomer can read top to bottom.
+ */
+#ifndef GRADER_GRADE_RUN_H
+#define GRADER_GRADE_RUN_H
+
+#include "device.h"
+#include "grade.h"
+
+struct grade_request {
+	const struct lab *lab;
+	const struct rubric *rubric;
+	const char *submission;		/* the .cu file */
+	enum backend backend;		/* as asked: auto, cuda or emu */
+	uint64_t seed;
+	uint64_t salt;			/* 0: none */
+	const char *work_dir;		/* builds and runs happen here */
+	const char *reference;		/* the solution's .cu to time beside it, or NULL */
+	int isolate;			/* bubblewrap where available */
+	int analysis;			/* run the emulator's analysis (0 to skip) */
+};
+
+/* Resolves auto to cuda or emu. Returns 0, or -1 with why (cuda asked, none here). */
+int backend_resolve(enum backend asked, const struct device_info *dev, enum backend *out,
+		    char *why, size_t len);
+
+/* Fills g. Never fails: what goes wrong is in g (build_failed, internal_error, tests). */
+void grade_submission(const struct grade_request *req, const struct device_info *dev,
+		      struct grade *g);
+
+#endif

@@ -1,0 +1,20 @@
+/* Where the kit is: the grader finds its own files from its executable. */
+#ifndef GRADER_KIT_PATHS_H
+#define GRADER_KIT_PATHS_H
+
+#include <stddef.h>
+
+/* The repository root (the folder holding build/, labs/, solutions/).
+ * KIT_ROOT in the environment overrides it, for tests. */
+const char *kit_root(void);
+
+/* kit_root()/rel into buf; returns buf. */
+const char *kit_path(char *buf, size_t len, const char *rel);
+
+/* 1 if path names an existing regular file. */
+int file_exists(const char *path);
+
+/* mkdir -p. Returns 0, or -1 with errno set. */
+int make_dirs(const char *path);
+
+#endif

@@ -1,0 +1,11 @@
+/* Lab 1's harness calls the student's scan_inclusive(). */
+#include <stddef.h>
+
+#include "lab.h"
+
+void scan_inclusive(const unsigned int *d_in, unsigned int *d_out, size_t n);
+
+void lab_entry_call(const void *d_in, void *d_out, const struct shape *s)
+{
+	scan_inclusive(d_in, d_out, s->dim[0]);
+}

@@ -1,0 +1,29 @@
+/* The labs this kit knows. */
+#include "lab.h"
+
+#include <stdio.h>
+#include <string.h>
+
+extern const struct lab lab1_naive_scan, lab2_blelloch_scan, lab3_transpose;
+
+const struct lab *const lab_table[] = { &lab1_naive_scan, &lab2_blelloch_scan, &lab3_transpose,
+					NULL };
+
+const struct lab *lab_find(const char *id)
+{
+	for (int i = 0; lab_table[i]; i++)
+		if (strcmp(id, lab_table[i]->id) == 0 || strcmp(id, lab_table[i]->dir) == 0)
+			return lab_table[i];
+	return NULL;
+}
+
+void lab_format_word(enum elem_kind elem, uint32_t w, char *buf, size_t len)
+{
+	if (elem == ELEM_F32) {
+		float f;
+		memcpy(&f, &w, sizeof(f));
+		snprintf(buf, len, "%.9g (0x%08x)", (double)f, w);
+	} else {
+		snprintf(buf, len, "%u (0x%08x)", w, w);
+	}
+}

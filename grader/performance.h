@@ -1,0 +1,37 @@
+/*
+ * Performance: effective bandwidth (the fewest bytes a correct kernel must
+ * move, over its median time) as a percentage of a device-to-device copy of
+ * the same bytes timed in the same process, scored on the rubric's band.
+ */
+#ifndef GRADER_PERFORMANCE_H
+#define GRADER_PERFORMANCE_H
+
+#include "correctness.h"
+#include "device.h"
+
+/* Bandwidth at each size of one harness, as measured. */
+struct bench_run {
+	int n;
+	struct shape shapes[GRADE_MAX_BENCH];
+	double gbps[GRADE_MAX_BENCH];
+	double copy_gbps[GRADE_MAX_BENCH];
+	double spread[GRADE_MAX_BENCH];	/* (q3 - q1) / median of the kernel's times */
+};
+
+/* Points for pct on a band: 0 below lower, full above upper, linear between. */
+double band_points(const struct band *b, double pct, double max_points);
+
+/* Times ctx->harness at the performance size (and the chart's sizes).
+ * Returns 0, or -1 with why in msg (a crash, a CUDA error, implausible timings). */
+int bench_harness(const struct run_context *ctx, const char *harness, struct bench_run *out,
+		  char *msg, size_t len);
+
+/*
+ * The performance test. correct: every correctness test passed (else the
+ * test is skipped: speed counts only for a correct kernel). reference_harness:
+ * the solution built for this GPU, or NULL.
+ */
+void performance_run(const struct run_context *ctx, enum backend backend, int correct,
+		     const char *reference_harness, const struct device_info *dev, struct grade *g);
+
+#endif

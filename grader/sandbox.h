@@ -1,0 +1,51 @@
+/*
+ * Runs an untrusted program in a child process: its own process group, a
+ * wall-clock deadline, CPU and file-size limits, stdout and stderr merged
+ * and capped, and (optionally) the report channel on fd 3. Whatever the
+ * child does -- crash, hang, exit early, print a gigabyte, fork -- the
+ * caller gets a child_result back and the whole process group is gone.
+ */
+#ifndef GRADER_SANDBOX_H
+#define GRADER_SANDBOX_H
+
+#include <stddef.h>
+
+struct sandbox_limits {
+	double wall_s;		/* killed after this many seconds */
+	double cpu_s;		/* RLIMIT_CPU; 0 for none */
+	size_t output_cap;	/* stdout+stderr bytes kept; the rest is read and dropped */
+	size_t file_cap;	/* RLIMIT_FSIZE: the largest file (and channel) it may write; 0: none */
+	int with_channel;	/* give the child a fresh memfd as CHANNEL_FD */
+	const char *cwd;	/* the child's working directory, or NULL */
+	const char *writable_dir;	/* with isolation: the only folder it may write */
+	int isolate;		/* run under bubblewrap when it is installed */
+};
+
+struct child_result {
+	int exited, exit_status;	/* normal exit and its status */
+	int signaled, signal;		/* killed by a signal (not ours) */
+	int timed_out;			/* we killed it at the deadline */
+	double wall_s;
+	char *output;			/* stdout and stderr, NUL-terminated */
+	size_t output_len;
+	size_t output_dropped;		/* bytes read past output_cap */
+	unsigned char *channel;		/* the channel's bytes (mmap'd), or NULL */
+	size_t channel_len;
+	int isolated;			/* ran under bubblewrap */
+};
+
+/* Returns 0 when the child ran (whatever its fate), -1 when it could not be
+ * started at all (err says why). */
+int sandbox_run(char *const argv[], const struct sandbox_limits *lim, struct child_result *res,
+		char *err, size_t errlen);
+
+void child_result_free(struct child_result *res);
+
+/* "was killed by signal 11 (Segmentation fault)", "ran past its 20 s limit",
+ * "exited with status 0". */
+const char *child_fate(const struct child_result *res, char *buf, size_t len);
+
+/* The last `lines` lines of the child's output, for a report. */
+const char *child_output_tail(const struct child_result *res, int lines);
+
+#endif
