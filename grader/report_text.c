@@ -244,8 +244,9 @@ static void put_header(FILE *out, const struct grade *g)
 		fputs(" on ", out);
 		put_clean(out, g->device, "");
 	}
-	fprintf(out, "\n  seed        %llu  (same inputs again: %s)\n", (unsigned long long)g->seed,
-		report_repro_command(g, cmd, sizeof(cmd)));
+	fprintf(out, "\n  seed        %llu  (same inputs again: ", (unsigned long long)g->seed);
+	put_clean(out, report_repro_command(g, cmd, sizeof(cmd)), "");
+	fputs(")\n", out);
 	if (g->band_source[0]) {
 		fputs("  band        ", out);
 		put_clean(out, g->band_source, "              ");
@@ -286,7 +287,9 @@ static void put_summary(FILE *out, const struct grade *g)
 	} else if (failed || skipped) {
 		fprintf(out, "%d of %d tests did not pass (first: ", failed + skipped, g->n_tests);
 		put_clean(out, g->tests[first].name, "");
-		fprintf(out, "). Same inputs again: %s\n", report_repro_command(g, cmd, sizeof(cmd)));
+		fputs("). Same inputs again: ", out);
+		put_clean(out, report_repro_command(g, cmd, sizeof(cmd)), "");
+		fputc('\n', out);
 	} else if (unmeasured) {
 		fprintf(out, "All %d tests that ran passed; %d could not be measured on this "
 			     "machine (see above).\n", g->n_tests - unmeasured, unmeasured);
