@@ -1,0 +1,141 @@
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "rubric.h"
+
+static char path[64];
+
+static void write_rubric(const char *text)
+{
+	snprintf(path, sizeof(path), "/tmp/rubric-test-%d.ini", (int)getpid());
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Loads text as a rank-2 rubric; returns the error ("" when it loaded). */
+static const char *load(const char *text, struct rubric *r)
+{
+	static char err[1024];
+	err[0] = '\0';
+	write_rubric(text);
+	rubric_load(path, 2, r, err, sizeof(err));
+	return err;
+}
+
+#define MINIMAL "[correctness]\nshapes = 1x1 31x33\n[performance]\nshape = 64x64\n"
+
+Test(rubric, shipped_rubrics_load)
+{
+	const char *files[] = { "labs/lab1-naive-scan/lab.ini", "labs/lab2-blelloch-scan/lab.ini",
+				"labs/lab3-transpose/lab.ini" };
+	int ranks[] = { 1, 1, 2 };
+	for (int i = 0; i < 3; i++) {
+		struct rubric r;
+		char err[1024] = "";
+		cr_expect_eq(rubric_load(files[i], ranks[i], &r, err, sizeof(err)), 0, "%s", err);
+		cr_expect_gt(r.n_shapes, 5);
+		cr_expect_gt(r.n_allow, 5);
+		cr_expect_gt(r.n_forbid, 5);
+		cr_expect_lt(r.default_band.lower_pct, r.default_band.upper_pct);
+		rubric_free(&r);
+	}
+}
+
+Test(rubric, values_and_defaults)
+{
+	struct rubric r;
+	cr_assert_str_eq(load(MINIMAL "runs = 7\nupper_pct = 90\n[analysis]\nmax_races = 0\n", &r), "");
+	cr_expect_eq(r.n_shapes, 2);
+	cr_expect_eq(r.shapes[1].dim[0], 31);
+	cr_expect_eq(r.runs, 7);
+	cr_expect_float_eq(r.default_band.upper_pct, 90, 0);
+	cr_expect_float_eq(r.max_races, 0, 0);
+	cr_expect_lt(r.max_store_sectors_per_request, 0, "absent checks stay off");
+	cr_expect_eq(r.n_emu_shapes, 2, "the emulator uses the same sizes unless told");
+	rubric_free(&r);
+}
+
+Test(rubric, lists_continue_on_following_lines)
+{
+	struct rubric r;
+	cr_assert_str_eq(load(MINIMAL "[correctness]\nshapes = 2x2\n", &r), "");
+	cr_expect_eq(r.n_shapes, 3);
+	rubric_free(&r);
+}
+
+/* Each bad rubric names the file, the line and the key. */
+struct bad_case {
+	const char *text;
+	const char *expect;
+};
+
+Test(rubric, bad_rubrics_name_line_and_key)
+{
+	struct bad_case cases[] = {
+		{ MINIMAL "runs = many\n", ":5: key 'runs': expected a number, got 'many'" },
+		{ MINIMAL "runs = 2.5\n", ":5: key 'runs': expected a whole number" },
+		{ MINIMAL "color = red\n", ":5: key 'color': unknown key in [performance]" },
+		{ MINIMAL "[extras]\nx = 1\n", ":6: key 'x': unknown section [extras]" },
+		{ "[correctness]\nshapes = 31 33\n[performance]\nshape = 64x64\n",
+		  ":2: key 'shapes': '31': this lab's sizes are ROWSxCOLS" },
+		{ "[correctness]\nshapes = 1x1\n[performance]\nshape = 0x5\n", ":4: key 'shape': '0x5' is not a size" },
+		{ MINIMAL "lower_pct = 80\nupper_pct = 40\n", ":6: key 'upper_pct': [performance]: lower_pct (80) must be below upper_pct (40)" },
+		{ MINIMAL "points = 5\npoints = 6\n", ":6: key 'points': given twice" },
+		{ MINIMAL "upper_pct = 120%\n", ":5: key 'upper_pct': expected a number, got '120%'" },
+		{ MINIMAL "this is not ini\n", ":5: not a 'key = value' line" },
+		{ MINIMAL "[gpu NVIDIA]\nlower_pct = 1\n", "key 'gpu NVIDIA': write a GPU section as [gpu \"DEVICE NAME\"]" },
+		{ MINIMAL "[gpu \"H\"]\nlower_pct = 50\nupper_pct = 10\n", ":7: key 'upper_pct': [gpu \"H\"]: lower_pct (50) must be below" },
+		{ "[performance]\nshape = 64x64\n", "key 'shapes': [correctness] needs it" },
+		{ MINIMAL "[analysis]\nmax_store_sectors_per_request = 64\n", ":6: key 'max_store_sectors_per_request': 64 is out of range" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rubric r;
+		const char *err = load(cases[i].text, &r);
+		cr_expect(strstr(err, path) != NULL, "case %zu: the file is not named: %s", i, err);
+		cr_expect(strstr(err, cases[i].expect) != NULL, "case %zu: got '%s', want '%s'", i, err,
+			  cases[i].expect);
+		rubric_free(&r);
+	}
+}
+
+Test(rubric, missing_file)
+{
+	struct rubric r;
+	char err[512];
+	cr_expect_eq(rubric_load("/nonexistent/lab.ini", 2, &r, err, sizeof(err)), -1);
+	cr_expect(strstr(err, "/nonexistent/lab.ini: cannot read the rubric") != NULL, "%s", err);
+}
+
+Test(rubric, gpu_bands_are_written_and_replaced)
+{
+	struct rubric r;
+	cr_assert_str_eq(load("; keep this comment\n" MINIMAL "[gpu \"Old GPU\"]\nlower_pct = 1\nupper_pct = 2\n", &r), "");
+	rubric_free(&r);
+	struct gpu_band b = { .device = "NVIDIA H100 80GB HBM3", .band = { 15.9, 77.3 } };
+	snprintf(b.measured, sizeof(b.measured), "calibrated today");
+	char err[512];
+	cr_assert_eq(rubric_write_gpu_band(path, &b, err, sizeof(err)), 0, "%s", err);
+	b.band.upper_pct = 70;	/* again: the section is replaced, not repeated */
+	cr_assert_eq(rubric_write_gpu_band(path, &b, err, sizeof(err)), 0, "%s", err);
+
+	cr_assert_eq(rubric_load(path, 2, &r, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(r.n_gpus, 2);
+	const struct gpu_band *got = rubric_gpu_band(&r, "NVIDIA H100 80GB HBM3");
+	cr_assert(got);
+	cr_expect_float_eq(got->band.lower_pct, 15.9, 1e-9);
+	cr_expect_float_eq(got->band.upper_pct, 70, 1e-9);
+	cr_expect_str_eq(got->measured, "calibrated today");
+	cr_expect(rubric_gpu_band(&r, "Old GPU") != NULL, "other sections are kept");
+	cr_expect(rubric_gpu_band(&r, "NVIDIA H200") == NULL);
+	rubric_free(&r);
+	FILE *f = fopen(path, "r");
+	char first[64];
+	cr_assert(fgets(first, sizeof(first), f));
+	fclose(f);
+	cr_expect_str_eq(first, "; keep this comment\n", "comments are kept");
+	unlink(path);
+}

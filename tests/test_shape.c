@@ -1,0 +1,45 @@
+#include <criterion/criterion.h>
+
+#include "../common/shape.h"
+
+static struct shape parse_ok(const char *text)
+{
+	struct shape s;
+	char err[256];
+	cr_assert_eq(shape_parse(text, &s, err, sizeof(err)), 0, "%s: %s", text, err);
+	return s;
+}
+
+Test(shape, plain_and_powers)
+{
+	cr_expect_eq(parse_ok("1025").dim[0], 1025);
+	cr_expect_eq(parse_ok("2^24").dim[0], 1u << 24);
+	cr_expect_eq(parse_ok("2^20+7").dim[0], (1u << 20) + 7);
+	cr_expect_eq(parse_ok("2^10-1").dim[0], 1023);
+	cr_expect_eq(parse_ok("1").rank, 1);
+}
+
+Test(shape, matrices)
+{
+	struct shape s = parse_ok("4097x1023");
+	cr_expect_eq(s.rank, 2);
+	cr_expect_eq(s.dim[0], 4097);
+	cr_expect_eq(s.dim[1], 1023);
+	cr_expect_eq(shape_elements(&s), 4097u * 1023u);
+	s = parse_ok("2^14x2^14");
+	cr_expect_eq(s.dim[1], 16384);
+	char buf[64];
+	cr_expect_str_eq(shape_format(&s, buf, sizeof(buf)), "16384x16384");
+}
+
+Test(shape, refuses_nonsense)
+{
+	const char *bad[] = { "", "0", "-5", "x", "12x", "3^4", "2^-1", "2^4-16", "1e6", "10 x 10",
+			      "2^41", "99999999999999999999", "65536x65536" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct shape s;
+		char err[256] = "";
+		cr_expect_eq(shape_parse(bad[i], &s, err, sizeof(err)), -1, "'%s' was accepted", bad[i]);
+		cr_expect(strstr(err, "is not a size") != NULL, "no reason for '%s'", bad[i]);
+	}
+}
