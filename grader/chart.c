@@ -324,39 +324,59 @@ static int wait_child(pid_t pid, double timeout_s)
 	}
 }
 
-/* Runs gnuplot on script, with its stdout on ours when to_stdout (the
- * dumb terminal), else thrown away with its stderr into a memory file
- * read afterwards. Returns 0 when gnuplot exited 0, else -1 with why. */
+/* Copies what gnuplot drew on the dumb terminal to our stdout, without the
+ * form feed it puts before each page (a terminal would show it as junk or
+ * clear the screen). */
+static void copy_drawing(int fd)
+{
+	char buf[8192];
+	ssize_t n;
+	off_t at = 0;
+
+	while ((n = pread(fd, buf, sizeof(buf), at)) > 0) {
+		at += n;
+		for (ssize_t i = 0; i < n; i++)
+			if (buf[i] != '\f')
+				putchar(buf[i]);
+	}
+	fflush(stdout);
+}
+
+/* Runs gnuplot on script, its stdout and stderr into memory files read
+ * afterwards: stdout is the drawing of the dumb terminal, copied to ours
+ * when to_stdout; stderr says what went wrong. Returns 0 when gnuplot
+ * exited 0, else -1 with why. */
 static int run_gnuplot(const char *script, size_t len, int to_stdout, char *why, size_t whylen)
 {
 	const char *prog = gnuplot_program();
 	char *argv[] = {(char *)prog, NULL};
 	posix_spawn_file_actions_t fa;
 	pid_t pid;
-	int rc = -1, in, err;
+	int rc = -1, in, out, err;
 
 	in = memfd_create("gnuplot-script", MFD_CLOEXEC);
+	out = memfd_create("gnuplot-stdout", MFD_CLOEXEC);
 	err = memfd_create("gnuplot-stderr", MFD_CLOEXEC);
-	if (in < 0 || err < 0 || write(in, script, len) != (ssize_t)len ||
+	if (in < 0 || out < 0 || err < 0 || write(in, script, len) != (ssize_t)len ||
 	    lseek(in, 0, SEEK_SET) != 0) {
 		snprintf(why, whylen, "cannot hand gnuplot its script: %s", strerror(errno));
-		goto out;
+		goto done;
 	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, in, 0);
+	posix_spawn_file_actions_adddup2(&fa, out, 1);
 	posix_spawn_file_actions_adddup2(&fa, err, 2);
-	if (!to_stdout)
-		posix_spawn_file_actions_adddup2(&fa, err, 1);
-	fflush(stdout);		/* what the report printed comes before the chart */
 	int e = posix_spawnp(&pid, prog, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (e) {
 		snprintf(why, whylen, "cannot run %s: %s", prog, strerror(e));
-		goto out;
+		goto done;
 	}
 	int status = wait_child(pid, GNUPLOT_TIMEOUT_S);
 	if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		rc = 0;
+		if (to_stdout)
+			copy_drawing(out);
 	} else {
 		char line[300];
 		first_error(err, line, sizeof(line));
@@ -369,9 +389,11 @@ static int run_gnuplot(const char *script, size_t len, int to_stdout, char *why,
 			snprintf(why, whylen, "%s failed: %s", prog,
 				 line[0] ? line : "no reason given");
 	}
-out:
+done:
 	if (in >= 0)
 		close(in);
+	if (out >= 0)
+		close(out);
 	if (err >= 0)
 		close(err);
 	return rc;
