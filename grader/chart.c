@@ -676,7 +676,7 @@ static void measured_panel(FILE *s, const struct grade *g, const struct warp_ser
 	static const char *const colours[MAX_SERIES] = {"#1f77b4", "#ff7f0e", "#9467bd", "#8c564b"};
 	const char *id = g->lab ? g->lab->id : "";
 	int lab1 = strcmp(id, "lab1") == 0, lab2 = strcmp(id, "lab2") == 0;
-	int maxn = lab1 ? HS_STEPS : lab2 ? BL_STEPS : 0, top = lab1 || lab2 ? 32 : 1;
+	int maxn = lab1 ? HS_STEPS : lab2 ? BL_STEPS : 0, top = lab1 ? 32 : lab2 ? 16 : 1;
 	double width = 0.8 / n;
 
 	for (int k = 0; k < n; k++) {
