@@ -503,10 +503,11 @@ int chart_bandwidth(const struct grade *g, enum plot_kind kind, const char *out_
 	if (plot_begin(&p, kind, "bandwidth", path, 1000, 600, 1, msg, msglen) != 0)
 		return -1;
 	FILE *s = p.s;
+	char lab[200] = "";
+	if (g->lab)
+		snprintf(lab, sizeof(lab), "%s (%s): ", g->lab->id, g->lab->title ? g->lab->title : "");
 	fputs("set title ", s);
-	gp_strf(s, "%s%s%s%s: effective bandwidth on %s", g->lab ? g->lab->id : "",
-		g->lab && g->lab->title ? " (" : "", g->lab && g->lab->title ? g->lab->title : "",
-		g->lab && g->lab->title ? ")" : "", g->device[0] ? g->device : "this device");
+	gp_strf(s, "%seffective bandwidth on %s", lab, g->device[0] ? g->device : "this device");
 	fputs("\nset xlabel ", s);
 	gp_str(s, g->lab && g->lab->rank == 2 ? "matrix size, rows x cols (log scale of the element count)"
 					      : "n, elements (log scale)");
@@ -642,6 +643,17 @@ struct warp_series {
 	long total;
 };
 
+/* A number from the analysis, clamped to [lo, hi]: the document comes
+ * from a run of the student's code, and converting an out-of-range
+ * double to an integer is undefined behaviour. Not a number: lo. */
+static long long number_in(const json_t *v, long long lo, long long hi)
+{
+	double d = json_number_value(v);
+	if (!(d >= (double)lo))
+		return lo;
+	return d >= (double)hi ? hi : (long long)d;
+}
+
 /* The measured active_warps_per_line of every launch, at most MAX_SERIES. */
 static int measured_series(const json_t *analysis, struct warp_series *out)
 {
@@ -661,7 +673,7 @@ static int measured_series(const json_t *analysis, struct warp_series *out)
 			w->n = 0;
 			w->total = 0;
 			for (size_t k = 0; k < json_array_size(steps); k++) {
-				int v = (int)json_number_value(json_array_get(steps, k));
+				int v = (int)number_in(json_array_get(steps, k), 0, 1 << 20);
 				w->total += v;
 				if (w->n < MAX_STEPS)
 					w->steps[w->n++] = v;
@@ -763,16 +775,15 @@ static int read_request(const json_t *e, struct request *r)
 	memset(r, 0, sizeof(*r));
 	snprintf(r->where, sizeof(r->where), "%s:%lld %s", file ? file : "?",
 		 (long long)json_integer_value(json_object_get(e, "line")), kind ? kind : "access");
-	r->bytes = (int)json_integer_value(json_object_get(e, "bytes"));
-	if (r->bytes <= 0 || r->bytes > 16)
+	r->bytes = (int)number_in(json_object_get(e, "bytes"), 0, 16);
+	if (r->bytes == 0)
 		r->bytes = 4;
 	for (size_t i = 0; i < WARP && i < json_array_size(lanes); i++) {
 		json_t *a = json_array_get(lanes, i);
 		if (!json_is_number(a))
 			continue;
 		r->active[i] = 1;
-		r->addr[i] = json_is_integer(a) ? (unsigned long long)json_integer_value(a)
-						: (unsigned long long)json_real_value(a);
+		r->addr[i] = (unsigned long long)number_in(a, 0, 1ll << 62);
 		all[r->n_active++] = r->addr[i] / 32;
 	}
 	if (r->n_active == 0)
