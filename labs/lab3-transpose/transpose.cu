@@ -1,0 +1,146 @@
+/*
+ * Lab 3: a coalesced matrix transpose.
+ *
+ *     extern "C" void transpose(const float *d_in, float *d_out, int rows, int cols);
+ *
+ * d_in is rows x cols, row-major: element (r, c) lives at d_in[r * cols + c].
+ * d_out is cols x rows, row-major: out(c, r) = in(r, c) lives at d_out[c * rows + r].
+ * Both are device pointers; they never overlap. Any shape from 1x1 up.
+ *
+ * As shipped, this file is CORRECT and SLOW: transpose() runs the naive kernel
+ * below. `make lab3 && ./grade lab3` passes every correctness test and fails the
+ * performance test (and, under the emulator, the store-sector analysis).
+ * Your job is the TODO further down: a tiled transpose through shared memory
+ * that reads AND writes whole 32-byte sectors. Read handouts/lab3-transpose.md.
+ *
+ * ---------------------------------------------------------------------------
+ * What coalescing means
+ *
+ * A warp is 32 threads that issue each instruction together. When a warp
+ * executes a load or a store, the hardware gathers the 32 addresses into one
+ * request and moves memory in 32-byte SECTORS (a 128-byte cache LINE holds
+ * four of them). DRAM traffic is counted in sectors, whatever the threads
+ * actually asked for:
+ *
+ *   32 lanes reading 32 consecutive floats  = 128 bytes = 4 sectors (1 line).
+ *     Every byte moved is a byte used. This is a coalesced access.
+ *   32 lanes reading floats `rows` floats apart (rows >= 8) = 32 sectors.
+ *     Each lane uses 4 bytes of its 32-byte sector: 8x the traffic.
+ *
+ * The naive kernel below reads coalesced (lane x reads column c = ...+x of
+ * one input row: consecutive addresses) but writes strided: lane x writes
+ * out[c * rows + r], and consecutive c are `rows` floats apart. Every warp
+ * store therefore touches 32 different sectors where 4 would do.
+ * (Nsight Compute on 16384 x 16384: 32 sectors per store request.)
+ *
+ * What a shared-memory tile fixes
+ *
+ * Shared memory is on-chip and does not care about sectors: any pattern is
+ * cheap as long as it avoids bank conflicts (below). So: a block reads a
+ * 32 x 32 tile of the input row by row (coalesced), parks it in shared memory,
+ * waits for the whole tile (__syncthreads), and then writes the transposed
+ * tile to the output, again row by row of the OUTPUT (coalesced): the
+ * "transpose" happens when the block reads the tile column-wise from shared
+ * memory, where that is nearly free.
+ *
+ * What padding fixes
+ *
+ * Shared memory has 32 banks, each 4 bytes wide: word k lives in bank k % 32.
+ * A warp's request takes one pass (wavefront) per distinct word in the busiest
+ * bank. With `float tile[32][32]`, a column tile[0..31][c] is words c, 32+c,
+ * 64+c, ...: all in bank c, so reading a column costs 32 wavefronts (a 32-way
+ * bank conflict). With `float tile[32][33]` (one unused float per row), the
+ * column is words c, 33+c, 66+c, ...: banks c, c+1, c+2, ...: all different,
+ * one wavefront. One column of padding, 32 x 4 = 128 bytes, buys 32x.
+ */
+#include <cuda_runtime.h>
+#include <stddef.h>
+
+#define TILE_DIM   32		/* a tile is TILE_DIM x TILE_DIM elements */
+#define BLOCK_ROWS 8		/* blocks are TILE_DIM x BLOCK_ROWS threads: 4 elements each */
+#define MAX_GRID_Y 65535	/* the hardware limit on gridDim.y */
+
+/*
+ * The naive transpose: one thread per element.
+ * Block: 32 x 8 threads. threadIdx.x runs along an input row, so the 32 lanes
+ * of a warp read 32 consecutive floats (coalesced) and write 32 floats that
+ * are `rows` floats apart (32 sectors per request).
+ * gridDim.y is limited to 65535, so for very tall matrices each thread walks
+ * down the rows with a stride of gridDim.y * blockDim.y (a grid-stride loop).
+ * Positions are size_t: rows * cols may exceed 2^31.
+ */
+__global__ void transpose_naive(const float *in, float *out, int rows, int cols)
+{
+	size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;	/* input column */
+	size_t r;							/* input row */
+
+	if (c >= (size_t)cols)
+		return;
+	for (r = (size_t)blockIdx.y * blockDim.y + threadIdx.y; r < (size_t)rows;
+	     r += (size_t)gridDim.y * blockDim.y)
+		out[c * rows + r] = in[r * cols + c];	/* read: coalesced; write: strided */
+}
+
+/*
+ * TODO: the tiled transpose.
+ *
+ * Launched by launch_tiled() below with blocks of TILE_DIM x BLOCK_ROWS
+ * (32 x 8) threads, one block per 32 x 32 tile of the input:
+ *   blockIdx.x          the tile's column: input columns blockIdx.x*32 .. +31
+ *   blockIdx.y (+ k * gridDim.y)  the tile's row: input rows tile_row*32 .. +31
+ *                       (gridDim.y is capped at 65535, so loop over tile rows
+ *                        the way transpose_naive loops over rows)
+ *
+ * Steps, for each tile this block handles:
+ *   1. Declare the tile: __shared__ float tile[TILE_DIM][TILE_DIM]; first
+ *      without padding, measure it (./grade lab3 shows the emulator's shared
+ *      wavefronts per request), then pad it to [TILE_DIM][TILE_DIM + 1].
+ *   2. Load: thread (x, y) copies input rows row0 + y, y + 8, y + 16, y + 24,
+ *      column col0 + x, into tile[y + j][x]. Lanes = consecutive columns:
+ *      coalesced.
+ *   3. __syncthreads(): every thread is about to read elements that OTHER
+ *      warps loaded. (Without it: a race; the emulator reports it.)
+ *   4. Store: thread (x, y) writes OUTPUT rows col0 + y + j, output column
+ *      row0 + x, from tile[x][y + j]. Lanes = consecutive output columns:
+ *      coalesced again.
+ *   5. If the loop goes round again, __syncthreads() before the next load
+ *      overwrites the tile that slower warps may still be reading.
+ *
+ * Bounds: a shape like 31 x 33 has partial tiles at the right and bottom
+ * edges. Guard the load with (row < rows && col < cols) and the store with the
+ * output's bounds; then no thread reads a tile element that was not loaded.
+ * Use size_t for positions (r * cols can exceed 2^31).
+ */
+__global__ void transpose_tiled(const float *in, float *out, int rows, int cols)
+{
+	/* TODO: your kernel here (and delete the line below, which only keeps
+	 * the compiler quiet about unused parameters). */
+	(void)in; (void)out; (void)rows; (void)cols;
+}
+
+static void launch_naive(const float *d_in, float *d_out, int rows, int cols)
+{
+	size_t rows_of_blocks = ((size_t)rows + BLOCK_ROWS - 1) / BLOCK_ROWS;
+	dim3 block(TILE_DIM, BLOCK_ROWS);
+	dim3 grid((unsigned int)(((size_t)cols + TILE_DIM - 1) / TILE_DIM),
+		  (unsigned int)(rows_of_blocks < MAX_GRID_Y ? rows_of_blocks : MAX_GRID_Y));
+
+	transpose_naive<<<grid, block>>>(d_in, d_out, rows, cols);
+}
+
+static void launch_tiled(const float *d_in, float *d_out, int rows, int cols)
+{
+	size_t tile_rows = ((size_t)rows + TILE_DIM - 1) / TILE_DIM;
+	dim3 block(TILE_DIM, BLOCK_ROWS);
+	dim3 grid((unsigned int)(((size_t)cols + TILE_DIM - 1) / TILE_DIM),
+		  (unsigned int)(tile_rows < MAX_GRID_Y ? tile_rows : MAX_GRID_Y));
+
+	transpose_tiled<<<grid, block>>>(d_in, d_out, rows, cols);
+}
+
+extern "C" void transpose(const float *d_in, float *d_out, int rows, int cols)
+{
+	/* TODO: once transpose_tiled is written, call launch_tiled() instead. */
+	launch_naive(d_in, d_out, rows, cols);
+	(void)launch_tiled;	/* silences "defined but not used" until then */
+}
