@@ -157,7 +157,8 @@ static void run_correct(const struct lab *lab, const struct shape *s, uint64_t s
 	check(cudaDeviceSynchronize(), "before the call");
 
 	char shape_text[64];
-	send_json(MSG_BEGIN, "{\"shape\":\"%s\",\"seed\":%llu}",
+	/* A 64-bit seed travels as a string: JSON readers stop at 2^63 or 2^53. */
+	send_json(MSG_BEGIN, "{\"shape\":\"%s\",\"seed\":\"%llu\"}",
 		  shape_format(s, shape_text, sizeof(shape_text)), (unsigned long long)seed);
 
 	double t0 = now_ms();

@@ -1,0 +1,101 @@
+#!/bin/bash
+# Everything that needs a GPU, in one go: build, GPU tests, grades of every
+# lab's skeleton, solution and fixtures, calibration, repeatability.
+# Logs go under $OUT (the device tool brings them back) as one tarball.
+#
+#   OUT=/tmp/out bash tests/gpu/evidence.sh [STEP...]
+# Steps: build tests lab1 lab2 lab3 calibrate repeat batch (default: all).
+set -u
+OUT=${OUT:-build/gpu-evidence}
+LOG=$OUT/evidence
+mkdir -p "$LOG"
+export DEPS_PREFIX=${DEPS_PREFIX:-.deps} KIT_NO_INSTALL=1 NO_COLOR=1
+steps=${*:-build tests lab1 lab2 lab3 calibrate repeat batch}
+
+say() { printf '\n=== %s  [%s]\n' "$*" "$(date -u +%H:%M:%S)"; }
+
+# grade NAME ARGS...: one ./grade run, its report and JSON kept, a line in the summary.
+grade() {
+	local name=$1
+	shift
+	local t0=$(date +%s%N)
+	timeout 900 ./grade "$@" --plot none --json "$LOG/$name.json" >"$LOG/$name.txt" 2>"$LOG/$name.err"
+	local rc=$?
+	local t1=$(date +%s%N)
+	local line
+	line=$(python3 -c "import json,sys; j=json.load(open('$LOG/$name.json')); m=j.get('metrics',{}); \
+print('%-28s exit %d  score %5.1f/%-5.1f  %s' % ('$name', $rc, j['score'], j['max_score'], \
+('%.0f GB/s = %.1f%% of copy (%.0f GB/s)' % (m['gbps'], m['percent_of_copy'], m['copy_gbps'])) if 'gbps' in m else '-'))" \
+		2>/dev/null) || line=$(printf '%-28s exit %d  (no JSON report)' "$name" $rc)
+	printf '%s  %4d.%01ds\n' "$line" $(( (t1 - t0) / 1000000000 )) $(( (t1 - t0) / 100000000 % 10 )) |
+		tee -a "$LOG/summary.txt"
+}
+
+for step in $steps; do
+	case $step in
+	build)
+		say "machine"
+		{ nvidia-smi; nvcc --version; uname -a; date -u; } >"$LOG/machine.txt" 2>&1
+		head -12 "$LOG/machine.txt"
+		say "build"
+		timeout 600 make -j16 all DEPS_PREFIX="$DEPS_PREFIX" >"$LOG/build.log" 2>&1 || {
+			tail -30 "$LOG/build.log"
+			echo "BUILD FAILED"
+		}
+		tail -3 "$LOG/build.log"
+		;;
+	tests)
+		say "make test (GPU tests included)"
+		timeout 900 make test DEPS_PREFIX="$DEPS_PREFIX" >"$LOG/make-test.log" 2>&1
+		echo "make test exit $?"
+		grep -E "Synthesis|passed|skipp|SKIP|FAIL" "$LOG/make-test.log" | tail -15
+		;;
+	lab1 | lab2 | lab3)
+		say "$step"
+		dir=$(ls -d labs/$step-*)
+		base=$(basename "$dir")
+		grade "$step-skeleton" "$step"
+		grade "$step-solution" "$step" --solution
+		for f in tests/fixtures/$step/*.cu; do
+			grade "$step-$(basename "$f" .cu)" "$step" --submission "$f"
+		done
+		;;
+	calibrate)
+		say "calibrate"
+		for lab in lab1 lab2 lab3; do
+			timeout 900 ./grade $lab --calibrate 2>&1 | tee "$LOG/calibrate-$lab.txt"
+		done
+		git diff --stat -- labs/ ; git diff -- labs/ >"$LOG/calibrated-rubrics.diff"
+		# Grade again against the calibrated bands.
+		for lab in lab1 lab2 lab3; do
+			grade "$lab-solution-calibrated" $lab --solution
+		done
+		grade "lab3-naive-calibrated" lab3 --submission tests/fixtures/lab3/naive.cu
+		grade "lab3-unpadded-calibrated" lab3 --submission tests/fixtures/lab3/unpadded.cu
+		grade "lab3-padded-calibrated" lab3 --submission tests/fixtures/lab3/padded.cu
+		grade "lab1-global_passes-calibrated" lab1 --submission tests/fixtures/lab1/global_passes.cu
+		grade "lab1-block_scan-calibrated" lab1 --submission tests/fixtures/lab1/block_scan.cu
+		grade "lab2-global_passes-calibrated" lab2 --submission tests/fixtures/lab2/global_passes.cu
+		grade "lab2-hillis_steele-calibrated" lab2 --submission tests/fixtures/lab2/hillis_steele.cu
+		;;
+	repeat)
+		say "repeatability: the same submission graded five times"
+		for i in 1 2 3 4 5; do
+			grade "lab3-unpadded-repeat$i" lab3 --submission tests/fixtures/lab3/unpadded.cu
+		done
+		;;
+	batch)
+		say "batch"
+		rm -rf build/gpu-batch-out
+		t0=$(date +%s)
+		timeout 900 ./grade lab3 --batch tests/fixtures/batch-class --out build/gpu-batch-out \
+			>"$LOG/batch.txt" 2>&1
+		echo "batch exit $? in $(( $(date +%s) - t0 )) s"
+		cp build/gpu-batch-out/gradebook.csv "$LOG/" 2>/dev/null
+		tail -5 "$LOG/batch.txt"
+		;;
+	esac
+done
+say "summary"
+cat "$LOG/summary.txt"
+tar -czf "$OUT/evidence.tar.gz" -C "$OUT" evidence
