@@ -112,20 +112,26 @@ static int build_only(const struct options *o, const struct lab *lab, const stru
 	return 0;
 }
 
-/* The charts of one grade; a missing gnuplot only costs the charts. */
+/* The charts of one grade; a missing gnuplot only costs the charts, and
+ * each chart says where it went or why it was not drawn. */
 static void draw_charts(const struct options *o, const struct grade *g)
 {
 	if (o->plot == PLOT_NONE)
 		return;
 	char dir[1024], msg[512];
 	kit_path(dir, sizeof(dir), "build/charts");
-	make_dirs(dir);
-	if (g->n_bench > 0 && chart_bandwidth(g, o->plot, dir, msg, sizeof(msg)) >= 0)
+	if (g->n_bench > 0) {
+		chart_bandwidth(g, o->plot, dir, msg, sizeof(msg));
 		fprintf(stderr, "%s\n", msg);
-	if (g->lab->rank == 1 && chart_active_threads(g, o->plot, dir, msg, sizeof(msg)) >= 0)
+	}
+	if (g->lab->rank == 1) {
+		chart_active_threads(g, o->plot, dir, msg, sizeof(msg));
 		fprintf(stderr, "%s\n", msg);
-	if (g->analysis && chart_coalescing(g, o->plot, dir, msg, sizeof(msg)) > 0)
+	}
+	if (g->analysis) {
+		chart_coalescing(g, o->plot, dir, msg, sizeof(msg));
 		fprintf(stderr, "%s\n", msg);
+	}
 }
 
 static int grade_one(const struct options *o, const struct lab *lab, const struct rubric *r,
