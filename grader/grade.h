@@ -73,6 +73,10 @@ struct grade {
 
 	json_t *metrics;		/* measured figures: GB/s, % of copy, sectors per request ... */
 	json_t *analysis;		/* the emulator's metrics (MSG_METRICS), or NULL */
+
+	/* How the untrusted children ran (isolation_describe): bubblewrap or
+	 * not, and as which user. Set by grade_submission. */
+	char isolation_note[256];
 };
 
 void grade_init(struct grade *g, const struct lab *lab);

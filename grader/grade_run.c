@@ -8,6 +8,7 @@
 #include "build.h"
 #include "correctness.h"
 #include "integrity.h"
+#include "isolation.h"
 #include "kit_paths.h"
 #include "performance.h"
 
@@ -99,6 +100,13 @@ static void analysis_step(const struct grade_request *req, const struct run_cont
 	harness_report_free(&rep);
 }
 
+/* Batch mode: tells the batch when GPU work starts and stops (grade_run.h). */
+static void gpu_phase(const struct grade_request *req, enum backend backend, int timed, int begin)
+{
+	if (req->gpu_phase && backend == BACKEND_CUDA)
+		req->gpu_phase(req->gpu_phase_arg, timed, begin);
+}
+
 static int has_analysis_checks(const struct rubric *r)
 {
 	return r->max_load_sectors_per_request >= 0 || r->max_store_sectors_per_request >= 0 ||
@@ -118,6 +126,7 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 		return;
 	}
 	g->backend = backend;
+	isolation_describe(req->isolate, g->isolation_note, sizeof(g->isolation_note));
 	snprintf(g->device, sizeof(g->device), "%s", backend == BACKEND_CUDA ? dev->name : "CPU emulator");
 
 	/* 1. Build. */
@@ -132,13 +141,15 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 	/* 3. Correctness, one child per size. */
 	struct run_context ctx = { req->lab, req->rubric, built.harness, req->work_dir, req->seed,
 				   req->salt, req->isolate };
+	gpu_phase(req, backend, 0, 1);
 	int failed = correctness_run(&ctx, backend, g);
+	gpu_phase(req, backend, 0, 0);
 
 	/* 4. Performance, on a GPU, for a correct kernel only; beside the reference. */
 	struct build_result ref;
 	char log[8192];
-	const char *ref_harness = NULL;
-	if (backend == BACKEND_CUDA && failed == 0 && req->reference) {
+	const char *ref_harness = req->reference_harness;
+	if (backend == BACKEND_CUDA && failed == 0 && req->reference && !ref_harness) {
 		char ref_dir[1100];
 		snprintf(ref_dir, sizeof(ref_dir), "%s/reference", req->work_dir);
 		if (make_dirs(ref_dir) == 0 &&
@@ -146,7 +157,9 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 				     req->rubric->build_timeout_s, &ref, log, sizeof(log)) == 0)
 			ref_harness = ref.harness;
 	}
+	gpu_phase(req, backend, 1, 1);
 	performance_run(&ctx, backend, failed == 0, ref_harness, dev, g);
+	gpu_phase(req, backend, 1, 0);
 
 	/* 5. Analysis by the emulator. */
 	if (req->analysis && has_analysis_checks(req->rubric))

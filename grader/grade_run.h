@@ -20,6 +20,13 @@ struct grade_request {
 	const char *reference;		/* the solution's .cu to time beside it, or NULL */
 	int isolate;			/* bubblewrap where available */
 	int analysis;			/* run the emulator's analysis (0 to skip) */
+
+	/* Batch mode (zero otherwise). gpu_phase is called when a phase that
+	 * runs on the GPU begins (begin=1) and ends: correctness (timed=0)
+	 * may share the GPU, timing (timed=1) must have it alone. */
+	void (*gpu_phase)(void *arg, int timed, int begin);
+	void *gpu_phase_arg;
+	const char *reference_harness;	/* the solution, already built for this GPU */
 };
 
 /* Resolves auto to cuda or emu. Returns 0, or -1 with why (cuda asked, none here). */

@@ -154,27 +154,29 @@ int sandbox_run(char *const argv[], const struct sandbox_limits *lim, struct chi
 			return -1;
 		}
 	}
-	char *const *run_argv = argv;
-	char **wrapped = NULL;
-	if (lim->isolate) {
-		wrapped = isolation_wrap(argv, lim);
-		if (wrapped) {
-			run_argv = wrapped;
-			res->isolated = 1;
-		}
+	/* isolation.c decides how it runs: bubblewrap, another user, a clean environment. */
+	struct isolation_plan plan;
+	if (isolation_prepare(argv, lim, &plan, err, errlen) < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		if (channel_fd >= 0)
+			close(channel_fd);
+		return -1;
 	}
+	res->isolated = plan.bwrap;
 
 	double start = now_s();
 	pid_t pid = fork();
 	if (pid < 0) {
 		snprintf(err, errlen, "fork: %s", strerror(errno));
-		isolation_free(wrapped);
+		isolation_finish(&plan);
 		return -1;
 	}
 	if (pid == 0) {
 		child_setup(pipefd[1], channel_fd, lim);
-		execvp(run_argv[0], run_argv);
-		dprintf(2, "cannot run %s: %s\n", run_argv[0], strerror(errno));
+		isolation_enter(&plan);
+		execvpe(plan.argv[0], plan.argv, plan.envp);
+		dprintf(2, "cannot run %s: %s\n", plan.argv[0], strerror(errno));
 		_exit(127);
 	}
 	setpgid(pid, pid);	/* also here, so the group exists before any kill */
@@ -187,7 +189,7 @@ int sandbox_run(char *const argv[], const struct sandbox_limits *lim, struct chi
 		close(channel_fd);
 	}
 	res->output[res->output_len] = '\0';
-	isolation_free(wrapped);
+	isolation_finish(&plan);
 	return 0;
 }
 
