@@ -117,13 +117,13 @@ solutions: all
 	@for lab in lab1 lab2 lab3; do ./grade $$lab --solution --plot none || exit 1; done
 
 # --- tests -----------------------------------------------------------------
-TEST_SRC := $(wildcard tests/test_*.c)
+TEST_SRC := $(wildcard tests/*.c)
 $(BUILD)/tests/unit: $(TEST_SRC:%.c=$(BUILD)/%.o) $(GRADER_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) $^ $(LIBS) -lcriterion -o $@
 $(BUILD)/tests/%.o: CPPFLAGS += -Icommon -Igrader
 
 unit-tests: all $(BUILD)/tests/unit
-	$(BUILD)/tests/unit --jobs 2
+	KIT_ROOT=$(CURDIR) $(BUILD)/tests/unit --jobs 2
 
 test: unit-tests emu-tests
 	@echo "make test: all suites passed"

@@ -1,0 +1,68 @@
+/* The files graded end to end: every solution, skeleton and lab fixture. */
+#ifndef TESTS_E2E_CASES_H
+#define TESTS_E2E_CASES_H
+
+#include <criterion/parameterized.h>
+#include <glob.h>
+#include <stdio.h>
+#include <string.h>
+
+struct e2e_case {
+	char lab[8];		/* "lab3" */
+	char kind[16];		/* "solution", "skeleton", "fixture" */
+	char file[256];		/* relative to the kit's root; "" for the solution */
+	/* What the skeleton should do, per backend (fixtures say it in their header). */
+	char expect_cuda[128];
+	char expect_emu[128];
+};
+
+static void e2e_add(struct e2e_case *c, size_t *n, const char *lab, const char *kind,
+		    const char *file, const char *cuda, const char *emu)
+{
+	memset(&c[*n], 0, sizeof(c[*n]));
+	snprintf(c[*n].lab, sizeof(c[*n].lab), "%s", lab);
+	snprintf(c[*n].kind, sizeof(c[*n].kind), "%s", kind);
+	snprintf(c[*n].file, sizeof(c[*n].file), "%s", file);
+	snprintf(c[*n].expect_cuda, sizeof(c[*n].expect_cuda), "%s", cuda);
+	snprintf(c[*n].expect_emu, sizeof(c[*n].expect_emu), "%s", emu);
+	(*n)++;
+}
+
+/* Criterion copies parameters between processes: they live in cr_malloc'd memory. */
+static struct e2e_case *e2e_cases(size_t *count)
+{
+	static const char *labs[] = { "lab1", "lab2", "lab3" };
+	static const char *skeletons[] = { "labs/lab1-naive-scan/scan.cu", "labs/lab2-blelloch-scan/scan.cu",
+					   "labs/lab3-transpose/transpose.cu" };
+	/* The scans' skeletons leave the block scan to the student: wrong results.
+	 * The transpose's is a correct naive kernel: right, slow, uncoalesced. */
+	static const char *skeleton_cuda[] = { "correctness=fail performance=zero",
+					       "correctness=fail performance=zero",
+					       "correctness=pass performance=zero" };
+	static const char *skeleton_emu[] = { "correctness=fail", "correctness=fail",
+					      "correctness=pass analysis=fail" };
+	struct e2e_case *c = cr_malloc(sizeof(*c) * 64);
+	size_t n = 0;
+	for (int i = 0; i < 3; i++) {
+		e2e_add(c, &n, labs[i], "solution", "", "correctness=pass performance=full analysis=pass",
+			"correctness=pass analysis=pass");
+		e2e_add(c, &n, labs[i], "skeleton", skeletons[i], skeleton_cuda[i], skeleton_emu[i]);
+		char pattern[64];
+		snprintf(pattern, sizeof(pattern), "tests/fixtures/%s/*.cu", labs[i]);
+		glob_t g;
+		if (glob(pattern, 0, NULL, &g) == 0) {
+			for (size_t k = 0; k < g.gl_pathc && n < 64; k++)
+				e2e_add(c, &n, labs[i], "fixture", g.gl_pathv[k], "", "");
+			globfree(&g);
+		}
+	}
+	*count = n;
+	return c;
+}
+
+static void e2e_free(struct criterion_test_params *p)
+{
+	cr_free(p->params);
+}
+
+#endif

@@ -1,0 +1,138 @@
+/* End-to-end test support (see grade_runner.h). */
+#include "grade_runner.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "device.h"
+#include "kit_paths.h"
+#include "sandbox.h"
+
+int run_grade(const char *lab, const char *file, const char *backend, const char *extra,
+	      struct graded *out)
+{
+	memset(out, 0, sizeof(*out));
+	char grade[1024], json[256];
+	kit_path(grade, sizeof(grade), "build/grade");
+	static int counter;
+	snprintf(json, sizeof(json), "/tmp/grade-e2e-%d-%d.json", (int)getpid(), counter++);
+	unlink(json);
+	char *argv[16];
+	int a = 0;
+	argv[a++] = grade;
+	argv[a++] = (char *)lab;
+	if (file) {
+		argv[a++] = "--submission";
+		argv[a++] = (char *)file;
+	} else {
+		argv[a++] = "--solution";
+	}
+	argv[a++] = "--backend";
+	argv[a++] = (char *)backend;
+	argv[a++] = "--json";
+	argv[a++] = json;
+	argv[a++] = "--plot";
+	argv[a++] = "none";
+	if (extra)
+		argv[a++] = (char *)extra;
+	argv[a] = NULL;
+	struct sandbox_limits lim = { .wall_s = 900, .output_cap = 1 << 20 };
+	struct child_result res;
+	char err[256];
+	if (sandbox_run(argv, &lim, &res, err, sizeof(err)) < 0)
+		return -1;
+	out->exit_status = res.exited ? res.exit_status : -1;
+	snprintf(out->output, sizeof(out->output), "%s", child_output_tail(&res, 60));
+	child_result_free(&res);
+	out->report = json_load_file(json, 0, NULL);
+	unlink(json);
+	return 0;
+}
+
+void graded_free(struct graded *g)
+{
+	json_decref(g->report);
+	g->report = NULL;
+}
+
+const char *group_verdict(json_t *report, const char *group)
+{
+	json_t *tests = json_object_get(report, "tests"), *t;
+	size_t i;
+	int seen = 0, failed = 0;
+	double points = 0, max = 0;
+	json_array_foreach(tests, i, t) {
+		const char *g = json_string_value(json_object_get(t, "group"));
+		if (!g || strcmp(g, group) != 0)
+			continue;
+		seen = 1;
+		failed |= !json_is_true(json_object_get(t, "passed"));
+		points += json_number_value(json_object_get(t, "points"));
+		max += json_number_value(json_object_get(t, "max_points"));
+	}
+	if (!seen)
+		return "none";
+	if (strcmp(group, "performance") == 0)
+		return points <= 0 ? "zero" : points >= max - 1e-9 ? "full" : "partial";
+	return failed ? "fail" : "pass";
+}
+
+/* The words after "expect-KEY:" in the file's first 40 lines, or NULL. */
+static char *expectation_line(const char *file, const char *key, char *buf, size_t len)
+{
+	FILE *f = fopen(file, "r");
+	if (!f)
+		return NULL;
+	char want[64], line[512];
+	snprintf(want, sizeof(want), "expect-%s:", key);
+	char *found = NULL;
+	for (int n = 0; n < 40 && fgets(line, sizeof(line), f); n++) {
+		char *p = strstr(line, want);
+		if (p) {
+			snprintf(buf, len, "%s", p + strlen(want));
+			found = buf;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+int check_expectations(const char *file, const char *key, json_t *report, char *why, size_t len)
+{
+	char buf[512];
+	if (!expectation_line(file, key, buf, sizeof(buf)))
+		return 0;
+	int checked = 0;
+	char *save;
+	for (char *tok = strtok_r(buf, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
+		char *eq = strchr(tok, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		const char *got = group_verdict(report, tok);
+		if (strcmp(got, eq + 1) != 0) {
+			snprintf(why, len, "%s: %s is '%s', expected '%s'", file, tok, got, eq + 1);
+			return -1;
+		}
+		checked++;
+	}
+	return checked;
+}
+
+int have_gpu(char *why, size_t len)
+{
+	struct device_info d;
+	device_probe(&d);
+	if (!d.present)
+		snprintf(why, len, "%s", d.why_absent);
+	return d.present;
+}
+
+int have_emulator(void)
+{
+	char cc[1024];
+	return file_exists(kit_path(cc, sizeof(cc), "build/emu/cuemu-cc"));
+}

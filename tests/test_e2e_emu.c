@@ -1,0 +1,57 @@
+/*
+ * Every solution, skeleton and fixture graded through the emulator, as CI
+ * (no GPU) grades them: solutions get full marks, the rest fail as designed.
+ */
+#include <criterion/criterion.h>
+
+#include "e2e_cases.h"
+#include "grade_runner.h"
+
+/* Checks one expectation string ("correctness=pass analysis=fail"). */
+static void expect_groups(const char *expect, json_t *report, const char *output)
+{
+	char buf[128];
+	snprintf(buf, sizeof(buf), "%s", expect);
+	char *save;
+	for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '=');
+		*eq = '\0';
+		cr_expect_str_eq(group_verdict(report, tok), eq + 1, "%s\n%s", tok, output);
+	}
+}
+
+ParameterizedTestParameters(e2e_emu, grade)
+{
+	size_t n;
+	struct e2e_case *c = e2e_cases(&n);
+	return cr_make_param_array(struct e2e_case, c, n, e2e_free);
+}
+
+ParameterizedTest(struct e2e_case *c, e2e_emu, grade, .timeout = 600)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
+	struct graded g;
+	cr_assert_eq(run_grade(c->lab, c->file[0] ? c->file : NULL, "emu", NULL, &g), 0);
+	cr_assert_not_null(g.report, "%s %s: no JSON report (exit %d)\n%s", c->lab, c->file,
+			   g.exit_status, g.output);
+	cr_expect_str_eq(json_string_value(json_object_get(g.report, "backend")), "emu");
+	if (strcmp(c->kind, "solution") == 0) {
+		cr_expect_eq(g.exit_status, 0, "%s solution: exit %d\n%s", c->lab, g.exit_status, g.output);
+		double score = json_number_value(json_object_get(g.report, "score"));
+		double max = json_number_value(json_object_get(g.report, "max_score"));
+		cr_expect(max > 0 && score == max, "%s solution: %g of %g\n%s", c->lab, score, max, g.output);
+	}
+	if (c->expect_emu[0])
+		expect_groups(c->expect_emu, g.report, g.output);
+	if (strcmp(c->kind, "fixture") == 0) {
+		char why[512];
+		int checked = check_expectations(c->file, "emu", g.report, why, sizeof(why));
+		cr_expect_geq(checked, 0, "%s\n%s", why, g.output);
+		cr_expect_eq(g.exit_status, 1, "%s: a known-bad or partial fixture exits 1, got %d\n%s",
+			     c->file, g.exit_status, g.output);
+	}
+	/* Speed is never graded in emulation: the test is there, not measured. */
+	cr_expect_str_eq(group_verdict(g.report, "performance"), "zero");
+	graded_free(&g);
+}

@@ -1,0 +1,49 @@
+/*
+ * The same files graded on a GPU: run on the GPU machine, skipped with the
+ * reason elsewhere. Solutions get full marks against this GPU's band;
+ * fixtures earn what their header says (no points for naive, partial for
+ * an unpadded tile, full for a padded one).
+ */
+#include <criterion/criterion.h>
+
+#include "e2e_cases.h"
+#include "grade_runner.h"
+
+static void expect_groups(const char *expect, json_t *report, const char *output)
+{
+	char buf[128];
+	snprintf(buf, sizeof(buf), "%s", expect);
+	char *save;
+	for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '=');
+		*eq = '\0';
+		cr_expect_str_eq(group_verdict(report, tok), eq + 1, "%s\n%s", tok, output);
+	}
+}
+
+ParameterizedTestParameters(gpu, grade)
+{
+	size_t n;
+	struct e2e_case *c = e2e_cases(&n);
+	return cr_make_param_array(struct e2e_case, c, n, e2e_free);
+}
+
+ParameterizedTest(struct e2e_case *c, gpu, grade, .timeout = 900)
+{
+	char why[512];
+	if (!have_gpu(why, sizeof(why)))
+		cr_skip_test("needs a CUDA GPU: %s", why);
+	struct graded g;
+	cr_assert_eq(run_grade(c->lab, c->file[0] ? c->file : NULL, "cuda", "--no-analysis", &g), 0);
+	cr_assert_not_null(g.report, "%s %s: no JSON report (exit %d)\n%s", c->lab, c->file,
+			   g.exit_status, g.output);
+	if (strcmp(c->kind, "solution") == 0)
+		cr_expect_eq(g.exit_status, 0, "%s solution: exit %d\n%s", c->lab, g.exit_status, g.output);
+	if (c->expect_cuda[0])
+		expect_groups(c->expect_cuda, g.report, g.output);
+	if (strcmp(c->kind, "fixture") == 0) {
+		int checked = check_expectations(c->file, "cuda", g.report, why, sizeof(why));
+		cr_expect_geq(checked, 0, "%s\n%s", why, g.output);
+	}
+	graded_free(&g);
+}
