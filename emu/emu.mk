@@ -1,4 +1,73 @@
-# Placeholder until the emulator lands: see emu/README.md.
-.PHONY: emu emu-tests
-emu:
-emu-tests:
+# The CPU emulator (emu/README.md), included by the top Makefile.
+#
+#   make emu         $(BUILD)/emu/libcuemu.a, cuemu-rewrite, cuemu-cc, include/
+#   make emu-tests   the emulator's Criterion tests (tests/emu/)
+#   make emu-bench   the speed table of docs/results/emu-speed.md
+
+EMU_DIR      := $(BUILD)/emu
+EMU_RT_SRC   := $(wildcard emu/runtime/*.c)
+EMU_RT_OBJ   := $(EMU_RT_SRC:%.c=$(BUILD)/%.o)
+EMU_RW_SRC   := $(wildcard emu/rewrite/*.c)
+EMU_RW_OBJ   := $(EMU_RW_SRC:%.c=$(BUILD)/%.o) $(BUILD)/emu/runtime/sb.o
+EMU_HEADERS  := $(wildcard emu/include/*.h)
+EMU_INC_COPY := $(EMU_HEADERS:emu/include/%=$(EMU_DIR)/include/%)
+EMU_CC       := $(EMU_DIR)/cuemu-cc
+EMU_LIB      := $(EMU_DIR)/libcuemu.a
+
+.PHONY: emu emu-tests emu-bench
+emu: $(EMU_LIB) $(EMU_DIR)/cuemu-rewrite $(EMU_CC) $(EMU_INC_COPY)
+
+$(BUILD)/emu/%.o: CPPFLAGS += -Iemu/include
+
+$(EMU_LIB): $(EMU_RT_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(EMU_DIR)/cuemu-rewrite: $(EMU_RW_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $^ -o $@
+
+$(EMU_CC): emu/cuemu-cc.sh
+	@mkdir -p $(dir $@)
+	cp $< $@
+	chmod +x $@
+
+# The wrapper finds its headers beside itself: the build folder is whole.
+$(EMU_DIR)/include/%.h: emu/include/%.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+# --- tests ---------------------------------------------------------------------
+# Kernels of our own (tests/emu/kernels/*.cu), built by the wrapper like a
+# student's file, linked with the Criterion tests into one binary.
+EMU_TEST_DIR  := $(BUILD)/tests/emu
+EMU_KERN_SRC  := $(wildcard tests/emu/kernels/*.cu)
+EMU_KERN_OBJ  := $(EMU_KERN_SRC:tests/emu/kernels/%.cu=$(EMU_TEST_DIR)/kernels/%.o)
+EMU_TEST_SRC  := $(wildcard tests/emu/test_*.c)
+EMU_TEST_OBJ  := $(EMU_TEST_SRC:%.c=$(BUILD)/%.o)
+EMU_TOOLS     := $(EMU_LIB) $(EMU_DIR)/cuemu-rewrite $(EMU_CC) $(EMU_INC_COPY)
+
+$(BUILD)/tests/emu/%.o: CPPFLAGS += -Iemu/include -Itests/emu \
+	-DCUEMU_BUILD_DIR='"$(abspath $(EMU_DIR))"' -DCUEMU_SOURCE_DIR='"$(abspath .)"'
+
+$(EMU_TEST_DIR)/kernels/%.o: tests/emu/kernels/%.cu $(EMU_TOOLS) | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(EMU_CC) -c $< -o $@
+
+$(EMU_TEST_DIR)/emu-tests: $(EMU_TEST_OBJ) $(EMU_KERN_OBJ) $(EMU_TOOLS)
+	$(EMU_CC) $(LDFLAGS) -o $@ $(EMU_TEST_OBJ) $(EMU_KERN_OBJ) -lcriterion
+
+emu-tests: emu $(EMU_TEST_DIR)/emu-tests
+	$(EMU_TEST_DIR)/emu-tests --jobs 2
+
+# --- speed -------------------------------------------------------------------------
+EMU_BENCH_SRC := tests/emu/bench/bench.c
+EMU_BENCH_KERN := $(wildcard tests/emu/bench/*.cu)
+
+$(EMU_TEST_DIR)/emu-bench: $(EMU_BENCH_SRC) $(EMU_BENCH_KERN) $(EMU_TOOLS)
+	@mkdir -p $(dir $@)
+	$(EMU_CC) -Iemu/include -o $@ $(EMU_BENCH_SRC) $(EMU_BENCH_KERN)
+
+emu-bench: $(EMU_TEST_DIR)/emu-bench
+	$(EMU_TEST_DIR)/emu-bench

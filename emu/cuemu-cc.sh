@@ -1,0 +1,124 @@
+#!/bin/sh
+# cuemu-cc: the CPU emulator's compiler driver, in the manner of nvcc.
+#
+#   cuemu-cc -c FILE.cu -o FILE.o [-I.. -D.. -O.. -g]   compile one CUDA source
+#   cuemu-cc -o EXE OBJ... [-L.. -l..]                  link with libcuemu.a
+#   cuemu-cc FILE.cu [OBJ...] -o EXE                    both
+#
+# A .cu file is rewritten (cuemu-rewrite: launches, extern __shared__; #line
+# keeps messages on the student's lines), then compiled as C++17 with
+# ThreadSanitizer's instrumentation, whose hooks libcuemu.a implements, and
+# with cuemu_device.h force-included. Links are -no-pie (call sites map to
+# lines without relocation) and without TSan's runtime. .c and .cpp files
+# are compiled plainly, with the emulator's headers on the include path.
+#
+# Environment: CUEMU_CXX (g++ or clang++), CUEMU_CC (gcc), CUEMU_OPT (-O2).
+# Exit status: the compiler's; 1 when the source uses something the
+# emulator cannot run (the reason on stderr, as FILE:LINE: error: ...).
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+inc=$here/include
+[ -d "$inc" ] || inc=$here/../../emu/include
+CXX=${CUEMU_CXX:-g++}
+CC=${CUEMU_CC:-gcc}
+OPT=${CUEMU_OPT:--O2}
+
+die() {
+	echo "cuemu-cc: $*" >&2
+	exit 2
+}
+
+usage() {
+	echo "usage: cuemu-cc -c FILE.cu -o FILE.o | cuemu-cc -o EXE OBJ... | cuemu-cc FILE.cu -o EXE" >&2
+	exit 2
+}
+
+# Flags for g++ or clang++ that turn on the instrumentation.
+tsan_flags() {
+	if "$CXX" --version 2>/dev/null | grep -q clang; then
+		echo "-fsanitize=thread -mllvm -tsan-instrument-func-entry-exit=0" \
+		     "-mllvm -tsan-instrument-read-before-write=1"
+	else
+		echo "-fsanitize=thread --param=tsan-instrument-func-entry-exit=0"
+	fi
+}
+
+# compile_cu SRC OBJ FLAGS...
+compile_cu() {
+	src=$1 obj=$2
+	shift 2
+	srcdir=$(dirname "$src")
+	tmp=$(mktemp "${obj}.XXXXXX") || die "cannot create a file next to $obj"
+	"$here/cuemu-rewrite" --name "$src" "$src" "$tmp" || { rc=$?; rm -f "$tmp"; exit "$rc"; }
+	# Vectorising would merge a thread's accesses into wide ones the GPU
+	# would not make, and change the requests the metrics count.
+	# shellcheck disable=SC2046
+	"$CXX" -std=c++17 $OPT -g -pipe $(tsan_flags) -fno-tree-vectorize -fno-strict-aliasing \
+		-D__CUDACC__=1 -DCUEMU=1 -iquote "$srcdir" -I"$inc" -include cuemu_device.h \
+		"$@" -x c++ -c "$tmp" -o "$obj"
+	rc=$?
+	rm -f "$tmp"
+	[ $rc -eq 0 ] || exit $rc
+}
+
+compile_other() {
+	src=$1 obj=$2
+	shift 2
+	case $src in
+	*.c) "$CC" -std=c11 $OPT -g -I"$inc" "$@" -c "$src" -o "$obj" || exit $? ;;
+	*) "$CXX" -std=c++17 $OPT -g -I"$inc" "$@" -c "$src" -o "$obj" || exit $? ;;
+	esac
+}
+
+mode=link out= sources= objects= cflags= ldflags=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-c) mode=compile ;;
+	-o) [ $# -ge 2 ] || usage; out=$2; shift ;;
+	-o*) out=${1#-o} ;;
+	*.cu|*.c|*.cpp|*.cc|*.cxx) sources="$sources $1" ;;
+	*.o|*.a|*.so) objects="$objects $1" ;;
+	-l*|-L*|-Wl,*|-pthread|-rdynamic) ldflags="$ldflags $1" ;;
+	-I|-D|-U|-include|-isystem|-iquote)
+		[ $# -ge 2 ] || usage
+		cflags="$cflags $1 $2"; shift ;;
+	-*) cflags="$cflags $1" ;;
+	*) die "do not know what to do with '$1'" ;;
+	esac
+	shift
+done
+[ -n "$out" ] || usage
+[ -x "$here/cuemu-rewrite" ] || die "$here/cuemu-rewrite is missing: run make emu"
+
+# The lists are split on blanks below: file names with blanks are not
+# supported (nor are they by the kit).
+# shellcheck disable=SC2086
+if [ "$mode" = compile ]; then
+	set -- $sources
+	[ $# -eq 1 ] || die "-c wants exactly one source file"
+	case $1 in
+	*.cu) compile_cu "$1" "$out" $cflags ;;
+	*) compile_other "$1" "$out" $cflags ;;
+	esac
+	exit 0
+fi
+
+# Link, compiling any sources first.
+built=
+cleanup() {
+	# shellcheck disable=SC2086
+	[ -z "$built" ] || rm -f $built
+}
+trap cleanup EXIT
+for src in $sources; do
+	obj=$(mktemp "${out}.XXXXXX") || die "cannot create a file next to $out"
+	built="$built $obj"
+	case $src in
+	*.cu) compile_cu "$src" "$obj" $cflags ;;
+	*) compile_other "$src" "$obj" $cflags ;;
+	esac
+done
+[ -f "$here/libcuemu.a" ] || die "$here/libcuemu.a is missing: run make emu"
+# shellcheck disable=SC2086
+"$CXX" -no-pie -o "$out" $objects $built "$here/libcuemu.a" $ldflags -lm

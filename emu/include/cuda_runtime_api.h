@@ -1,0 +1,250 @@
+/*
+ * The CUDA runtime API of the CPU emulator: the subset the kit's labs and
+ * harness use, with the real CUDA names, types, enum values and signatures,
+ * so that the same source compiles against this header or NVIDIA's.
+ *
+ * Plain C (the harness is C11); C++ additions (dim3 constructors, the
+ * template cudaMalloc) are under __cplusplus. Never mix with the real
+ * headers: emulated builds must not see /usr/local/cuda/include.
+ */
+#ifndef CUEMU_CUDA_RUNTIME_API_H
+#define CUEMU_CUDA_RUNTIME_API_H
+
+#include <stddef.h>
+
+#define CUDART_VERSION 12000
+#define CUEMU 1
+
+#ifdef __cplusplus
+#define CUEMU_DV(v) = v
+extern "C" {
+#else
+#define CUEMU_DV(v)
+#endif
+
+/* Values as in NVIDIA's driver_types.h: programs print and compare them. */
+enum cudaError {
+	cudaSuccess = 0,
+	cudaErrorInvalidValue = 1,
+	cudaErrorMemoryAllocation = 2,
+	cudaErrorInitializationError = 3,
+	cudaErrorCudartUnloading = 4,
+	cudaErrorInvalidConfiguration = 9,
+	cudaErrorInvalidPitchValue = 12,
+	cudaErrorInvalidSymbol = 13,
+	cudaErrorInvalidHostPointer = 16,
+	cudaErrorInvalidDevicePointer = 17,
+	cudaErrorInvalidTexture = 18,
+	cudaErrorInvalidMemcpyDirection = 21,
+	cudaErrorMissingConfiguration = 52,
+	cudaErrorInvalidDeviceFunction = 98,
+	cudaErrorNoDevice = 100,
+	cudaErrorInvalidDevice = 101,
+	cudaErrorInvalidResourceHandle = 400,
+	cudaErrorNotReady = 600,
+	cudaErrorIllegalAddress = 700,
+	cudaErrorLaunchOutOfResources = 701,
+	cudaErrorLaunchTimeout = 702,
+	cudaErrorAssert = 710,
+	cudaErrorHardwareStackError = 714,
+	cudaErrorIllegalInstruction = 715,
+	cudaErrorMisalignedAddress = 716,
+	cudaErrorLaunchFailure = 719,
+	cudaErrorNotSupported = 801,
+	cudaErrorUnknown = 999
+};
+typedef enum cudaError cudaError_t;
+
+enum cudaMemcpyKind {
+	cudaMemcpyHostToHost = 0,
+	cudaMemcpyHostToDevice = 1,
+	cudaMemcpyDeviceToHost = 2,
+	cudaMemcpyDeviceToDevice = 3,
+	cudaMemcpyDefault = 4
+};
+
+enum cudaDeviceAttr {
+	cudaDevAttrMaxThreadsPerBlock = 1,
+	cudaDevAttrMaxBlockDimX = 2,
+	cudaDevAttrMaxBlockDimY = 3,
+	cudaDevAttrMaxBlockDimZ = 4,
+	cudaDevAttrMaxGridDimX = 5,
+	cudaDevAttrMaxGridDimY = 6,
+	cudaDevAttrMaxGridDimZ = 7,
+	cudaDevAttrMaxSharedMemoryPerBlock = 8,
+	cudaDevAttrTotalConstantMemory = 9,
+	cudaDevAttrWarpSize = 10,
+	cudaDevAttrMaxPitch = 11,
+	cudaDevAttrMaxRegistersPerBlock = 12,
+	cudaDevAttrClockRate = 13,
+	cudaDevAttrTextureAlignment = 14,
+	cudaDevAttrMultiProcessorCount = 16,
+	cudaDevAttrConcurrentKernels = 31,
+	cudaDevAttrMemoryClockRate = 36,
+	cudaDevAttrGlobalMemoryBusWidth = 37,
+	cudaDevAttrL2CacheSize = 38,
+	cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+	cudaDevAttrUnifiedAddressing = 41,
+	cudaDevAttrComputeCapabilityMajor = 75,
+	cudaDevAttrComputeCapabilityMinor = 76,
+	cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+	cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+	cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+	cudaDevAttrMaxBlocksPerMultiprocessor = 106
+};
+
+enum cudaFuncAttribute {
+	cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+	cudaFuncAttributePreferredSharedMemoryCarveout = 9
+};
+
+#define cudaHostAllocDefault 0x00
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+#define cudaEventDefault 0x00
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
+#define cudaMemAttachGlobal 0x01
+
+struct uint3 {
+	unsigned int x, y, z;
+};
+typedef struct uint3 uint3;
+
+struct dim3 {
+	unsigned int x, y, z;
+#ifdef __cplusplus
+	constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
+		: x(vx), y(vy), z(vz) {}
+	constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+	constexpr operator uint3() const { return uint3{x, y, z}; }
+#endif
+};
+typedef struct dim3 dim3;
+
+/* The fields most programs read, with NVIDIA's names and types (CUDA 13
+ * dropped clockRate and memoryClockRate, and so do we). */
+struct cudaDeviceProp {
+	char name[256];
+	size_t totalGlobalMem;
+	size_t sharedMemPerBlock;
+	int regsPerBlock;
+	int warpSize;
+	size_t memPitch;
+	int maxThreadsPerBlock;
+	int maxThreadsDim[3];
+	int maxGridSize[3];
+	size_t totalConstMem;
+	int major;
+	int minor;
+	size_t textureAlignment;
+	int multiProcessorCount;
+	int integrated;
+	int canMapHostMemory;
+	int concurrentKernels;
+	int ECCEnabled;
+	int pciBusID;
+	int pciDeviceID;
+	int pciDomainID;
+	int asyncEngineCount;
+	int unifiedAddressing;
+	int memoryBusWidth;
+	int l2CacheSize;
+	int persistingL2CacheMaxSize;
+	int maxThreadsPerMultiProcessor;
+	size_t sharedMemPerMultiprocessor;
+	int regsPerMultiprocessor;
+	int managedMemory;
+	int cooperativeLaunch;
+	size_t sharedMemPerBlockOptin;
+	int maxBlocksPerMultiProcessor;
+	size_t reservedSharedMemPerBlock;
+};
+
+typedef struct CUevent_st *cudaEvent_t;
+typedef struct CUstream_st *cudaStream_t;
+
+const char *cudaGetErrorString(cudaError_t error);
+const char *cudaGetErrorName(cudaError_t error);
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceReset(void);
+cudaError_t cudaRuntimeGetVersion(int *version);
+cudaError_t cudaDriverGetVersion(int *version);
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
+
+cudaError_t cudaMalloc(void **devPtr, size_t size);
+cudaError_t cudaFree(void *devPtr);
+cudaError_t cudaMallocHost(void **ptr, size_t size);
+cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags);
+cudaError_t cudaFreeHost(void *ptr);
+cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags CUEMU_DV(cudaMemAttachGlobal));
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+			    cudaStream_t stream CUEMU_DV(0));
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+			 size_t height, enum cudaMemcpyKind kind);
+cudaError_t cudaMemset(void *devPtr, int value, size_t count);
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream CUEMU_DV(0));
+
+cudaError_t cudaStreamCreate(cudaStream_t *stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+
+cudaError_t cudaEventCreate(cudaEvent_t *event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream CUEMU_DV(0));
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
+
+#ifdef __cplusplus
+}
+
+/* As in NVIDIA's cuda_runtime.h: no cast needed for typed pointers. */
+template <class T> static inline cudaError_t cudaMalloc(T **devPtr, size_t size)
+{
+	return ::cudaMalloc((void **)(void *)devPtr, size);
+}
+template <class T> static inline cudaError_t cudaMallocHost(T **ptr, size_t size)
+{
+	return ::cudaMallocHost((void **)(void *)ptr, size);
+}
+template <class T> static inline cudaError_t cudaMallocManaged(T **ptr, size_t size,
+							       unsigned int flags = cudaMemAttachGlobal)
+{
+	return ::cudaMallocManaged((void **)(void *)ptr, size, flags);
+}
+template <class T> static inline cudaError_t cudaFuncSetAttribute(T *func, enum cudaFuncAttribute attr,
+								  int value)
+{
+	return ::cudaFuncSetAttribute((const void *)func, attr, value);
+}
+template <class T> static inline cudaError_t cudaMemcpyToSymbol(T &symbol, const void *src, size_t count,
+								size_t offset = 0,
+								cudaMemcpyKind kind = cudaMemcpyHostToDevice)
+{
+	(void)kind;
+	return ::cudaMemcpy((char *)&symbol + offset, src, count, cudaMemcpyHostToHost);
+}
+template <class T> static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
+								  size_t offset = 0,
+								  cudaMemcpyKind kind = cudaMemcpyDeviceToHost)
+{
+	(void)kind;
+	return ::cudaMemcpy(dst, (const char *)&symbol + offset, count, cudaMemcpyHostToHost);
+}
+#endif
+
+#endif

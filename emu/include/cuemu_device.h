@@ -1,0 +1,450 @@
+/*
+ * The device side of CUDA C++ for the CPU emulator. cuemu-cc force-includes
+ * this header (-include) into every .cu file it compiles as C++.
+ *
+ * How the pieces map:
+ *   threadIdx, blockIdx, blockDim, gridDim  const globals the scheduler sets
+ *       before it switches to a thread's fiber (a fiber never sees another
+ *       value, so the compiler may keep them in registers across calls)
+ *   __shared__  a static in the section cuemu_shared: one copy, used by one
+ *       block at a time; the runtime finds it through __start_/__stop_
+ *   __syncthreads, warp intrinsics, atomics  calls into the runtime, which
+ *       identifies the call site by its return address; the C++ wrappers
+ *       are noinline so that address is in the student's code, and they
+ *       are not instrumented so they are no traced accesses themselves
+ *   k<<<g, b, smem, stream>>>(args)  the rewriter turns it into
+ *       cuemu_launch_(__FILE__, __LINE__, "k", [&](auto&&...a){ k(a...); },
+ *                     g, b, smem, stream)(args)
+ *       whose call evaluates the arguments once and runs the grid.
+ */
+#ifndef CUEMU_DEVICE_H
+#define CUEMU_DEVICE_H
+
+#ifndef __cplusplus
+#error "cuemu_device.h is for .cu files compiled as C++ by cuemu-cc"
+#endif
+
+#include <cassert>
+#include <climits>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "cuda_runtime.h"
+#include "cuemu.h"
+
+#ifndef __CUDACC__
+#define __CUDACC__ 1
+#endif
+
+/* ---- qualifiers ---------------------------------------------------------- */
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __shared__ static __attribute__((section("cuemu_shared"), used, aligned(16)))
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+#define __device_builtin__
+#define CUDART_CB
+
+#if defined(__clang__)
+#define CUEMU_SITE_FN __attribute__((noinline, no_sanitize("thread")))
+#else
+#define CUEMU_SITE_FN __attribute__((noinline, noipa, no_sanitize_thread))
+#endif
+#define CUEMU_PURE static inline __attribute__((always_inline, no_sanitize_thread))
+#define CUEMU_RA() __builtin_return_address(0)
+
+/* ---- the runtime's side ------------------------------------------------------ */
+extern "C" {
+extern const uint3 threadIdx;
+extern const uint3 blockIdx;
+extern const dim3 blockDim;
+extern const dim3 gridDim;
+extern char cuemu_dyn_smem[];
+
+void cuemu_launch_kernel(const char *file, int line, const char *name, dim3 grid, dim3 block,
+			 size_t smem, cudaStream_t stream, void (*thunk)(void *), void *args,
+			 size_t args_size);
+void __syncthreads(void);
+int __syncthreads_count(int predicate);
+int __syncthreads_and(int predicate);
+int __syncthreads_or(int predicate);
+void __syncwarp(unsigned int mask = 0xffffffffu);
+unsigned int __activemask(void);
+unsigned int __ballot_sync(unsigned int mask, int predicate);
+int __any_sync(unsigned int mask, int predicate);
+int __all_sync(unsigned int mask, int predicate);
+void cuemu_warp_op(int op, unsigned int mask, const void *val, void *out, int size, int arg, int width,
+		   void *site);
+unsigned long long cuemu_atomic(int op, int type, void *p, unsigned long long v,
+				unsigned long long cmp, void *site);
+}
+
+static constexpr int warpSize = 32;
+
+/* Operation and type codes shared with emu/runtime/warp.c and atomic.c. */
+enum { CUEMU_W_SHFL_IDX, CUEMU_W_SHFL_UP, CUEMU_W_SHFL_DOWN, CUEMU_W_SHFL_XOR,
+       CUEMU_W_REDUCE_ADD, CUEMU_W_REDUCE_MIN, CUEMU_W_REDUCE_MAX, CUEMU_W_REDUCE_AND,
+       CUEMU_W_REDUCE_OR, CUEMU_W_REDUCE_XOR, CUEMU_W_MATCH_ANY };
+enum { CUEMU_A_ADD, CUEMU_A_SUB, CUEMU_A_EXCH, CUEMU_A_MIN, CUEMU_A_MAX, CUEMU_A_INC,
+       CUEMU_A_DEC, CUEMU_A_CAS, CUEMU_A_AND, CUEMU_A_OR, CUEMU_A_XOR };
+enum { CUEMU_T_I32, CUEMU_T_U32, CUEMU_T_I64, CUEMU_T_U64, CUEMU_T_F32, CUEMU_T_F64, CUEMU_T_U16 };
+
+/* ---- kernel launch ------------------------------------------------------------ */
+template <class F> struct cuemu_launcher_ {
+	const char *file;
+	int line;
+	const char *name;
+	F f;
+	dim3 grid, block;
+	size_t smem;
+	cudaStream_t stream;
+
+	/* The arguments are evaluated and copied once, as a launch does; every
+	 * CUDA thread then calls the kernel with copies of them. */
+	template <class... A> void operator()(A &&...a)
+	{
+		struct state {
+			F *f;
+			std::tuple<typename std::decay<A>::type...> args;
+		};
+		state s{&f, std::tuple<typename std::decay<A>::type...>(std::forward<A>(a)...)};
+		cuemu_launch_kernel(file, line, name, grid, block, smem, stream,
+				    &cuemu_launcher_::run<state>, &s, sizeof s);
+	}
+
+	template <class S> __attribute__((no_sanitize_thread)) static void run(void *p)
+	{
+		S *s = static_cast<S *>(p);
+		std::apply(*s->f, s->args);
+	}
+};
+
+template <class F>
+static inline cuemu_launcher_<F> cuemu_launch_(const char *file, int line, const char *name, F f,
+					       dim3 grid, dim3 block, size_t smem = 0,
+					       cudaStream_t stream = 0)
+{
+	return cuemu_launcher_<F>{file, line, name, f, grid, block, smem, stream};
+}
+
+/* ---- warp intrinsics ----------------------------------------------------------- */
+template <class T> CUEMU_SITE_FN T cuemu_warp_(int op, unsigned mask, T v, int arg, int width, void *site)
+{
+	static_assert(sizeof(T) <= 8, "warp intrinsics move at most 8 bytes");
+	T out;
+	cuemu_warp_op(op, mask, &v, &out, (int)sizeof(T), arg, width, site);
+	return out;
+}
+template <class T> CUEMU_SITE_FN T __shfl_sync(unsigned mask, T var, int srcLane, int width = 32)
+{
+	return cuemu_warp_(CUEMU_W_SHFL_IDX, mask, var, srcLane, width, CUEMU_RA());
+}
+template <class T> CUEMU_SITE_FN T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32)
+{
+	return cuemu_warp_(CUEMU_W_SHFL_UP, mask, var, (int)delta, width, CUEMU_RA());
+}
+template <class T> CUEMU_SITE_FN T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32)
+{
+	return cuemu_warp_(CUEMU_W_SHFL_DOWN, mask, var, (int)delta, width, CUEMU_RA());
+}
+template <class T> CUEMU_SITE_FN T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = 32)
+{
+	return cuemu_warp_(CUEMU_W_SHFL_XOR, mask, var, laneMask, width, CUEMU_RA());
+}
+#define CUEMU_REDUCE(fn, op, T)                                                         \
+	CUEMU_SITE_FN inline T fn(unsigned mask, T v)                                   \
+	{                                                                               \
+		return cuemu_warp_(op | (std::is_signed<T>::value ? 0x100 : 0), mask, v, 0, 32, \
+				   CUEMU_RA());                                         \
+	}
+CUEMU_REDUCE(__reduce_add_sync, CUEMU_W_REDUCE_ADD, unsigned)
+CUEMU_REDUCE(__reduce_add_sync, CUEMU_W_REDUCE_ADD, int)
+CUEMU_REDUCE(__reduce_min_sync, CUEMU_W_REDUCE_MIN, unsigned)
+CUEMU_REDUCE(__reduce_min_sync, CUEMU_W_REDUCE_MIN, int)
+CUEMU_REDUCE(__reduce_max_sync, CUEMU_W_REDUCE_MAX, unsigned)
+CUEMU_REDUCE(__reduce_max_sync, CUEMU_W_REDUCE_MAX, int)
+CUEMU_REDUCE(__reduce_and_sync, CUEMU_W_REDUCE_AND, unsigned)
+CUEMU_REDUCE(__reduce_or_sync, CUEMU_W_REDUCE_OR, unsigned)
+CUEMU_REDUCE(__reduce_xor_sync, CUEMU_W_REDUCE_XOR, unsigned)
+#undef CUEMU_REDUCE
+template <class T> CUEMU_SITE_FN unsigned __match_any_sync(unsigned mask, T v)
+{
+	unsigned long long bits = 0;
+	std::memcpy(&bits, &v, sizeof v);
+	return (unsigned)cuemu_warp_(CUEMU_W_MATCH_ANY, mask, bits, 0, 32, CUEMU_RA());
+}
+
+/* ---- atomics --------------------------------------------------------------------- */
+template <class T> CUEMU_PURE unsigned long long cuemu_bits_(T v)
+{
+	unsigned long long b = 0;
+	std::memcpy(&b, &v, sizeof v);
+	return b;
+}
+template <class T> CUEMU_PURE T cuemu_from_bits_(unsigned long long b)
+{
+	T v;
+	std::memcpy(&v, &b, sizeof v);
+	return v;
+}
+#define CUEMU_ATOMIC(fn, op, T, code)                                                        \
+	CUEMU_SITE_FN inline T fn(T *p, T v)                                                 \
+	{                                                                                    \
+		return cuemu_from_bits_<T>(cuemu_atomic(op, code, p, cuemu_bits_(v), 0, CUEMU_RA())); \
+	}
+CUEMU_ATOMIC(atomicAdd, CUEMU_A_ADD, int, CUEMU_T_I32)
+CUEMU_ATOMIC(atomicAdd, CUEMU_A_ADD, unsigned int, CUEMU_T_U32)
+CUEMU_ATOMIC(atomicAdd, CUEMU_A_ADD, unsigned long long, CUEMU_T_U64)
+CUEMU_ATOMIC(atomicAdd, CUEMU_A_ADD, float, CUEMU_T_F32)
+CUEMU_ATOMIC(atomicAdd, CUEMU_A_ADD, double, CUEMU_T_F64)
+CUEMU_ATOMIC(atomicSub, CUEMU_A_SUB, int, CUEMU_T_I32)
+CUEMU_ATOMIC(atomicSub, CUEMU_A_SUB, unsigned int, CUEMU_T_U32)
+CUEMU_ATOMIC(atomicExch, CUEMU_A_EXCH, int, CUEMU_T_I32)
+CUEMU_ATOMIC(atomicExch, CUEMU_A_EXCH, unsigned int, CUEMU_T_U32)
+CUEMU_ATOMIC(atomicExch, CUEMU_A_EXCH, unsigned long long, CUEMU_T_U64)
+CUEMU_ATOMIC(atomicExch, CUEMU_A_EXCH, float, CUEMU_T_F32)
+CUEMU_ATOMIC(atomicMin, CUEMU_A_MIN, int, CUEMU_T_I32)
+CUEMU_ATOMIC(atomicMin, CUEMU_A_MIN, unsigned int, CUEMU_T_U32)
+CUEMU_ATOMIC(atomicMin, CUEMU_A_MIN, long long, CUEMU_T_I64)
+CUEMU_ATOMIC(atomicMin, CUEMU_A_MIN, unsigned long long, CUEMU_T_U64)
+CUEMU_ATOMIC(atomicMax, CUEMU_A_MAX, int, CUEMU_T_I32)
+CUEMU_ATOMIC(atomicMax, CUEMU_A_MAX, unsigned int, CUEMU_T_U32)
+CUEMU_ATOMIC(atomicMax, CUEMU_A_MAX, long long, CUEMU_T_I64)
+CUEMU_ATOMIC(atomicMax, CUEMU_A_MAX, unsigned long long, CUEMU_T_U64)
+CUEMU_ATOMIC(atomicInc, CUEMU_A_INC, unsigned int, CUEMU_T_U32)
+CUEMU_ATOMIC(atomicDec, CUEMU_A_DEC, unsigned int, CUEMU_T_U32)
+CUEMU_ATOMIC(atomicAnd, CUEMU_A_AND, int, CUEMU_T_I32)
+CUEMU_ATOMIC(atomicAnd, CUEMU_A_AND, unsigned int, CUEMU_T_U32)
+CUEMU_ATOMIC(atomicAnd, CUEMU_A_AND, unsigned long long, CUEMU_T_U64)
+CUEMU_ATOMIC(atomicOr, CUEMU_A_OR, int, CUEMU_T_I32)
+CUEMU_ATOMIC(atomicOr, CUEMU_A_OR, unsigned int, CUEMU_T_U32)
+CUEMU_ATOMIC(atomicOr, CUEMU_A_OR, unsigned long long, CUEMU_T_U64)
+CUEMU_ATOMIC(atomicXor, CUEMU_A_XOR, int, CUEMU_T_I32)
+CUEMU_ATOMIC(atomicXor, CUEMU_A_XOR, unsigned int, CUEMU_T_U32)
+CUEMU_ATOMIC(atomicXor, CUEMU_A_XOR, unsigned long long, CUEMU_T_U64)
+#undef CUEMU_ATOMIC
+#define CUEMU_CAS(T, code)                                                                   \
+	CUEMU_SITE_FN inline T atomicCAS(T *p, T compare, T v)                               \
+	{                                                                                    \
+		return cuemu_from_bits_<T>(cuemu_atomic(CUEMU_A_CAS, code, p, cuemu_bits_(v),  \
+							cuemu_bits_(compare), CUEMU_RA()));    \
+	}
+CUEMU_CAS(int, CUEMU_T_I32)
+CUEMU_CAS(unsigned int, CUEMU_T_U32)
+CUEMU_CAS(unsigned long long, CUEMU_T_U64)
+CUEMU_CAS(unsigned short, CUEMU_T_U16)
+#undef CUEMU_CAS
+/* Scoped variants: one block runs at a time, so every scope is the same. */
+#define atomicAdd_block atomicAdd
+#define atomicAdd_system atomicAdd
+#define atomicSub_block atomicSub
+#define atomicExch_block atomicExch
+#define atomicMin_block atomicMin
+#define atomicMax_block atomicMax
+#define atomicCAS_block atomicCAS
+#define atomicAnd_block atomicAnd
+#define atomicOr_block atomicOr
+#define atomicXor_block atomicXor
+#define atomicInc_block atomicInc
+#define atomicDec_block atomicDec
+
+/* ---- memory order, loads through caches ------------------------------------------ */
+CUEMU_PURE void __threadfence(void) { __asm__ __volatile__("" ::: "memory"); }
+CUEMU_PURE void __threadfence_block(void) { __asm__ __volatile__("" ::: "memory"); }
+CUEMU_PURE void __threadfence_system(void) { __asm__ __volatile__("" ::: "memory"); }
+CUEMU_PURE void __nanosleep(unsigned int ns) { (void)ns; }
+/* Macros, not functions: the load stays on the student's line. */
+#define __ldg(p) (*(p))
+#define __ldca(p) (*(p))
+#define __ldcg(p) (*(p))
+#define __ldcs(p) (*(p))
+#define __ldlu(p) (*(p))
+#define __ldcv(p) (*(p))
+#define __stcg(p, v) ((void)(*(p) = (v)))
+#define __stcs(p, v) ((void)(*(p) = (v)))
+#define __stwb(p, v) ((void)(*(p) = (v)))
+#define __stwt(p, v) ((void)(*(p) = (v)))
+#if defined(__x86_64__) || defined(__i386__)
+CUEMU_PURE long long clock64(void) { return (long long)__builtin_ia32_rdtsc(); }
+#else
+CUEMU_PURE long long clock64(void) { return (long long)std::clock(); }
+#endif
+
+/* ---- integer and float intrinsics --------------------------------------------------- */
+CUEMU_PURE int __popc(unsigned int x) { return __builtin_popcount(x); }
+CUEMU_PURE int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+CUEMU_PURE int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+CUEMU_PURE int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+CUEMU_PURE int __ffs(int x) { return __builtin_ffs(x); }
+CUEMU_PURE int __ffsll(long long x) { return __builtin_ffsll(x); }
+CUEMU_PURE unsigned int __brev(unsigned int x)
+{
+	x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+	x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+	x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+	return __builtin_bswap32(x);
+}
+CUEMU_PURE unsigned long long __brevll(unsigned long long x)
+{
+	return ((unsigned long long)__brev((unsigned)x) << 32) | __brev((unsigned)(x >> 32));
+}
+CUEMU_PURE int __mul24(int a, int b) { return (int)(((long long)(a << 8 >> 8)) * (b << 8 >> 8)); }
+CUEMU_PURE unsigned int __umul24(unsigned int a, unsigned int b) { return (a & 0xffffffu) * (b & 0xffffffu); }
+CUEMU_PURE int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
+CUEMU_PURE unsigned int __umulhi(unsigned int a, unsigned int b)
+{
+	return (unsigned)(((unsigned long long)a * b) >> 32);
+}
+CUEMU_PURE long long __mul64hi(long long a, long long b) { return (long long)(((__int128)a * b) >> 64); }
+CUEMU_PURE unsigned long long __umul64hi(unsigned long long a, unsigned long long b)
+{
+	return (unsigned long long)(((unsigned __int128)a * b) >> 64);
+}
+CUEMU_PURE unsigned int __sad(int x, int y, unsigned int z) { return z + (unsigned)(x > y ? x - y : y - x); }
+CUEMU_PURE unsigned int __usad(unsigned x, unsigned y, unsigned z) { return z + (x > y ? x - y : y - x); }
+CUEMU_PURE int __hadd(int a, int b) { return (int)(((long long)a + b) >> 1); }
+CUEMU_PURE int __rhadd(int a, int b) { return (int)(((long long)a + b + 1) >> 1); }
+CUEMU_PURE unsigned __uhadd(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a + b) >> 1); }
+CUEMU_PURE unsigned __urhadd(unsigned a, unsigned b)
+{
+	return (unsigned)(((unsigned long long)a + b + 1) >> 1);
+}
+CUEMU_PURE unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s)
+{
+	unsigned long long v = ((unsigned long long)y << 32) | x;
+	unsigned int r = 0;
+	for (int i = 0; i < 4; i++)
+		r |= (unsigned)((v >> (((s >> (4 * i)) & 7) * 8)) & 0xff) << (8 * i);
+	return r;
+}
+CUEMU_PURE unsigned int __funnelshift_l(unsigned lo, unsigned hi, unsigned s)
+{
+	unsigned long long v = ((unsigned long long)hi << 32) | lo;
+	return (unsigned)((v << (s & 31)) >> 32);
+}
+CUEMU_PURE unsigned int __funnelshift_r(unsigned lo, unsigned hi, unsigned s)
+{
+	unsigned long long v = ((unsigned long long)hi << 32) | lo;
+	return (unsigned)(v >> (s & 31));
+}
+CUEMU_PURE unsigned int __funnelshift_lc(unsigned lo, unsigned hi, unsigned s)
+{
+	unsigned long long v = ((unsigned long long)hi << 32) | lo;
+	return (unsigned)((v << (s > 32 ? 32 : s)) >> 32);
+}
+CUEMU_PURE unsigned int __funnelshift_rc(unsigned lo, unsigned hi, unsigned s)
+{
+	unsigned long long v = ((unsigned long long)hi << 32) | lo;
+	return (unsigned)(v >> (s > 32 ? 32 : s));
+}
+CUEMU_PURE float __int_as_float(int x) { return cuemu_from_bits_<float>((unsigned)x); }
+CUEMU_PURE int __float_as_int(float x) { return (int)cuemu_bits_(x); }
+CUEMU_PURE float __uint_as_float(unsigned x) { return cuemu_from_bits_<float>(x); }
+CUEMU_PURE unsigned __float_as_uint(float x) { return (unsigned)cuemu_bits_(x); }
+CUEMU_PURE double __longlong_as_double(long long x) { return cuemu_from_bits_<double>((unsigned long long)x); }
+CUEMU_PURE long long __double_as_longlong(double x) { return (long long)cuemu_bits_(x); }
+CUEMU_PURE int __float2int_rn(float x) { return (int)nearbyintf(x); }
+CUEMU_PURE int __float2int_rz(float x) { return (int)x; }
+CUEMU_PURE int __float2int_rd(float x) { return (int)floorf(x); }
+CUEMU_PURE int __float2int_ru(float x) { return (int)ceilf(x); }
+CUEMU_PURE unsigned __float2uint_rn(float x) { return (unsigned)nearbyintf(x); }
+CUEMU_PURE unsigned __float2uint_rz(float x) { return (unsigned)x; }
+CUEMU_PURE float __int2float_rn(int x) { return (float)x; }
+CUEMU_PURE float __uint2float_rn(unsigned x) { return (float)x; }
+CUEMU_PURE float __fdividef(float a, float b) { return a / b; }
+CUEMU_PURE float __fdiv_rn(float a, float b) { return a / b; }
+CUEMU_PURE float __fadd_rn(float a, float b) { return a + b; }
+CUEMU_PURE float __fsub_rn(float a, float b) { return a - b; }
+CUEMU_PURE float __fmul_rn(float a, float b) { return a * b; }
+CUEMU_PURE float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+CUEMU_PURE double __dadd_rn(double a, double b) { return a + b; }
+CUEMU_PURE double __dmul_rn(double a, double b) { return a * b; }
+CUEMU_PURE double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+CUEMU_PURE float __frcp_rn(float x) { return 1.0f / x; }
+CUEMU_PURE float __fsqrt_rn(float x) { return sqrtf(x); }
+CUEMU_PURE float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
+CUEMU_PURE float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+CUEMU_PURE double rsqrt(double x) { return 1.0 / sqrt(x); }
+CUEMU_PURE float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
+/* glibc declares these names (without defining them): macros, then. */
+#define __expf(x) expf(x)
+#define __exp10f(x) powf(10.0f, (x))
+#define __logf(x) logf(x)
+#define __log2f(x) log2f(x)
+#define __log10f(x) log10f(x)
+#define __powf(a, b) powf((a), (b))
+#define __sinf(x) sinf(x)
+#define __cosf(x) cosf(x)
+#define __tanf(x) tanf(x)
+#define __sincosf(x, s, c) sincosf((x), (s), (c))
+
+/* ---- min and max, as CUDA overloads them --------------------------------------------- */
+#define CUEMU_MINMAX(T)                                              \
+	CUEMU_PURE T min(T a, T b) { return a < b ? a : b; }         \
+	CUEMU_PURE T max(T a, T b) { return a > b ? a : b; }
+CUEMU_MINMAX(int)
+CUEMU_MINMAX(unsigned int)
+CUEMU_MINMAX(long)
+CUEMU_MINMAX(unsigned long)
+CUEMU_MINMAX(long long)
+CUEMU_MINMAX(unsigned long long)
+CUEMU_MINMAX(float)
+CUEMU_MINMAX(double)
+#undef CUEMU_MINMAX
+CUEMU_PURE unsigned int min(int a, unsigned int b) { return min((unsigned)a, b); }
+CUEMU_PURE unsigned int min(unsigned int a, int b) { return min(a, (unsigned)b); }
+CUEMU_PURE unsigned int max(int a, unsigned int b) { return max((unsigned)a, b); }
+CUEMU_PURE unsigned int max(unsigned int a, int b) { return max(a, (unsigned)b); }
+CUEMU_PURE float min(float a, double b) { return min(a, (float)b); }
+CUEMU_PURE float max(float a, double b) { return max(a, (float)b); }
+CUEMU_PURE double min(double a, float b) { return min(a, (double)b); }
+CUEMU_PURE double max(double a, float b) { return max(a, (double)b); }
+CUEMU_PURE unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
+CUEMU_PURE unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
+CUEMU_PURE long long llmin(long long a, long long b) { return a < b ? a : b; }
+CUEMU_PURE long long llmax(long long a, long long b) { return a > b ? a : b; }
+CUEMU_PURE unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+CUEMU_PURE unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+
+/* ---- vector types ------------------------------------------------------------------- */
+#define CUEMU_VEC2(T, N, A)                                                     \
+	struct __attribute__((aligned(A))) N##2 { T x, y; };                   \
+	CUEMU_PURE N##2 make_##N##2(T x, T y) { return N##2{x, y}; }
+#define CUEMU_VEC3(T, N)                                                        \
+	struct N##3 { T x, y, z; };                                             \
+	CUEMU_PURE N##3 make_##N##3(T x, T y, T z) { return N##3{x, y, z}; }
+#define CUEMU_VEC4(T, N, A)                                                     \
+	struct __attribute__((aligned(A))) N##4 { T x, y, z, w; };             \
+	CUEMU_PURE N##4 make_##N##4(T x, T y, T z, T w) { return N##4{x, y, z, w}; }
+CUEMU_VEC2(int, int, 8)
+CUEMU_VEC3(int, int)
+CUEMU_VEC4(int, int, 16)
+CUEMU_VEC2(unsigned int, uint, 8)
+CUEMU_VEC4(unsigned int, uint, 16)
+CUEMU_VEC2(float, float, 8)
+CUEMU_VEC3(float, float)
+CUEMU_VEC4(float, float, 16)
+CUEMU_VEC2(double, double, 16)
+CUEMU_VEC2(long long, longlong, 16)
+CUEMU_VEC2(unsigned long long, ulonglong, 16)
+CUEMU_VEC2(unsigned char, uchar, 2)
+CUEMU_VEC4(unsigned char, uchar, 4)
+#undef CUEMU_VEC2
+#undef CUEMU_VEC3
+#undef CUEMU_VEC4
+CUEMU_PURE uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return uint3{x, y, z}; }
+
+#endif

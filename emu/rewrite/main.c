@@ -1,0 +1,92 @@
+/*
+ * cuemu-rewrite [--name SHOWN] IN.cu OUT.cpp
+ *
+ * Rewrites one CUDA source for the CPU emulator. SHOWN is the file name
+ * compiler messages use (default IN.cu). Exit status 1 when the source
+ * uses something the emulator cannot run (the reasons are on stderr), 2 on
+ * a usage or I/O error.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rewrite.h"
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			cap = cap ? 2 * cap : 65536;
+			char *b = realloc(buf, cap);
+			if (!b) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = b;
+		}
+		size_t got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: cuemu-rewrite [--name SHOWN] IN.cu OUT.cpp\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	const char *shown = NULL;
+	int i = 1;
+	if (argc > 2 && strcmp(argv[1], "--name") == 0) {
+		shown = argv[2];
+		i = 3;
+	}
+	if (argc - i != 2)
+		return usage();
+	const char *in = argv[i], *out = argv[i + 1];
+	size_t len;
+	char *src = read_file(in, &len);
+	if (!src) {
+		fprintf(stderr, "cuemu-rewrite: %s: %s\n", in, strerror(errno ? errno : EIO));
+		return 2;
+	}
+	int errors;
+	char *text = rewrite_source(shown ? shown : in, src, len, stderr, &errors);
+	free(src);
+	if (!text) {
+		fprintf(stderr, "cuemu-rewrite: out of memory\n");
+		return 2;
+	}
+	if (errors) {
+		free(text);
+		return 1;
+	}
+	FILE *f = fopen(out, "wb");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+		fprintf(stderr, "cuemu-rewrite: %s: %s\n", out, strerror(errno));
+		free(text);
+		return 2;
+	}
+	free(text);
+	return 0;
+}

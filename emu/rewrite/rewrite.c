@@ -1,0 +1,465 @@
+/*
+ * The source rewrite that lets g++ compile CUDA C++ (see rewrite.h).
+ *
+ * Three edits, everything else is left to the force-included header:
+ *
+ *   k<<<g, b, smem, s>>>(args)
+ *     -> cuemu_launch_(__FILE__, __LINE__, "k",
+ *            [&](auto &&...cuemu_a_) { k(cuemu_a_...); }, g, b, smem, s)(args)
+ *     The launcher evaluates the arguments once; each CUDA thread calls the
+ *     lambda, which calls the kernel the way C++ calls any function (so a
+ *     template kernel's arguments are deduced as nvcc deduces them).
+ *   extern __shared__ T a[];  ->  T *const a = (T *)cuemu_dyn_smem;
+ *   static __shared__  ->  __shared__  (the macro adds the static)
+ *
+ * Every edit keeps the number of newlines, so lines after it keep their
+ * numbers; the #line 1 directive at the top names the student's file, and
+ * compiler messages point at the student's lines.
+ *
+ * Constructs the emulator cannot run are reported as FILE:LINE: error:
+ * lines, gcc style, before g++ ever sees the file.
+ */
+#include "rewrite.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../runtime/sb.h"
+#include "lex.h"
+
+struct edit {
+	size_t start, end;
+	char *text;
+};
+
+struct rw {
+	const char *path;	/* the name in messages and #line */
+	const char *src;
+	size_t len;
+	struct tokens tk;
+	struct edit *edits;
+	size_t n_edits, cap_edits;
+	int errors;
+	FILE *err;
+};
+
+static void error_at(struct rw *w, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void error_at(struct rw *w, int line, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(w->err, "%s:%d: error: ", w->path, line);
+	va_start(ap, fmt);
+	vfprintf(w->err, fmt, ap);
+	va_end(ap);
+	fputc('\n', w->err);
+	w->errors++;
+}
+
+static const struct token *tok(const struct rw *w, size_t i)
+{
+	return &w->tk.v[i < w->tk.n ? i : w->tk.n - 1];
+}
+
+static int is(const struct rw *w, size_t i, const char *text)
+{
+	return i < w->tk.n && tk_is(w->src, tok(w, i), text);
+}
+
+/* Tokens i and i+1 touch: no space between them ("<<<" is three '<'). */
+static int adjacent(const struct rw *w, size_t i)
+{
+	return tok(w, i)->end == tok(w, i + 1)->start;
+}
+
+static int count_newlines(const char *s, size_t n)
+{
+	int k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += s[i] == '\n';
+	return k;
+}
+
+/* Replaces source [start, end) with text, padded with newlines so that
+ * the line count stays. Takes text (malloc'd). */
+static void add_edit(struct rw *w, size_t start, size_t end, char *text)
+{
+	if (!text) {
+		w->errors++;
+		return;
+	}
+	int missing = count_newlines(w->src + start, end - start) - count_newlines(text, strlen(text));
+	if (missing > 0) {
+		size_t n = strlen(text);
+		char *t = realloc(text, n + (size_t)missing + 1);
+		if (!t) {
+			free(text);
+			w->errors++;
+			return;
+		}
+		memset(t + n, '\n', (size_t)missing);
+		t[n + (size_t)missing] = 0;
+		text = t;
+	}
+	if (w->n_edits == w->cap_edits) {
+		size_t cap = w->cap_edits ? 2 * w->cap_edits : 32;
+		struct edit *e = realloc(w->edits, cap * sizeof *e);
+		if (!e) {
+			free(text);
+			w->errors++;
+			return;
+		}
+		w->edits = e;
+		w->cap_edits = cap;
+	}
+	w->edits[w->n_edits++] = (struct edit){ start, end, text };
+}
+
+/* The source text of tokens [a, b], newlines turned into spaces. */
+static void put_span(struct sb *s, const struct rw *w, size_t a, size_t b)
+{
+	for (size_t k = tok(w, a)->start; k < tok(w, b)->end; k++)
+		sb_printf(s, "%c", w->src[k] == '\n' || w->src[k] == '\r' ? ' ' : w->src[k]);
+}
+
+/* ---- constructs the emulator does not run ------------------------------------------------ */
+
+static const char *const texture_names[] = {
+	"tex1Dfetch", "tex1D", "tex2D", "tex3D", "tex1DLayered", "tex2DLayered", "texCubemap",
+	"tex2Dgather", "surf1Dread", "surf1Dwrite", "surf2Dread", "surf2Dwrite", "surf3Dread",
+	"surf3Dwrite", "cudaCreateTextureObject", "cudaCreateSurfaceObject", "cudaBindTexture",
+	"cudaBindTexture2D", "cudaBindTextureToArray", "cudaTextureObject_t", "cudaSurfaceObject_t",
+	"cudaMallocArray", "cudaMalloc3DArray", NULL,
+};
+
+static const char *const launch_api_names[] = {
+	"cudaLaunchKernel", "cudaLaunchKernelEx", "cudaLaunchCooperativeKernel",
+	"cudaLaunchCooperativeKernelMultiDevice", "cudaLaunchHostFunc", "cudaGraphLaunch", NULL,
+};
+
+static const char *const legacy_warp_names[] = {
+	"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor", "__ballot", "__any", "__all", NULL,
+};
+
+static int in_list(const struct rw *w, size_t i, const char *const *names)
+{
+	for (int k = 0; names[k]; k++)
+		if (is(w, i, names[k]))
+			return 1;
+	return 0;
+}
+
+static void check_ident(struct rw *w, size_t i)
+{
+	int line = tok(w, i)->line;
+	char name[64];
+	size_t n = tok(w, i)->end - tok(w, i)->start;
+	snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), w->src + tok(w, i)->start);
+	if (is(w, i, "asm") || is(w, i, "__asm__") || is(w, i, "__asm"))
+		error_at(w, line, "inline assembly (%s) cannot run in the CPU emulator: PTX is GPU code; "
+			 "write the operation in CUDA C (or build for a GPU)", name);
+	else if (is(w, i, "cooperative_groups"))
+		error_at(w, line, "cooperative groups are not supported by the CPU emulator: use "
+			 "__syncthreads() and the __shfl_*_sync and __ballot_sync intrinsics");
+	else if (in_list(w, i, launch_api_names))
+		error_at(w, line, "%s is not supported by the CPU emulator: launch with "
+			 "kernel<<<grid, block>>>(arguments)", name);
+	else if (in_list(w, i, texture_names) || (is(w, i, "texture") && is(w, i + 1, "<")))
+		error_at(w, line, "textures and surfaces (%s) are not supported by the CPU emulator: "
+			 "read the data through a plain device pointer", name);
+	else if (in_list(w, i, legacy_warp_names) && is(w, i + 1, "("))
+		error_at(w, line, "%s without _sync was removed in CUDA 9: use %s_sync(0xffffffff, ...) "
+			 "with the mask of the lanes taking part", name, name);
+}
+
+static void check_directive(struct rw *w, size_t i)
+{
+	const struct token *t = tok(w, i);
+	size_t n = t->end - t->start;
+	char *text = strndup(w->src + t->start, n);
+	if (!text)
+		return;
+	if (strstr(text, "include") && (strstr(text, "cooperative_groups") || strstr(text, "cuda/barrier") ||
+					strstr(text, "cuda/pipeline")))
+		error_at(w, t->line, "cooperative groups are not supported by the CPU emulator: use "
+			 "__syncthreads() and the __shfl_*_sync and __ballot_sync intrinsics");
+	else if (strstr(text, "<<<"))
+		error_at(w, t->line, "a <<< >>> launch inside a macro cannot be rewritten by the CPU "
+			 "emulator: write the launch out where it happens");
+	free(text);
+}
+
+/* ---- launches ------------------------------------------------------------------------------- */
+
+/* The first token of the kernel expression that ends just before token i
+ * ("k", "ns::k", "k<T, 4>"), or -1. *name_end: the token ending the name
+ * without template arguments. */
+static long kernel_start(const struct rw *w, size_t i, size_t *name_end)
+{
+	long j = (long)i - 1;
+	if (j >= 0 && is(w, (size_t)j, ">")) {
+		int depth = 0;
+		for (; j >= 0; j--) {
+			if (is(w, (size_t)j, ">"))
+				depth++;
+			else if (is(w, (size_t)j, "<") && --depth == 0)
+				break;
+			else if (is(w, (size_t)j, ";") || is(w, (size_t)j, "{") || is(w, (size_t)j, "}"))
+				return -1;
+		}
+		j--;
+	}
+	if (j < 0 || tok(w, (size_t)j)->kind != TK_IDENT)
+		return -1;
+	*name_end = (size_t)j;
+	while (j >= 2 && is(w, (size_t)j - 1, ":") && is(w, (size_t)j - 2, ":")) {
+		if (j >= 3 && tok(w, (size_t)j - 3)->kind == TK_IDENT)
+			j -= 3;
+		else
+			return j - 2;
+	}
+	return j;
+}
+
+/* The index of the first '>' of the ">>>" closing the configuration that
+ * starts at token i, or 0. */
+static size_t config_end(const struct rw *w, size_t i)
+{
+	int depth = 0;
+	for (size_t k = i; tok(w, k)->kind != TK_END; k++) {
+		if (is(w, k, "(") || is(w, k, "[") || is(w, k, "{"))
+			depth++;
+		else if (is(w, k, ")") || is(w, k, "]") || is(w, k, "}"))
+			depth--;
+		else if (is(w, k, ";") || depth < 0)
+			return 0;
+		else if (depth == 0 && is(w, k, ">") && is(w, k + 1, ">") && is(w, k + 2, ">") &&
+			 adjacent(w, k) && adjacent(w, k + 1))
+			return k;
+	}
+	return 0;
+}
+
+/* Token i is the first '<' of "<<<". Returns the index of the last '>'. */
+static size_t launch(struct rw *w, size_t i, int in_device_code)
+{
+	int line = tok(w, i)->line;
+	size_t name_end = 0;
+	long ks = kernel_start(w, i, &name_end);
+	size_t ge = config_end(w, i + 3);
+	if (in_device_code)
+		error_at(w, line, "a kernel launch inside device code (dynamic parallelism) cannot run in "
+			 "the CPU emulator: launch kernels from host code");
+	if (ks < 0) {
+		error_at(w, line, "cannot tell which kernel this <<< >>> launches: write it as "
+			 "kernel<<<grid, block>>>(arguments)");
+		return i + 2;
+	}
+	if (!ge || !is(w, ge + 3, "(")) {
+		error_at(w, line, "a <<< launch configuration without its >>> and (arguments)");
+		return i + 2;
+	}
+	if (ge == i + 3) {
+		error_at(w, line, "an empty <<< >>> launch configuration: give at least the grid and "
+			 "block sizes");
+		return ge + 2;
+	}
+	struct sb s = { 0 };
+	sb_puts(&s, "cuemu_launch_(__FILE__, __LINE__, \"");
+	put_span(&s, w, (size_t)ks, name_end);
+	sb_puts(&s, "\", [&](auto &&...cuemu_a_) { ");
+	put_span(&s, w, (size_t)ks, i - 1);
+	sb_puts(&s, "(cuemu_a_...); }, ");
+	sb_printf(&s, "%.*s)", (int)(tok(w, ge)->start - tok(w, i + 2)->end), w->src + tok(w, i + 2)->end);
+	add_edit(w, tok(w, (size_t)ks)->start, tok(w, ge + 2)->end, sb_take(&s));
+	return ge + 2;
+}
+
+/* ---- shared memory declarations ------------------------------------------------------------------ */
+
+/* Skips __align__(...) or __attribute__((...)) at token k; returns the
+ * token after it, or k when there is none. */
+static size_t skip_attribute(const struct rw *w, size_t k)
+{
+	if (!(is(w, k, "__align__") || is(w, k, "__attribute__")) || !is(w, k + 1, "("))
+		return k;
+	int depth = 0;
+	for (size_t j = k + 1; tok(w, j)->kind != TK_END; j++) {
+		if (is(w, j, "("))
+			depth++;
+		else if (is(w, j, ")") && --depth == 0)
+			return j + 1;
+	}
+	return k;
+}
+
+/* Tokens i, i+1 are "extern __shared__". Returns the index of the ';'. */
+static size_t extern_shared(struct rw *w, size_t i)
+{
+	size_t end = i + 2, open = 0, name = 0;
+	while (tok(w, end)->kind != TK_END && !is(w, end, ";"))
+		end++;
+	for (size_t k = i + 2; k < end; k++) {
+		if (is(w, k, "[")) {
+			open = k;
+			break;
+		}
+		if (tok(w, k)->kind == TK_IDENT)
+			name = k;
+	}
+	if (!is(w, end, ";") || !name) {
+		error_at(w, tok(w, i)->line, "cannot read this extern __shared__ declaration: write it "
+			 "as extern __shared__ TYPE name[];");
+		return end;
+	}
+	struct sb type = { 0 }, s = { 0 };
+	for (size_t k = i + 2; k < name; k++) {
+		size_t after = skip_attribute(w, k);
+		if (after != k) {
+			k = after - 1;
+			continue;
+		}
+		sb_puts(&type, " ");
+		put_span(&type, w, k, k);
+	}
+	char *t = sb_take(&type);
+	if (!t || !*t) {
+		free(t);
+		error_at(w, tok(w, i)->line, "extern __shared__ declaration without a type");
+		return end;
+	}
+	size_t nlen = tok(w, name)->end - tok(w, name)->start;
+	const char *nm = w->src + tok(w, name)->start;
+	if (open)
+		sb_printf(&s, "%s *const %.*s = (%s *)cuemu_dyn_smem;", t + 1, (int)nlen, nm, t + 1);
+	else
+		sb_printf(&s, "%s &%.*s = *(%s *)cuemu_dyn_smem;", t + 1, (int)nlen, nm, t + 1);
+	free(t);
+	add_edit(w, tok(w, i)->start, tok(w, end)->end, sb_take(&s));
+	return end;
+}
+
+/* "static __shared__" or "__shared__ static": the macro brings its own. */
+static void drop_token(struct rw *w, size_t k)
+{
+	add_edit(w, tok(w, k)->start, tok(w, k)->end, strdup(""));
+}
+
+/* ---- the walk ------------------------------------------------------------------------------------ */
+
+struct scope {
+	int depth, parens;
+	int pending;		/* a __global__/__device__ declaration has started */
+	int pending_host;	/* ... that is also __host__ */
+	int pending_depth;
+	int device_depth;	/* > 0: inside a device function's body, opened at this depth */
+};
+
+static void track(struct rw *w, size_t i, struct scope *sc)
+{
+	if (is(w, i, "__global__") || is(w, i, "__device__")) {
+		if (!sc->pending)
+			sc->pending_host = 0;
+		sc->pending = 1;
+		sc->pending_depth = sc->depth;
+	} else if (is(w, i, "__host__")) {
+		sc->pending_host = 1;
+	} else if (is(w, i, "(")) {
+		sc->parens++;
+	} else if (is(w, i, ")")) {
+		sc->parens--;
+	} else if (is(w, i, "{")) {
+		if (sc->pending && sc->parens == 0 && sc->depth == sc->pending_depth) {
+			if (!sc->pending_host && !sc->device_depth)
+				sc->device_depth = sc->depth + 1;
+			sc->pending = 0;
+		}
+		sc->depth++;
+	} else if (is(w, i, "}")) {
+		sc->depth--;
+		if (sc->device_depth && sc->depth < sc->device_depth)
+			sc->device_depth = 0;
+	} else if ((is(w, i, ";") || is(w, i, "=")) && sc->depth == sc->pending_depth && sc->parens == 0) {
+		sc->pending = 0;
+	}
+}
+
+static void walk(struct rw *w)
+{
+	struct scope sc = { 0 };
+	for (size_t i = 0; tok(w, i)->kind != TK_END; i++) {
+		const struct token *t = tok(w, i);
+		if (t->kind == TK_DIRECTIVE) {
+			check_directive(w, i);
+		} else if (t->kind == TK_IDENT) {
+			check_ident(w, i);
+			if (is(w, i, "extern") && is(w, i + 1, "__shared__")) {
+				i = extern_shared(w, i);
+				continue;
+			}
+			if (is(w, i, "static") && is(w, i + 1, "__shared__"))
+				drop_token(w, i);
+			else if (is(w, i, "__shared__") && is(w, i + 1, "static"))
+				drop_token(w, i + 1);
+			track(w, i, &sc);
+		} else if (is(w, i, "<") && is(w, i + 1, "<") && is(w, i + 2, "<") && adjacent(w, i) &&
+			   adjacent(w, i + 1)) {
+			i = launch(w, i, sc.device_depth > 0);
+		} else {
+			track(w, i, &sc);
+		}
+	}
+}
+
+static int edit_cmp(const void *a, const void *b)
+{
+	const struct edit *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The #line file name, quoted as a C string literal needs. */
+static void put_line_directive(struct sb *out, const char *path)
+{
+	sb_puts(out, "#line 1 \"");
+	for (const char *p = path; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			sb_printf(out, "\\%c", *p);
+		else
+			sb_printf(out, "%c", *p);
+	}
+	sb_puts(out, "\"\n");
+}
+
+char *rewrite_source(const char *path, const char *src, size_t len, FILE *err, int *errors)
+{
+	struct rw w = { .path = path, .src = src, .len = len, .err = err };
+	struct sb out = { 0 };
+	*errors = 0;
+	if (lex(src, len, &w.tk) < 0) {
+		fprintf(err, "%s: out of memory\n", path);
+		*errors = 1;
+		return NULL;
+	}
+	walk(&w);
+	qsort(w.edits, w.n_edits, sizeof *w.edits, edit_cmp);
+	put_line_directive(&out, path);
+	size_t at = 0;
+	for (size_t k = 0; k < w.n_edits; k++) {
+		struct edit *e = &w.edits[k];
+		if (e->start < at)
+			continue;	/* overlaps an earlier edit: cannot happen */
+		sb_printf(&out, "%.*s", (int)(e->start - at), src + at);
+		sb_puts(&out, e->text);
+		at = e->end;
+	}
+	if (at < len)
+		sb_printf(&out, "%.*s", (int)(len - at), src + at);
+	for (size_t k = 0; k < w.n_edits; k++)
+		free(w.edits[k].text);
+	free(w.edits);
+	free(w.tk.v);
+	*errors = w.errors;
+	return sb_take(&out);
+}

@@ -1,0 +1,16 @@
+/*
+ * cuemu-rewrite: CUDA C++ source in, C++ that g++ compiles (with
+ * cuemu_device.h force-included) out. See rewrite.c for the edits.
+ */
+#ifndef CUEMU_REWRITE_H
+#define CUEMU_REWRITE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Returns the rewritten text (malloc'd), starting with #line 1 "path".
+ * Errors ("path:line: error: ...") go to err and are counted in *errors;
+ * the text is still returned when there are some. NULL: out of memory. */
+char *rewrite_source(const char *path, const char *src, size_t len, FILE *err, int *errors);
+
+#endif

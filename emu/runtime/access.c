@@ -1,0 +1,296 @@
+/*
+ * Every memory access of the student's code, through ThreadSanitizer's
+ * instrumentation hooks (the student's file is compiled with
+ * -fsanitize=thread and linked without TSan's runtime: these functions are
+ * the runtime). The call's return address identifies the instruction.
+ *
+ * In a kernel, an access is classified by address:
+ *   the thread's own stack, the launch's argument block, the program image
+ *   (__device__ and __constant__ variables, literals): not traced
+ *   the device heap: global; it must lie inside a live cudaMalloc buffer
+ *   the cuemu_shared section or the dynamic shared buffer: shared
+ *   cudaMallocHost / managed memory: global
+ *   anything else is host memory a kernel cannot see on a GPU: a fault.
+ * In a traced block the thread then parks, so that the warp issues the
+ * access as one request (sched.c, trace.c).
+ *
+ * On the host (no kernel running) only one thing is checked: that the
+ * student's host code does not dereference a device pointer.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+static const char *kind_name(int kind)
+{
+	return kind == AK_LOAD ? "load" : kind == AK_STORE ? "store" : "atomic";
+}
+
+static void global_miss(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site)
+{
+	uintptr_t lo, hi;
+	if (heap_lookup(a, n, &lo, &hi)) {
+		rt.hit_lo = lo;
+		rt.hit_hi = hi;
+		return;
+	}
+	char what[256];
+	heap_describe(a, n, what, sizeof what);
+	fault_kernel(t, site, "out-of-bounds global %s of %u bytes at %p: %s", kind_name(kind), n,
+		     (void *)a, what);
+}
+
+static void dyn_fault(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site)
+{
+	fault_kernel(t, site, "out-of-bounds shared %s of %u bytes at byte %zu of dynamic shared "
+		     "memory: the launch gave %zu bytes (the third <<< >>> argument)",
+		     kind_name(kind), n, (size_t)(a - rt.dyn_lo), rt.dyn_bytes);
+}
+
+/* Neither stack, heap nor shared memory. Returns the space to trace, or
+ * SP_LOCAL for an access that is fine but not traced. */
+static int other_space(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site)
+{
+	if (a >= rt.args_lo && a + n <= rt.args_hi)
+		return SP_LOCAL;
+	if (a >= rt.image_lo && a + n <= rt.image_hi)
+		return SP_LOCAL;
+	if (host_mapped(a, n))
+		return SP_GLOBAL;
+	if (a < 65536)
+		fault_kernel(t, site, "%s of %u bytes at address %p: a NULL (or nearly NULL) pointer",
+			     kind_name(kind), n, (void *)a);
+	fault_kernel(t, site, "%s of %u bytes at %p, which is host memory (the CPU program's stack "
+		     "or heap), not device memory: kernels can only use pointers from cudaMalloc, "
+		     "so copy the data there with cudaMemcpy first", kind_name(kind), n, (void *)a);
+}
+
+void cuemu_access(uintptr_t a, uint32_t n, int kind, uintptr_t site)
+{
+	struct thr *t = rt.cur;
+	int space;
+	t->last_site = site;
+	if (a - rt.stack_lo < rt.stack_span)
+		return;
+	if (a - rt.heap_lo < rt.heap_span) {
+		if (unlikely(a < rt.hit_lo || a + n > rt.hit_hi))
+			global_miss(t, a, n, kind, site);
+		space = SP_GLOBAL;
+	} else if (a - rt.shared_lo < rt.shared_span) {
+		space = SP_SHARED;
+	} else if (a - rt.dyn_lo < DYN_SMEM_MAX) {
+		if (unlikely(a + n > rt.dyn_lo + rt.dyn_bytes))
+			dyn_fault(t, a, n, kind, site);
+		space = SP_SHARED;
+	} else {
+		space = other_space(t, a, n, kind, site);
+		if (space == SP_LOCAL)
+			return;
+	}
+	if (!rt.tracing_block)
+		return;
+	t->addr = a;
+	t->size = n;
+	t->kind = (uint8_t)kind;
+	t->space = (uint8_t)space;
+	t->site = site;
+	sched_park(t);
+}
+
+static void host_access(uintptr_t a, uintptr_t site)
+{
+	char where[256], what[256];
+	if (a - rt.heap_lo >= rt.heap_span || !heap_is_device(a))
+		return;
+	heap_describe(a, 1, what, sizeof what);
+	fault_fatal("the host dereferenced device pointer %p at %s (%s): device memory is for "
+		    "kernels and cudaMemcpy only; copy the data to a host buffer first",
+		    (void *)a, site_text(site, where, sizeof where), what);
+}
+
+#define ACCESS(a, n, kind)                                                          \
+	do {                                                                        \
+		if (likely(rt.in_kernel))                                           \
+			cuemu_access((uintptr_t)(a), (n), (kind), RA());            \
+		else                                                                \
+			host_access((uintptr_t)(a), RA());                          \
+	} while (0)
+
+#define HOOKS(n)                                                                         \
+	void __tsan_read##n(void *a) { ACCESS(a, n, AK_LOAD); }                           \
+	void __tsan_write##n(void *a) { ACCESS(a, n, AK_STORE); }                         \
+	void __tsan_unaligned_read##n(void *a) { ACCESS(a, n, AK_LOAD); }                 \
+	void __tsan_unaligned_write##n(void *a) { ACCESS(a, n, AK_STORE); }               \
+	void __tsan_volatile_read##n(void *a) { ACCESS(a, n, AK_LOAD); }                  \
+	void __tsan_volatile_write##n(void *a) { ACCESS(a, n, AK_STORE); }                \
+	void __tsan_unaligned_volatile_read##n(void *a) { ACCESS(a, n, AK_LOAD); }        \
+	void __tsan_unaligned_volatile_write##n(void *a) { ACCESS(a, n, AK_STORE); }      \
+	void __tsan_read##n##_pc(void *a, void *pc) { (void)pc; ACCESS(a, n, AK_LOAD); }  \
+	void __tsan_write##n##_pc(void *a, void *pc) { (void)pc; ACCESS(a, n, AK_STORE); }
+
+/* Declared here: no header declares TSan's interface for us. */
+#define DECLARE(n)                                                                        \
+	void __tsan_read##n(void *a);                                                     \
+	void __tsan_write##n(void *a);                                                    \
+	void __tsan_unaligned_read##n(void *a);                                           \
+	void __tsan_unaligned_write##n(void *a);                                          \
+	void __tsan_volatile_read##n(void *a);                                            \
+	void __tsan_volatile_write##n(void *a);                                           \
+	void __tsan_unaligned_volatile_read##n(void *a);                                  \
+	void __tsan_unaligned_volatile_write##n(void *a);                                 \
+	void __tsan_read##n##_pc(void *a, void *pc);                                      \
+	void __tsan_write##n##_pc(void *a, void *pc);
+DECLARE(1)
+DECLARE(2)
+DECLARE(4)
+DECLARE(8)
+DECLARE(16)
+HOOKS(1)
+HOOKS(2)
+HOOKS(4)
+HOOKS(8)
+HOOKS(16)
+
+void __tsan_read_range(void *a, unsigned long n);
+void __tsan_write_range(void *a, unsigned long n);
+void __tsan_read_range(void *a, unsigned long n)
+{
+	if (n)
+		ACCESS(a, (uint32_t)n, AK_LOAD);
+}
+void __tsan_write_range(void *a, unsigned long n)
+{
+	if (n)
+		ACCESS(a, (uint32_t)n, AK_STORE);
+}
+
+/* Calls the instrumented code makes that need no work here. */
+void __tsan_init(void);
+void __tsan_func_entry(void *pc);
+void __tsan_func_exit(void);
+void __tsan_vptr_update(void **vptr, void *val);
+void __tsan_vptr_read(void **vptr);
+void __tsan_ignore_thread_begin(void);
+void __tsan_ignore_thread_end(void);
+void __tsan_init(void) {}
+void __tsan_func_entry(void *pc) { (void)pc; }
+void __tsan_func_exit(void) {}
+void __tsan_vptr_update(void **vptr, void *val) { (void)vptr; (void)val; }
+void __tsan_vptr_read(void **vptr) { (void)vptr; }
+void __tsan_ignore_thread_begin(void) {}
+void __tsan_ignore_thread_end(void) {}
+
+/* clang turns memcpy and friends into these. */
+void *__tsan_memcpy(void *d, const void *s, size_t n);
+void *__tsan_memmove(void *d, const void *s, size_t n);
+void *__tsan_memset(void *d, int c, size_t n);
+void *__tsan_memcpy(void *d, const void *s, size_t n)
+{
+	if (n) {
+		ACCESS(s, (uint32_t)n, AK_LOAD);
+		ACCESS(d, (uint32_t)n, AK_STORE);
+	}
+	return memcpy(d, s, n);
+}
+void *__tsan_memmove(void *d, const void *s, size_t n)
+{
+	if (n) {
+		ACCESS(s, (uint32_t)n, AK_LOAD);
+		ACCESS(d, (uint32_t)n, AK_STORE);
+	}
+	return memmove(d, s, n);
+}
+void *__tsan_memset(void *d, int c, size_t n)
+{
+	if (n)
+		ACCESS(d, (uint32_t)n, AK_STORE);
+	return memset(d, c, n);
+}
+
+/* std::atomic and __atomic builtins in student code: atomic accesses. One
+ * OS thread runs everything, so the operation itself needs no lock. */
+#define ATOMIC_OPS(bits, T)                                                                       \
+	T __tsan_atomic##bits##_load(const volatile T *a, int mo);                                \
+	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo);                             \
+	T __tsan_atomic##bits##_exchange(volatile T *a, T v, int mo);                             \
+	T __tsan_atomic##bits##_fetch_add(volatile T *a, T v, int mo);                            \
+	T __tsan_atomic##bits##_fetch_sub(volatile T *a, T v, int mo);                            \
+	T __tsan_atomic##bits##_fetch_and(volatile T *a, T v, int mo);                            \
+	T __tsan_atomic##bits##_fetch_or(volatile T *a, T v, int mo);                             \
+	T __tsan_atomic##bits##_fetch_xor(volatile T *a, T v, int mo);                            \
+	T __tsan_atomic##bits##_fetch_nand(volatile T *a, T v, int mo);                           \
+	int __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int f); \
+	int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int f);   \
+	T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int f);       \
+	T __tsan_atomic##bits##_load(const volatile T *a, int mo)                                 \
+	{                                                                                         \
+		(void)mo;                                                                         \
+		ACCESS(a, sizeof(T), AK_ATOMIC);                                                  \
+		return *a;                                                                        \
+	}                                                                                         \
+	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo)                              \
+	{                                                                                         \
+		(void)mo;                                                                         \
+		ACCESS(a, sizeof(T), AK_ATOMIC);                                                  \
+		*a = v;                                                                           \
+	}                                                                                         \
+	T __tsan_atomic##bits##_exchange(volatile T *a, T v, int mo)                              \
+	{                                                                                         \
+		(void)mo;                                                                         \
+		ACCESS(a, sizeof(T), AK_ATOMIC);                                                  \
+		T old = *a;                                                                       \
+		*a = v;                                                                           \
+		return old;                                                                       \
+	}                                                                                         \
+	ATOMIC_RMW(bits, T, fetch_add, old + v)                                                   \
+	ATOMIC_RMW(bits, T, fetch_sub, old - v)                                                   \
+	ATOMIC_RMW(bits, T, fetch_and, old & v)                                                   \
+	ATOMIC_RMW(bits, T, fetch_or, old | v)                                                    \
+	ATOMIC_RMW(bits, T, fetch_xor, old ^ v)                                                   \
+	ATOMIC_RMW(bits, T, fetch_nand, (T)~(old & v))                                            \
+	int __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int f) \
+	{                                                                                         \
+		(void)mo;                                                                         \
+		(void)f;                                                                          \
+		ACCESS(a, sizeof(T), AK_ATOMIC);                                                  \
+		if (*a == *c) {                                                                   \
+			*a = v;                                                                   \
+			return 1;                                                                 \
+		}                                                                                 \
+		*c = *a;                                                                          \
+		return 0;                                                                         \
+	}                                                                                         \
+	int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int f)  \
+	{                                                                                         \
+		return __tsan_atomic##bits##_compare_exchange_strong(a, c, v, mo, f);             \
+	}                                                                                         \
+	T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int f)      \
+	{                                                                                         \
+		(void)mo;                                                                         \
+		(void)f;                                                                          \
+		ACCESS(a, sizeof(T), AK_ATOMIC);                                                  \
+		T old = *a;                                                                       \
+		if (old == c)                                                                     \
+			*a = v;                                                                   \
+		return old;                                                                       \
+	}
+
+#define ATOMIC_RMW(bits, T, name, expr)                                \
+	T __tsan_atomic##bits##_##name(volatile T *a, T v, int mo)     \
+	{                                                              \
+		(void)mo;                                              \
+		ACCESS(a, sizeof(T), AK_ATOMIC);                       \
+		T old = *a;                                            \
+		*a = (T)(expr);                                        \
+		return old;                                            \
+	}
+
+ATOMIC_OPS(8, unsigned char)
+ATOMIC_OPS(16, unsigned short)
+ATOMIC_OPS(32, unsigned int)
+ATOMIC_OPS(64, unsigned long long)
+
+void __tsan_atomic_thread_fence(int mo);
+void __tsan_atomic_signal_fence(int mo);
+void __tsan_atomic_thread_fence(int mo) { (void)mo; }
+void __tsan_atomic_signal_fence(int mo) { (void)mo; }

@@ -1,0 +1,190 @@
+/*
+ * The emulator runtime's shared state and the interfaces between its files.
+ *
+ * One OS thread runs everything. A launch runs its blocks one at a time;
+ * each CUDA thread of the running block is a fiber (fiber.c) with its own
+ * stack. The scheduler (sched.c) resumes the fibers warp by warp; a fiber
+ * gives control back when it parks: at a barrier, at a warp collective, at
+ * its end, and, in a traced block, at every global or shared access
+ * (access.c), so that the warp's lanes issue that access together as one
+ * request (trace.c).
+ */
+#ifndef CUEMU_INTERNAL_H
+#define CUEMU_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuda_runtime_api.h"
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define RA() ((uintptr_t)__builtin_return_address(0))
+
+#define WARP 32
+#define MAX_THREADS 1024
+#define MAX_WARPS (MAX_THREADS / WARP)
+#define DYN_SMEM_MAX (228u * 1024u)	/* the largest opt-in shared memory of a block */
+#define DEFAULT_SMEM_LIMIT (48u * 1024u)
+
+enum space { SP_LOCAL, SP_GLOBAL, SP_SHARED, SP_WARP };
+enum akind { AK_LOAD, AK_STORE, AK_ATOMIC };
+enum tstate { T_RUNNABLE, T_PARKED, T_BARRIER, T_EXITED };
+
+/* Warp collectives beyond the header's shuffle and reduce codes. */
+enum { W_BALLOT = 32, W_ANY, W_ALL, W_ACTIVEMASK, W_SYNCWARP };
+
+struct thr {
+	void *sp;		/* saved stack pointer while switched out (fiber.c) */
+	uint3 tid;
+	int id;			/* linear index in the block */
+	int state;
+	uintptr_t site;		/* where it is parked, or waits at a barrier */
+	uintptr_t last_site;	/* the last traced access: "it was spinning here" */
+	/* the access it is parked at */
+	uintptr_t addr;
+	uint32_t size;
+	uint8_t kind;
+	uint8_t space;
+	/* the collective it is parked at */
+	int op, arg, width, vsize;
+	unsigned mask;
+	uint64_t val, out;
+	int bar_pred;		/* __syncthreads_count/and/or */
+};
+
+struct launch {
+	const char *file;
+	int line;
+	const char *name;
+	dim3 grid, block;
+	size_t smem;
+	void (*thunk)(void *);
+	void *args;
+	size_t args_size;
+	int nthreads, nwarps;
+	uint64_t nblocks;
+	uint64_t block_linear;
+	struct launch_rec *rec;	/* metrics, or NULL when not tracing */
+	int traced_blocks;
+	int divergence_seen;
+};
+
+struct rt {
+	int initialised;
+	int in_kernel;
+	int mode;		/* cuemu_set_tracing */
+	long trace_blocks;	/* < 0: all */
+	int tracing_block;	/* the running block is in lockstep */
+	int aborted;		/* a fault ended the running launch */
+	struct thr *cur;
+	struct thr *threads;
+	struct launch *launch;
+	uint64_t interval;	/* stamp of the running barrier interval (race shadow) */
+	uint32_t block_serial;	/* stamp of the running traced block (uninit shadow) */
+	int first_traced;	/* the running block is the launch's first traced one */
+
+	/* address ranges, for classifying an access */
+	uintptr_t stack_lo, stack_span;
+	uintptr_t heap_lo, heap_span;
+	uintptr_t hit_lo, hit_hi;	/* the allocation of the last global access */
+	uintptr_t shared_lo, shared_span;
+	uintptr_t dyn_lo;
+	size_t dyn_bytes;
+	uintptr_t args_lo, args_hi;
+	uintptr_t image_lo, image_hi;
+
+	size_t stack_size;
+	double kernel_timeout_s;
+	int quiet;
+
+	/* errors */
+	cudaError_t last_error;
+	cudaError_t sticky_error;
+	char fault[1024];
+	int have_fault;
+};
+
+extern struct rt rt;
+extern uint3 threadIdx, blockIdx;
+extern dim3 blockDim, gridDim;
+extern char cuemu_dyn_smem[];
+
+/* state.c */
+void rt_init(void);
+cudaError_t rt_error(cudaError_t e);	/* records e as the last error, returns it */
+cudaError_t rt_gate(void);		/* the sticky error, or cudaSuccess */
+
+/* fiber.c */
+void fiber_pool_reserve(int nthreads);
+void fiber_start(struct thr *t, void (*entry)(void));
+void fiber_resume(struct thr *t);	/* scheduler -> t, returns when t yields */
+void fiber_yield(struct thr *t);	/* t -> scheduler */
+int fiber_guard_hit(uintptr_t addr, int *thread);
+
+/* sched.c */
+void sched_park(struct thr *t);		/* parks the running thread, returns when issued */
+void sched_abort(void) __attribute__((noreturn));	/* from a fiber: end the launch */
+void sched_raise_smem_limit(size_t bytes);	/* cudaFuncSetAttribute */
+
+/* heap.c */
+void heap_init(void);
+void *heap_alloc(size_t size, uintptr_t site);
+int heap_free(void *p, uintptr_t site);
+size_t heap_total(void);
+size_t heap_free_bytes(void);
+int host_map_add(void *p, size_t size);
+int host_map_remove(void *p);
+int heap_lookup(uintptr_t a, size_t n, uintptr_t *lo, uintptr_t *hi);
+void heap_describe(uintptr_t a, size_t n, char *buf, size_t len);
+int heap_is_device(uintptr_t a);
+int heap_range_ok(uintptr_t a, size_t n);
+void heap_open(uintptr_t a, size_t n);
+void heap_close(uintptr_t a, size_t n);
+void heap_kernel_begin(void);
+void heap_kernel_end(void);
+int host_mapped(uintptr_t a, size_t n);	/* cudaMallocHost / managed memory */
+void heap_reset(void);
+
+/* access.c */
+void cuemu_access(uintptr_t a, uint32_t n, int kind, uintptr_t site);
+
+/* warp.c */
+void warp_issue(struct thr **lanes, int n, int lo, int hi);
+
+/* trace.c: the requests of traced blocks */
+void trace_request(struct thr **lanes, int n);
+void trace_block_begin(void);
+void trace_interval_end(void);
+void trace_block_end(void);
+
+/* race.c */
+void race_reset(void);
+int race_check(struct thr *t, uintptr_t a, uint32_t n, int kind, int space, uintptr_t site);
+
+/* metrics.c */
+struct launch_rec *metrics_launch_begin(struct launch *L);
+void metrics_launch_end(struct launch *L);
+void metrics_request(struct launch_rec *r, uintptr_t site, int kind, int space, uint64_t units,
+		     struct thr **lanes, int n, uint32_t warp_bit);
+void metrics_race(struct launch_rec *r, int kind, int intra, int space, uintptr_t first,
+		  uintptr_t second);
+void metrics_uninit(struct launch_rec *r, uintptr_t site);
+void metrics_interval_end(struct launch_rec *r);
+
+/* lines.c */
+void lines_init(void);
+int lines_lookup(uintptr_t pc, const char **file, unsigned *line);
+const char *site_text(uintptr_t site, char *buf, size_t len);	/* "scan.cu:42" */
+
+/* fault.c */
+void fault_kernel(struct thr *t, uintptr_t site, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), noreturn));
+void fault_report(cudaError_t e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void fault_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void fault_signals_install(void);
+void watchdog_arm(void);
+void watchdog_disarm(void);
+const char *thread_text(const struct thr *t, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,175 @@
+/*
+ * Races and uninitialised shared reads, in traced blocks.
+ *
+ * A race: two accesses to one 4-byte word by different threads of a block
+ * within one barrier interval, at least one a write, not both atomic. Each
+ * word has a shadow: the interval it was last touched in, its last writer,
+ * its first reader (and whether other threads read it too), and the traced
+ * block that last wrote it. An access that conflicts with what the shadow
+ * holds counts one race: a read after another thread's write is RAW, a
+ * write after another thread's write WAW, a write after other threads'
+ * reads WAR. A stale interval stamp means an empty shadow, so nothing is
+ * cleared at a barrier.
+ *
+ * Shared words have a shadow array each (static section, dynamic buffer);
+ * global words a hash table whose stale entries count as free.
+ *
+ * Static shared memory outlives a block here (unlike on a GPU), so "read
+ * before written" is "read before written by this block": the shadow
+ * keeps the serial of the traced block that last wrote the word.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct shadow {
+	uint64_t stamp;
+	int16_t writer, reader;
+	uint8_t multi, atomic;
+	uint32_t written;	/* block serial of the last write */
+	uintptr_t wsite, rsite;
+};
+
+struct gentry {
+	uintptr_t word;
+	struct shadow s;
+};
+
+static struct shadow *sh_static, *sh_dyn;
+static size_t n_static;
+static struct gentry *gtab;
+static size_t gcap, glive;
+static uint64_t gstamp;
+
+static struct shadow *shared_shadow(uintptr_t a)
+{
+	if (a - rt.dyn_lo < DYN_SMEM_MAX) {
+		if (!sh_dyn && !(sh_dyn = calloc(DYN_SMEM_MAX / 4, sizeof *sh_dyn)))
+			return NULL;
+		return &sh_dyn[(a - rt.dyn_lo) / 4];
+	}
+	if (!sh_static) {
+		n_static = rt.shared_span / 4 + 1;
+		if (!(sh_static = calloc(n_static, sizeof *sh_static)))
+			return NULL;
+	}
+	size_t i = (a - rt.shared_lo) / 4;
+	return i < n_static ? &sh_static[i] : NULL;
+}
+
+static size_t hash(uintptr_t w)
+{
+	return (size_t)((w * 0x9e3779b97f4a7c15ull) >> 20);
+}
+
+static int grow(void)
+{
+	size_t cap = gcap ? 2 * gcap : 4096;
+	struct gentry *t = calloc(cap, sizeof *t);
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < gcap; i++) {
+		if (gtab[i].s.stamp != gstamp)
+			continue;
+		size_t j = hash(gtab[i].word) & (cap - 1);
+		while (t[j].s.stamp == gstamp)
+			j = (j + 1) & (cap - 1);
+		t[j] = gtab[i];
+	}
+	free(gtab);
+	gtab = t;
+	gcap = cap;
+	return 0;
+}
+
+static struct shadow *global_shadow(uintptr_t a)
+{
+	uintptr_t w = a >> 2;
+	if (gstamp != rt.interval) {
+		gstamp = rt.interval;
+		glive = 0;
+	}
+	if ((glive + 1) * 2 > gcap && grow() < 0)
+		return NULL;
+	size_t j = hash(w) & (gcap - 1);
+	while (gtab[j].s.stamp == gstamp) {
+		if (gtab[j].word == w)
+			return &gtab[j].s;
+		j = (j + 1) & (gcap - 1);
+	}
+	glive++;
+	gtab[j].word = w;
+	gtab[j].s.stamp = 0;	/* fresh: the caller resets it */
+	return &gtab[j].s;
+}
+
+void race_reset(void)
+{
+	free(sh_static);
+	free(sh_dyn);
+	free(gtab);
+	sh_static = sh_dyn = NULL;
+	gtab = NULL;
+	gcap = glive = 0;
+}
+
+static int same_warp(int a, int b)
+{
+	return a / WARP == b / WARP;
+}
+
+/* One word. An access counts at most one race, however many words it
+ * spans: *raced says whether it has counted one already. */
+static void check_word(struct shadow *s, struct thr *t, int kind, int space, uintptr_t site,
+		       int *raced)
+{
+	struct launch_rec *r = rt.launch->rec;
+	int me = t->id, atomic = kind == AK_ATOMIC;
+	if (s->stamp != rt.interval) {
+		s->stamp = rt.interval;
+		s->writer = s->reader = -1;
+		s->multi = s->atomic = 0;
+	}
+	if (*raced) {
+		/* counted already */
+	} else if (s->writer >= 0 && s->writer != me && !(atomic && s->atomic)) {
+		metrics_race(r, kind == AK_LOAD ? 0 : 2, same_warp(s->writer, me), space, s->wsite, site);
+		*raced = 1;
+	} else if (kind != AK_LOAD && s->reader >= 0 && (s->reader != me || s->multi)) {
+		metrics_race(r, 1, same_warp(s->reader, me), space, s->rsite, site);
+		*raced = 1;
+	}
+	if (kind == AK_LOAD) {
+		if (s->reader < 0) {
+			s->reader = (int16_t)me;
+			s->rsite = site;
+		} else if (s->reader != me) {
+			s->multi = 1;
+		}
+	} else {
+		s->writer = (int16_t)me;
+		s->wsite = site;
+		s->atomic = (uint8_t)atomic;
+	}
+}
+
+int race_check(struct thr *t, uintptr_t a, uint32_t n, int kind, int space, uintptr_t site)
+{
+	int raced = 0, uninit = 0;
+	for (uintptr_t w = a >> 2, last = (a + n - 1) >> 2; w <= last; w++) {
+		struct shadow *s = space == SP_SHARED ? shared_shadow(w << 2) : global_shadow(w << 2);
+		if (!s)
+			return 0;
+		if (space == SP_SHARED) {
+			if (kind != AK_STORE && s->written != rt.block_serial)
+				uninit = 1;
+			if (kind != AK_LOAD)
+				s->written = rt.block_serial;
+		}
+		check_word(s, t, kind, space, site, &raced);
+	}
+	if (uninit)
+		metrics_uninit(rt.launch->rec, site);
+	return raced;
+}

@@ -1,0 +1,341 @@
+/*
+ * A launch: its blocks one after the other, each block's threads as fibers,
+ * resumed warp by warp.
+ *
+ * A fiber runs until it parks: at a barrier (T_BARRIER), at its end
+ * (T_EXITED), or at a warp collective or, in a traced block, a memory
+ * access (T_PARKED, with its call site). When every lane of a warp has
+ * parked, the warp issues: the lanes parked at the lowest call site form
+ * one instruction (a request), are served together and run on. Lowest
+ * first is what makes divergent lanes reconverge: the lanes of the if
+ * branch run before those of the else, a loop's lanes before the lanes
+ * that have left it, and both meet at the code after. When every warp waits
+ * at the barrier or has ended, the barrier opens.
+ *
+ * Blocks run in order: a block that spins waiting for an earlier block
+ * works, one waiting for a later block never ends (fault.c's watchdog).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int bar_count, bar_any, bar_all;
+
+static void thread_main(void)
+{
+	struct thr *t = rt.cur;
+	rt.launch->thunk(rt.launch->args);
+	t->state = T_EXITED;
+	fiber_yield(t);
+	abort();		/* an exited fiber is never resumed */
+}
+
+void sched_park(struct thr *t)
+{
+	t->state = T_PARKED;
+	fiber_yield(t);
+}
+
+void sched_abort(void)
+{
+	struct thr *t = rt.cur;
+	rt.aborted = 1;
+	t->state = T_EXITED;
+	fiber_yield(t);
+	abort();
+}
+
+/* ---- barriers ---------------------------------------------------------------- */
+
+static int barrier_wait(int pred, uintptr_t site)
+{
+	struct thr *t = rt.cur;
+	if (!rt.in_kernel || !t)
+		return pred;	/* called on the host: nothing to wait for */
+	t->bar_pred = pred != 0;
+	t->site = site;
+	t->state = T_BARRIER;
+	fiber_yield(t);
+	return bar_count;
+}
+
+void __syncthreads(void)
+{
+	barrier_wait(0, RA());
+}
+
+int __syncthreads_count(int predicate)
+{
+	return barrier_wait(predicate, RA());
+}
+
+int __syncthreads_and(int predicate)
+{
+	barrier_wait(predicate, RA());
+	return bar_all;
+}
+
+int __syncthreads_or(int predicate)
+{
+	barrier_wait(predicate, RA());
+	return bar_any;
+}
+
+/* Threads that returned while others wait at a barrier: undefined in CUDA
+ * (the guide: "allowed in conditional code only if the conditional
+ * evaluates identically across the entire thread block"). The emulator
+ * lets the waiting threads go on, as recent GPUs often do, and fails the
+ * launch so that the student hears about it. */
+static void barrier_divergence(struct launch *L, int exited, uintptr_t site)
+{
+	char where[256];
+	int first = -1;
+	for (int i = 0; i < L->nthreads && first < 0; i++)
+		if (rt.threads[i].state == T_EXITED)
+			first = i;
+	const struct thr *x = &rt.threads[first];
+	L->divergence_seen = 1;
+	fault_report(cudaErrorLaunchFailure,
+		     "kernel %s, block (%u,%u,%u): __syncthreads() at %s was not reached by %d of the "
+		     "block's %d threads (thread (%u,%u,%u) had already returned): a barrier must be "
+		     "reached by every thread of the block, so guard the work with an if, not the "
+		     "barrier with a return",
+		     L->name, blockIdx.x, blockIdx.y, blockIdx.z, site_text(site, where, sizeof where),
+		     exited, L->nthreads, x->tid.x, x->tid.y, x->tid.z);
+}
+
+/* Every thread is at a barrier or has ended. Returns 0 when all ended. */
+static int barrier_release(struct launch *L)
+{
+	int waiting = 0, exited = 0, count = 0;
+	uintptr_t site = 0;
+	for (int i = 0; i < L->nthreads; i++) {
+		struct thr *t = &rt.threads[i];
+		if (t->state == T_EXITED) {
+			exited++;
+		} else {
+			waiting++;
+			count += t->bar_pred;
+			site = t->site;
+		}
+	}
+	if (waiting == 0)
+		return 0;
+	if (exited && !L->divergence_seen)
+		barrier_divergence(L, exited, site);
+	bar_count = count;
+	bar_any = count > 0;
+	bar_all = count == waiting;
+	for (int i = 0; i < L->nthreads; i++)
+		if (rt.threads[i].state == T_BARRIER)
+			rt.threads[i].state = T_RUNNABLE;
+	return 1;
+}
+
+/* ---- warps --------------------------------------------------------------------- */
+
+/* The lanes parked at the lowest call site, or 0 when none is parked. */
+static int lowest_group(struct thr *T, int lo, int hi, struct thr **group)
+{
+	uintptr_t min = UINTPTR_MAX;
+	int n = 0;
+	for (int i = lo; i < hi; i++)
+		if (T[i].state == T_PARKED && T[i].site < min)
+			min = T[i].site;
+	if (min == UINTPTR_MAX)
+		return 0;
+	for (int i = lo; i < hi; i++)
+		if (T[i].state == T_PARKED && T[i].site == min)
+			group[n++] = &T[i];
+	return n;
+}
+
+/* Runs warp [lo, hi) until every lane waits at a barrier or has ended. */
+static void run_warp(int lo, int hi)
+{
+	struct thr *T = rt.threads, *group[WARP];
+	for (;;) {
+		for (int i = lo; i < hi; i++) {
+			if (T[i].state != T_RUNNABLE)
+				continue;
+			fiber_resume(&T[i]);
+			if (unlikely(rt.aborted))
+				return;
+		}
+		int n = lowest_group(T, lo, hi, group);
+		if (n == 0)
+			return;
+		if (group[0]->space == SP_WARP)
+			warp_issue(group, n, lo, hi);
+		else
+			trace_request(group, n);
+		for (int i = 0; i < n; i++)
+			group[i]->state = T_RUNNABLE;
+	}
+}
+
+/* ---- blocks -------------------------------------------------------------------- */
+
+static void block_threads(struct launch *L)
+{
+	unsigned bx = L->block.x, by = L->block.y;
+	for (int i = 0; i < L->nthreads; i++) {
+		struct thr *t = &rt.threads[i];
+		t->id = i;
+		t->tid.x = (unsigned)i % bx;
+		t->tid.y = ((unsigned)i / bx) % by;
+		t->tid.z = (unsigned)i / (bx * by);
+		t->state = T_RUNNABLE;
+		t->last_site = 0;
+		fiber_start(t, thread_main);
+	}
+}
+
+/* A GPU block starts with shared memory of no particular content; here it
+ * is what the last block left. Poison it, so that a kernel that reads
+ * before it writes gets an obviously wrong value (0xffffffff, a NaN) and
+ * not, by luck, the right one. */
+static void poison_shared(struct launch *L)
+{
+	if (rt.shared_span)
+		memset((void *)rt.shared_lo, 0xff, rt.shared_span);
+	if (L->smem)
+		memset(cuemu_dyn_smem, 0xff, L->smem);
+}
+
+static int block_traced(struct launch *L)
+{
+	return L->rec && (rt.trace_blocks < 0 || L->block_linear < (uint64_t)rt.trace_blocks);
+}
+
+static void run_block(struct launch *L)
+{
+	int traced = block_traced(L);
+	rt.tracing_block = traced;
+	rt.first_traced = traced && L->traced_blocks == 0;
+	if (traced) {
+		L->traced_blocks++;
+		rt.block_serial++;
+		trace_block_begin();
+	}
+	poison_shared(L);
+	block_threads(L);
+	for (;;) {
+		rt.interval++;
+		for (int lo = 0; lo < L->nthreads; lo += WARP) {
+			run_warp(lo, lo + WARP < L->nthreads ? lo + WARP : L->nthreads);
+			if (unlikely(rt.aborted))
+				return;
+		}
+		if (traced)
+			trace_interval_end();
+		if (!barrier_release(L))
+			break;
+	}
+	if (traced)
+		trace_block_end();
+}
+
+/* ---- the launch ------------------------------------------------------------------ */
+
+static size_t smem_limit = DEFAULT_SMEM_LIMIT;
+
+void sched_raise_smem_limit(size_t bytes)
+{
+	if (bytes > smem_limit)
+		smem_limit = bytes < DYN_SMEM_MAX ? bytes : DYN_SMEM_MAX;
+}
+
+static int check_config(struct launch *L)
+{
+	dim3 g = L->grid, b = L->block;
+	unsigned long long threads = (unsigned long long)b.x * b.y * b.z;
+	const char *why = NULL;
+	cudaError_t e = cudaErrorInvalidConfiguration;
+	char buf[160];
+	if (threads == 0 || g.x == 0 || g.y == 0 || g.z == 0)
+		why = "a grid or block dimension is 0";
+	else if (threads > MAX_THREADS)
+		why = snprintf(buf, sizeof buf, "%llu threads per block (at most %d)", threads,
+			       MAX_THREADS) > 0 ? buf : "too many threads per block";
+	else if (b.x > 1024 || b.y > 1024 || b.z > 64)
+		why = "a block dimension over its limit (1024, 1024, 64)";
+	else if (g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535)
+		why = "a grid dimension over its limit (2^31-1, 65535, 65535)";
+	else if (L->smem > smem_limit) {
+		why = snprintf(buf, sizeof buf, "%zu bytes of dynamic shared memory (at most %zu)", L->smem,
+			       smem_limit) > 0 ? buf : "too much dynamic shared memory";
+		e = cudaErrorInvalidValue;
+	}
+	if (!why)
+		return 0;
+	fault_report(e, "launch of %s at %s:%d: %s", L->name, L->file, L->line, why);
+	return -1;
+}
+
+static void run_grid(struct launch *L)
+{
+	for (unsigned z = 0; z < L->grid.z; z++)
+		for (unsigned y = 0; y < L->grid.y; y++)
+			for (unsigned x = 0; x < L->grid.x; x++) {
+				blockIdx.x = x;
+				blockIdx.y = y;
+				blockIdx.z = z;
+				L->block_linear = x + (uint64_t)L->grid.x * (y + (uint64_t)L->grid.y * z);
+				run_block(L);
+				if (rt.aborted)
+					return;
+			}
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+void cuemu_launch_kernel(const char *file, int line, const char *name, dim3 grid, dim3 block,
+			 size_t smem, cudaStream_t stream, void (*thunk)(void *), void *args,
+			 size_t args_size)
+{
+	(void)stream;		/* one stream: everything is in order anyway */
+	if (rt_gate() != cudaSuccess)
+		return;
+	struct launch L = {
+		.file = base_name(file), .line = line, .name = name, .grid = grid, .block = block,
+		.smem = smem, .thunk = thunk, .args = args, .args_size = args_size,
+	};
+	if (rt.in_kernel) {
+		fault_report(cudaErrorNotSupported, "%s:%d: a kernel launched from a kernel (dynamic "
+			     "parallelism) cannot run in the CPU emulator", L.file, line);
+		return;
+	}
+	if (check_config(&L) < 0)
+		return;
+	L.nthreads = (int)(block.x * block.y * block.z);
+	L.nwarps = (L.nthreads + WARP - 1) / WARP;
+	fiber_pool_reserve(L.nthreads);
+	lines_init();		/* now, so that the signal handlers need not allocate */
+	rt.launch = &L;
+	rt.args_lo = (uintptr_t)args;
+	rt.args_hi = (uintptr_t)args + args_size;
+	rt.dyn_bytes = smem;
+	blockDim = block;
+	gridDim = grid;
+	L.rec = rt.mode ? metrics_launch_begin(&L) : NULL;
+	rt.aborted = 0;
+	heap_kernel_begin();
+	rt.in_kernel = 1;
+	watchdog_arm();
+	run_grid(&L);
+	watchdog_disarm();
+	rt.in_kernel = 0;
+	rt.cur = NULL;
+	rt.tracing_block = 0;
+	heap_kernel_end();
+	if (L.rec)
+		metrics_launch_end(&L);
+	rt.launch = NULL;
+}

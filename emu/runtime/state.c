@@ -1,0 +1,102 @@
+/*
+ * The runtime's one state record, its start-up, and CUDA's two kinds of
+ * error: the last error (cleared by cudaGetLastError) and the sticky error
+ * of a kernel that faulted, which every later call returns until
+ * cudaDeviceReset(), as on a GPU.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuemu.h"
+#include "internal.h"
+
+struct rt rt;
+
+/* What a kernel sees as threadIdx and friends: the scheduler writes them
+ * before it resumes a fiber; the device header declares them const. */
+uint3 threadIdx, blockIdx;
+dim3 blockDim, gridDim;
+
+/* Dynamic shared memory (extern __shared__) lives at this fixed address, so
+ * that the rewritten declaration is a plain cast. 4096-aligned: a page of
+ * its own, whatever a kernel does with it. */
+char cuemu_dyn_smem[DYN_SMEM_MAX] __attribute__((aligned(4096)));
+
+/* Anchors the static shared section, so __start_/__stop_cuemu_shared exist
+ * even in a program whose kernels declare no __shared__ array. */
+static char shared_anchor[16] __attribute__((section("cuemu_shared"), used, aligned(16)));
+extern char __start_cuemu_shared[] __attribute__((weak));
+extern char __stop_cuemu_shared[] __attribute__((weak));
+extern char __executable_start[] __attribute__((weak));
+extern char _end[] __attribute__((weak));
+
+static long env_long(const char *name, long fallback)
+{
+	const char *v = getenv(name);
+	if (!v || !*v)
+		return fallback;
+	if (strcmp(v, "all") == 0)
+		return -1;
+	return strtol(v, NULL, 10);
+}
+
+void rt_init(void)
+{
+	if (rt.initialised)
+		return;
+	rt.initialised = 1;
+	(void)shared_anchor;
+	rt.mode = (int)env_long("CUEMU_TRACE", 0) ? 1 : 0;
+	rt.trace_blocks = env_long("CUEMU_TRACE_BLOCKS", 4);
+	rt.stack_size = (size_t)env_long("CUEMU_STACK_KB", 64) * 1024;
+	if (rt.stack_size < 16 * 1024)
+		rt.stack_size = 16 * 1024;
+	rt.kernel_timeout_s = (double)env_long("CUEMU_KERNEL_TIMEOUT", 10);
+	rt.quiet = (int)env_long("CUEMU_QUIET", 0);
+	rt.shared_lo = (uintptr_t)__start_cuemu_shared;
+	rt.shared_span = (uintptr_t)__stop_cuemu_shared - rt.shared_lo;
+	rt.dyn_lo = (uintptr_t)cuemu_dyn_smem;
+	rt.image_lo = (uintptr_t)__executable_start;
+	rt.image_hi = (uintptr_t)_end;
+	heap_init();
+	lines_init();
+	fault_signals_install();
+}
+
+cudaError_t rt_error(cudaError_t e)
+{
+	if (e != cudaSuccess)
+		rt.last_error = e;
+	return e;
+}
+
+cudaError_t rt_gate(void)
+{
+	rt_init();
+	if (rt.sticky_error != cudaSuccess)
+		rt.last_error = rt.sticky_error;
+	return rt.sticky_error;
+}
+
+void cuemu_set_tracing(int mode)
+{
+	rt_init();
+	rt.mode = mode ? 1 : 0;
+}
+
+int cuemu_tracing(void)
+{
+	rt_init();
+	return rt.mode;
+}
+
+void cuemu_set_traced_blocks(int n)
+{
+	rt_init();
+	rt.trace_blocks = n;
+}
+
+const char *cuemu_last_fault(void)
+{
+	return rt.have_fault ? rt.fault : NULL;
+}
