@@ -4,8 +4,10 @@
 #include <ctype.h>
 #include <fnmatch.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "kit_paths.h"
 #include "sandbox.h"
 
 static int matches_any(char *const *patterns, int n, const char *symbol)
@@ -16,12 +18,52 @@ static int matches_any(char *const *patterns, int n, const char *symbol)
 	return 0;
 }
 
-/* What the emulator's compiler adds to every object: ThreadSanitizer's hooks
- * (the emulator defines them) and the emulator's own launch calls. */
+/*
+ * On the emulator, the CUDA API, threadIdx, __syncthreads() and the memory
+ * hooks the compiler inserts are all defined by libcuemu.a: what it defines
+ * is what an emulated submission may call (and must not define itself).
+ */
+static char *emulator_names;	/* "\nname\nname\n...": every global libcuemu.a defines */
+
+static void load_emulator_names(void)
+{
+	char lib[1024];
+	kit_path(lib, sizeof(lib), "build/emu/libcuemu.a");
+	char *argv[] = { "nm", "-P", "-g", "--defined-only", lib, NULL };
+	struct sandbox_limits lim = { .wall_s = 60, .output_cap = 4 << 20 };
+	struct child_result res;
+	char err[256];
+	emulator_names = calloc(1, 2);
+	if (sandbox_run(argv, &lim, &res, err, sizeof(err)) < 0)
+		return;
+	size_t len = 1, cap = res.output_len + 2;
+	char *names = realloc(emulator_names, cap), *save;
+	if (!names) {
+		child_result_free(&res);
+		return;
+	}
+	names[0] = '\n';
+	/* Lines are "NAME TYPE VALUE SIZE", or "libcuemu.a[file.o]:" headers. */
+	for (char *line = strtok_r(res.output, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *sp = strchr(line, ' ');
+		if (!sp)
+			continue;
+		memcpy(names + len, line, (size_t)(sp - line));
+		len += (size_t)(sp - line);
+		names[len++] = '\n';
+	}
+	names[len] = '\0';
+	emulator_names = names;
+	child_result_free(&res);
+}
+
 static int emulator_symbol(const char *s)
 {
-	return strncmp(s, "__tsan_", 7) == 0 || strncmp(s, "cuemu_", 6) == 0 ||
-	       strncmp(s, "__cuemu", 7) == 0;
+	if (!emulator_names)
+		load_emulator_names();
+	char key[512];
+	snprintf(key, sizeof(key), "\n%s\n", s);
+	return strstr(emulator_names, key) != NULL;
 }
 
 const char *integrity_judge(const struct rubric *r, enum backend backend, const char *symbol,
