@@ -24,6 +24,7 @@
 #include "kit_paths.h"
 #include "options.h"
 #include "report_json.h"
+#include "report_load.h"
 #include "report_text.h"
 #include "rubric.h"
 
@@ -134,6 +135,22 @@ static void draw_charts(const struct options *o, const struct grade *g)
 	}
 }
 
+/* --chart-from: a saved report's charts, drawn again here. */
+static int chart_from(const struct options *o)
+{
+	struct grade g;
+	char err[512];
+	grade_init(&g, NULL);
+	if (report_load(o->chart_from, &g, err, sizeof(err)) < 0) {
+		fprintf(stderr, "grade: --chart-from: %s\n", err);
+		grade_free(&g);
+		return 2;
+	}
+	draw_charts(o, &g);
+	grade_free(&g);
+	return 0;
+}
+
 static int grade_one(const struct options *o, const struct lab *lab, const struct rubric *r,
 		     const struct device_info *dev, const char *submission, const char *work)
 {
@@ -196,6 +213,8 @@ int main(int argc, char **argv)
 		list_labs();
 		return 0;
 	}
+	if (o.chart_from)
+		return chart_from(&o);
 	const struct lab *lab = lab_find(o.lab_id);
 	if (!lab) {
 		fprintf(stderr, "grade: no lab called '%s' (./grade --list)\n", o.lab_id);
