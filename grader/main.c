@@ -146,6 +146,9 @@ static int chart_from(const struct options *o)
 		grade_free(&g);
 		return 2;
 	}
+	if (g.n_bench == 0 && !g.analysis)
+		fprintf(stderr, "grade: %s holds no timings and no analysis to draw (speed is measured "
+			"only on a GPU, for a correct kernel)\n", o->chart_from);
 	draw_charts(o, &g);
 	grade_free(&g);
 	return 0;
