@@ -1,0 +1,62 @@
+/* The lab descriptions the grader and the harness share. */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "labs/lab.h"
+
+Test(labs, table_and_lookup)
+{
+	cr_expect_str_eq(lab_find("lab1")->entry, "scan_inclusive");
+	cr_expect_str_eq(lab_find("lab2")->entry, "scan_exclusive");
+	cr_expect_str_eq(lab_find("lab3-transpose")->entry, "transpose");
+	cr_expect_null(lab_find("lab4"));
+	cr_expect_null(lab_find(""));
+}
+
+Test(labs, minimum_bytes_moved)
+{
+	struct shape n = { 1, { 1u << 28 } }, m = { 2, { 16384, 16384 } };
+	cr_expect_float_eq(lab_find("lab1")->min_bytes(&n), 2.0 * (1u << 28) * 4, 0);
+	cr_expect_float_eq(lab_find("lab2")->min_bytes(&n), 2.0 * (1u << 28) * 4, 0);
+	cr_expect_float_eq(lab_find("lab3")->min_bytes(&m), 2.0 * 16384 * 16384 * 4, 0);
+}
+
+Test(labs, references_follow_the_definitions)
+{
+	struct shape s = { 1, { 5 } };
+	uint32_t in[5], inc[5], exc[5];
+	lab_find("lab1")->fill_input(in, &s, 9);
+	lab_find("lab1")->reference(in, inc, &s);
+	lab_find("lab2")->reference(in, exc, &s);
+	cr_expect_eq(exc[0], 0u);
+	for (int i = 1; i < 5; i++) {
+		cr_expect_eq(inc[i], inc[i - 1] + in[i]);
+		cr_expect_eq(exc[i], inc[i - 1]);
+	}
+}
+
+Test(labs, transpose_inputs_are_floats_and_messages_name_both_ends)
+{
+	const struct lab *l = lab_find("lab3");
+	struct shape s = { 2, { 3, 5 } };
+	uint32_t in[15], out[15];
+	l->fill_input(in, &s, 1);
+	l->reference(in, out, &s);
+	float f;
+	memcpy(&f, &in[7], 4);
+	cr_expect(isfinite(f) && f >= -1 && f < 1);
+	cr_expect_eq(out[1 * 3 + 2], in[2 * 5 + 1], "out[1][2] = in[2][1]");
+	char buf[128];
+	l->describe_index(&s, 1 * 3 + 2, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "out[1][2] (should be in[2][1])");
+	lab_format_word(ELEM_F32, 0x3f800000u, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "1 (0x3f800000)");
+	lab_format_word(ELEM_U32, 7, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "7 (0x00000007)");
+}
+
+Test(labs, every_lab_has_a_hint_for_slow_kernels)
+{
+	for (int i = 0; lab_table[i]; i++)
+		cr_expect(lab_table[i]->slow_hint && strlen(lab_table[i]->slow_hint) > 40, "%s", lab_table[i]->id);
+}
