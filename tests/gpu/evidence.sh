@@ -4,7 +4,7 @@
 # Logs go under $OUT (the device tool brings them back) as one tarball.
 #
 #   OUT=/tmp/out bash tests/gpu/evidence.sh [STEP...]
-# Steps: build tests lab1 lab2 lab3 calibrate repeat batch (default: all).
+# Steps: build tests quick lab1 lab2 lab3 calibrate repeat batch (default: all but quick).
 set -u
 OUT=${OUT:-build/gpu-evidence}
 LOG=$OUT/evidence
@@ -77,6 +77,16 @@ for step in $steps; do
 		grade "lab1-block_scan-calibrated" lab1 --submission tests/fixtures/lab1/block_scan.cu
 		grade "lab2-global_passes-calibrated" lab2 --submission tests/fixtures/lab2/global_passes.cu
 		grade "lab2-hillis_steele-calibrated" lab2 --submission tests/fixtures/lab2/hillis_steele.cu
+		;;
+	quick)
+		say "solutions and the fixtures that set the bands (no analysis)"
+		for lab in lab1 lab2 lab3; do
+			grade "$lab-solution-quick" $lab --solution --no-analysis
+		done
+		for f in lab3/naive lab3/unpadded lab3/padded lab1/global_passes lab1/block_scan \
+			lab2/global_passes lab2/hillis_steele lab2/blelloch_unpadded; do
+			grade "${f/\//-}-quick" ${f%%/*} --submission tests/fixtures/$f.cu --no-analysis
+		done
 		;;
 	repeat)
 		say "repeatability: the same submission graded five times"
