@@ -44,6 +44,23 @@ tsan_flags() {
 	fi
 }
 
+# Keep each source line's accesses in instructions of their own, so that
+# the requests and warps counted per line are those of the source:
+# vectorising would merge a thread's accesses into wide ones the GPU would
+# not make; tail merging, code hoisting and cross-jumping would make one
+# access of an if and its else (attributed to one of the two lines).
+# Stack-clash probes touch every page of a big frame, so a local array too
+# big for a fiber's stack hits its guard page instead of another's stack.
+line_flags() {
+	if "$CXX" --version 2>/dev/null | grep -q clang; then
+		echo "-fno-vectorize -fno-slp-vectorize -fstack-clash-protection"
+	else
+		echo "-fno-tree-vectorize -fno-tree-slp-vectorize -fno-tree-tail-merge" \
+		     "-fno-code-hoisting -fno-crossjumping -fno-hoist-adjacent-loads" \
+		     "-fstack-clash-protection"
+	fi
+}
+
 # compile_cu SRC OBJ FLAGS...
 compile_cu() {
 	src=$1 obj=$2
@@ -51,10 +68,8 @@ compile_cu() {
 	srcdir=$(dirname "$src")
 	tmp=$(mktemp "${obj}.XXXXXX") || die "cannot create a file next to $obj"
 	"$here/cuemu-rewrite" --name "$src" "$src" "$tmp" || { rc=$?; rm -f "$tmp"; exit "$rc"; }
-	# Vectorising would merge a thread's accesses into wide ones the GPU
-	# would not make, and change the requests the metrics count.
 	# shellcheck disable=SC2046
-	"$CXX" -std=c++17 $OPT -g -pipe $(tsan_flags) -fno-tree-vectorize -fno-strict-aliasing \
+	"$CXX" -std=c++17 $OPT -g -pipe $(tsan_flags) $(line_flags) -fno-strict-aliasing \
 		-D__CUDACC__=1 -DCUEMU=1 -iquote "$srcdir" -I"$inc" -include cuemu_device.h \
 		"$@" -x c++ -c "$tmp" -o "$obj"
 	rc=$?

@@ -44,7 +44,7 @@ $(EMU_DIR)/include/%.h: emu/include/%.h
 EMU_TEST_DIR  := $(BUILD)/tests/emu
 EMU_KERN_SRC  := $(wildcard tests/emu/kernels/*.cu)
 EMU_KERN_OBJ  := $(EMU_KERN_SRC:tests/emu/kernels/%.cu=$(EMU_TEST_DIR)/kernels/%.o)
-EMU_TEST_SRC  := $(wildcard tests/emu/test_*.c)
+EMU_TEST_SRC  := $(wildcard tests/emu/*.c)
 EMU_TEST_OBJ  := $(EMU_TEST_SRC:%.c=$(BUILD)/%.o)
 EMU_TOOLS     := $(EMU_LIB) $(EMU_DIR)/cuemu-rewrite $(EMU_CC) $(EMU_INC_COPY)
 
@@ -56,7 +56,7 @@ $(EMU_TEST_DIR)/kernels/%.o: tests/emu/kernels/%.cu $(EMU_TOOLS) | $(BUILD)/.dep
 	$(EMU_CC) -c $< -o $@
 
 $(EMU_TEST_DIR)/emu-tests: $(EMU_TEST_OBJ) $(EMU_KERN_OBJ) $(EMU_TOOLS)
-	$(EMU_CC) $(LDFLAGS) -o $@ $(EMU_TEST_OBJ) $(EMU_KERN_OBJ) -lcriterion
+	$(EMU_CC) $(LDFLAGS) -o $@ $(EMU_TEST_OBJ) $(EMU_KERN_OBJ) -lcriterion -ljansson
 
 emu-tests: emu $(EMU_TEST_DIR)/emu-tests
 	$(EMU_TEST_DIR)/emu-tests --jobs 2

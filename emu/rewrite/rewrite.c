@@ -9,8 +9,15 @@
  *     The launcher evaluates the arguments once; each CUDA thread calls the
  *     lambda, which calls the kernel the way C++ calls any function (so a
  *     template kernel's arguments are deduced as nvcc deduces them).
+ *     An argument that is just NULL or 0 becomes cuemu_null_() (see
+ *     null_arguments()).
  *   extern __shared__ T a[];  ->  T *const a = (T *)cuemu_dyn_smem;
- *   static __shared__  ->  __shared__  (the macro adds the static)
+ *   __shared__ T a[N];  ->  static void *cuemu_shp_1;
+ *                           T (&a)[N] = cuemu_shared_ref_<decltype(a)>(cuemu_shp_1);
+ *     A reference to a slot of the runtime's shared arena, taken when the
+ *     kernel first runs: the runtime knows where shared memory is (g++
+ *     ignores a section attribute on a template's static), and every
+ *     instantiation of a template kernel gets its own array, as in CUDA.
  *
  * Every edit keeps the number of newlines, so lines after it keep their
  * numbers; the #line 1 directive at the top names the student's file, and
@@ -242,6 +249,33 @@ static size_t config_end(const struct rw *w, size_t i)
 	return 0;
 }
 
+/* The launcher stores each argument as its own type before the kernel's
+ * call converts it to the parameter's, so a null pointer constant would
+ * arrive as a long (NULL) or an int (0) and convert to no pointer. An
+ * argument that is just NULL or 0 becomes cuemu_null_(), which converts to
+ * any pointer or number, as the constant would have. open: the '('. */
+static void null_arguments(struct rw *w, size_t open)
+{
+	int depth = 0;
+	size_t first = open + 1;
+	for (size_t k = open; tok(w, k)->kind != TK_END; k++) {
+		if (is(w, k, "(") || is(w, k, "[") || is(w, k, "{")) {
+			depth++;
+			continue;
+		}
+		int close = is(w, k, ")") || is(w, k, "]") || is(w, k, "}");
+		if (close && --depth > 0)
+			continue;
+		if (!close && !(depth == 1 && is(w, k, ",")))
+			continue;
+		if (k == first + 1 && (is(w, first, "NULL") || is(w, first, "0")))
+			add_edit(w, tok(w, first)->start, tok(w, first)->end, strdup("cuemu_null_()"));
+		first = k + 1;
+		if (close)
+			return;
+	}
+}
+
 /* Token i is the first '<' of "<<<". Returns the index of the last '>'. */
 static size_t launch(struct rw *w, size_t i, int in_device_code)
 {
@@ -266,6 +300,7 @@ static size_t launch(struct rw *w, size_t i, int in_device_code)
 			 "block sizes");
 		return ge + 2;
 	}
+	null_arguments(w, ge + 3);
 	struct sb s = { 0 };
 	sb_puts(&s, "cuemu_launch_(__FILE__, __LINE__, \"");
 	put_span(&s, w, (size_t)ks, name_end);
@@ -341,16 +376,106 @@ static size_t extern_shared(struct rw *w, size_t i)
 	return end;
 }
 
-/* "static __shared__" or "__shared__ static": the macro brings its own. */
-static void drop_token(struct rw *w, size_t k)
+/* The tokens of one declarator of a __shared__ declaration, [a, b): the
+ * name (the last identifier before the first '[', or the last one). */
+static size_t declarator_name(const struct rw *w, size_t a, size_t b, int *is_array)
 {
-	add_edit(w, tok(w, k)->start, tok(w, k)->end, strdup(""));
+	size_t name = 0;
+	int depth = 0;
+	*is_array = 0;
+	for (size_t k = a; k < b; k++) {
+		if (is(w, k, "(") || is(w, k, "<"))
+			depth++;
+		else if (is(w, k, ")") || is(w, k, ">"))
+			depth--;
+		else if (depth == 0 && is(w, k, "[")) {
+			*is_array = 1;
+			break;
+		} else if (depth == 0 && tok(w, k)->kind == TK_IDENT && !is(w, k, "__align__") &&
+			   !is(w, k, "__attribute__") && !is(w, k, "const") && !is(w, k, "volatile"))
+			name = k;
+	}
+	return name;
+}
+
+/* Appends tokens [a, b) but the declarator name, the storage class and
+ * attributes; the name becomes a reference to its arena slot. */
+static void put_declarator(struct sb *s, const struct rw *w, size_t a, size_t b, size_t name,
+			   int is_array, int slot)
+{
+	for (size_t k = a; k < b; k++) {
+		size_t after = skip_attribute(w, k);
+		if (after != k) {
+			k = after - 1;
+			continue;
+		}
+		if (is(w, k, "static") || is(w, k, "__shared__"))
+			continue;
+		if (k == name) {
+			sb_puts(s, is_array ? " (&" : " &");
+			put_span(s, w, k, k);
+			sb_puts(s, is_array ? ")" : "");
+			continue;
+		}
+		sb_puts(s, " ");
+		put_span(s, w, k, k);
+	}
+	sb_puts(s, " = cuemu_shared_ref_<decltype(");
+	put_span(s, w, name, name);
+	sb_printf(s, ")>(cuemu_shp_%d)", slot);
+}
+
+/* Token i is __shared__ (not extern). start: the declaration's first token.
+ * Returns the index of its ';'. */
+static size_t static_shared(struct rw *w, size_t start, size_t i, int at_namespace)
+{
+	static int slots;
+	size_t end = i + 1, parts[64], n = 0;
+	int depth = 0;
+	parts[n++] = start;
+	for (; tok(w, end)->kind != TK_END && !(depth == 0 && is(w, end, ";")); end++) {
+		if (is(w, end, "(") || is(w, end, "[") || is(w, end, "{") || is(w, end, "<"))
+			depth++;
+		else if (is(w, end, ")") || is(w, end, "]") || is(w, end, "}") || is(w, end, ">"))
+			depth--;
+		else if (depth == 0 && is(w, end, ",") && n < 63)
+			parts[n++] = end + 1;
+	}
+	parts[n] = end + 1;
+	if (!is(w, end, ";")) {
+		error_at(w, tok(w, i)->line, "cannot read this __shared__ declaration: expected a ';'");
+		return end;
+	}
+	struct sb s = { 0 };
+	int first = slots;
+	sb_puts(&s, "static void");
+	for (size_t p = 0; p < n; p++)
+		sb_printf(&s, "%s *cuemu_shp_%d", p ? "," : "", first + (int)p);
+	sb_puts(&s, at_namespace ? "; static" : ";");
+	for (size_t p = 0; p < n; p++) {
+		int is_array;
+		size_t b = parts[p + 1] - 1, name = declarator_name(w, parts[p], b, &is_array);
+		if (!name) {
+			error_at(w, tok(w, i)->line, "cannot find the name in this __shared__ declaration");
+			free(sb_take(&s));
+			return end;
+		}
+		if (p)
+			sb_puts(&s, ",");
+		put_declarator(&s, w, parts[p], b, name, is_array, slots++);
+	}
+	sb_puts(&s, ";");
+	add_edit(w, tok(w, start)->start, tok(w, end)->end, sb_take(&s));
+	return end;
 }
 
 /* ---- the walk ------------------------------------------------------------------------------------ */
 
 struct scope {
 	int depth, parens;
+	int blocks;		/* open braces that are not namespace or extern "C" ones */
+	unsigned char kind[512];	/* per open brace: 1 namespace-like, 0 block */
+	size_t stmt_start;	/* the first token of the current statement */
 	int pending;		/* a __global__/__device__ declaration has started */
 	int pending_host;	/* ... that is also __host__ */
 	int pending_depth;
@@ -376,9 +501,16 @@ static void track(struct rw *w, size_t i, struct scope *sc)
 				sc->device_depth = sc->depth + 1;
 			sc->pending = 0;
 		}
+		int ns = i > 0 && (tok(w, i - 1)->kind == TK_STRING || is(w, i - 1, "namespace") ||
+				   (i > 1 && is(w, i - 2, "namespace")));
+		if (sc->depth < (int)sizeof sc->kind)
+			sc->kind[sc->depth] = (unsigned char)ns;
+		sc->blocks += !ns;
 		sc->depth++;
 	} else if (is(w, i, "}")) {
 		sc->depth--;
+		if (sc->depth >= 0 && sc->depth < (int)sizeof sc->kind)
+			sc->blocks -= !sc->kind[sc->depth];
 		if (sc->device_depth && sc->depth < sc->device_depth)
 			sc->device_depth = 0;
 	} else if ((is(w, i, ";") || is(w, i, "=")) && sc->depth == sc->pending_depth && sc->parens == 0) {
@@ -386,11 +518,19 @@ static void track(struct rw *w, size_t i, struct scope *sc)
 	}
 }
 
+/* A token after which a new statement or declaration starts. */
+static int ends_statement(const struct rw *w, size_t i)
+{
+	return tok(w, i)->kind == TK_DIRECTIVE || is(w, i, ";") || is(w, i, "{") || is(w, i, "}");
+}
+
 static void walk(struct rw *w)
 {
 	struct scope sc = { 0 };
 	for (size_t i = 0; tok(w, i)->kind != TK_END; i++) {
 		const struct token *t = tok(w, i);
+		if (i == 0 || ends_statement(w, i - 1))
+			sc.stmt_start = i;
 		if (t->kind == TK_DIRECTIVE) {
 			check_directive(w, i);
 		} else if (t->kind == TK_IDENT) {
@@ -399,10 +539,10 @@ static void walk(struct rw *w)
 				i = extern_shared(w, i);
 				continue;
 			}
-			if (is(w, i, "static") && is(w, i + 1, "__shared__"))
-				drop_token(w, i);
-			else if (is(w, i, "__shared__") && is(w, i + 1, "static"))
-				drop_token(w, i + 1);
+			if (is(w, i, "__shared__") && !(i > 0 && is(w, i - 1, "extern"))) {
+				i = static_shared(w, sc.stmt_start, i, sc.blocks == 0);
+				continue;
+			}
 			track(w, i, &sc);
 		} else if (is(w, i, "<") && is(w, i + 1, "<") && is(w, i + 2, "<") && adjacent(w, i) &&
 			   adjacent(w, i + 1)) {

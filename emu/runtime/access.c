@@ -8,7 +8,7 @@
  *   the thread's own stack, the launch's argument block, the program image
  *   (__device__ and __constant__ variables, literals): not traced
  *   the device heap: global; it must lie inside a live cudaMalloc buffer
- *   the cuemu_shared section or the dynamic shared buffer: shared
+ *   the shared arena, the cuemu_shared section, the dynamic buffer: shared
  *   cudaMallocHost / managed memory: global
  *   anything else is host memory a kernel cannot see on a GPU: a fault.
  * In a traced block the thread then parks, so that the warp issues the
@@ -60,9 +60,10 @@ static int other_space(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr
 	if (a < 65536)
 		fault_kernel(t, site, "%s of %u bytes at address %p: a NULL (or nearly NULL) pointer",
 			     kind_name(kind), n, (void *)a);
-	fault_kernel(t, site, "%s of %u bytes at %p, which is host memory (the CPU program's stack "
-		     "or heap), not device memory: kernels can only use pointers from cudaMalloc, "
-		     "so copy the data there with cudaMemcpy first", kind_name(kind), n, (void *)a);
+	fault_kernel(t, site, "%s of %u bytes at %p, which is not device memory: either a host "
+		     "pointer (kernels can only use pointers from cudaMalloc: copy the data there with "
+		     "cudaMemcpy first) or an index far outside its array", kind_name(kind), n,
+		     (void *)a);
 }
 
 void cuemu_access(uintptr_t a, uint32_t n, int kind, uintptr_t site)
@@ -76,7 +77,7 @@ void cuemu_access(uintptr_t a, uint32_t n, int kind, uintptr_t site)
 		if (unlikely(a < rt.hit_lo || a + n > rt.hit_hi))
 			global_miss(t, a, n, kind, site);
 		space = SP_GLOBAL;
-	} else if (a - rt.shared_lo < rt.shared_span) {
+	} else if (a - rt.shared_lo < rt.shared_span || a - rt.section_lo < rt.section_span) {
 		space = SP_SHARED;
 	} else if (a - rt.dyn_lo < DYN_SMEM_MAX) {
 		if (unlikely(a + n > rt.dyn_lo + rt.dyn_bytes))

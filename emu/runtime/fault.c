@@ -66,10 +66,10 @@ void fault_report(cudaError_t e, const char *fmt, ...)
 const char *thread_text(const struct thr *t, char *buf, size_t len)
 {
 	if (!t)
-		snprintf(buf, len, "block (%u,%u,%u)", blockIdx.x, blockIdx.y, blockIdx.z);
+		snprintf(buf, len, "block (%u,%u,%u)", cuemu_blockIdx.x, cuemu_blockIdx.y, cuemu_blockIdx.z);
 	else
-		snprintf(buf, len, "block (%u,%u,%u), thread (%u,%u,%u)", blockIdx.x, blockIdx.y,
-			 blockIdx.z, t->tid.x, t->tid.y, t->tid.z);
+		snprintf(buf, len, "block (%u,%u,%u), thread (%u,%u,%u)", cuemu_blockIdx.x, cuemu_blockIdx.y,
+			 cuemu_blockIdx.z, t->tid.x, t->tid.y, t->tid.z);
 	return buf;
 }
 
@@ -111,6 +111,31 @@ static uintptr_t context_pc(void *ctx)
 #endif
 }
 
+static uintptr_t context_sp(void *ctx)
+{
+	ucontext_t *uc = ctx;
+#if defined(__x86_64__)
+	return (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+	return (uintptr_t)uc->uc_mcontext.sp;
+#else
+	(void)uc;
+	return 0;
+#endif
+}
+
+/* The running fiber's stack pointer is below its stack: it overflowed,
+ * whatever address the fault was at (a big frame may jump the guard). */
+static int stack_overflowed(void *ctx, int *thread)
+{
+	uintptr_t lo, hi, sp = context_sp(ctx);
+	if (!rt.in_kernel || !rt.cur)
+		return 0;
+	fiber_stack(rt.cur->id, &lo, &hi);
+	*thread = rt.cur->id;
+	return sp && sp < lo + 256;
+}
+
 /* The student's line the program was at: the interrupted instruction if it
  * is in a .cu file, else the thread's last traced access. */
 static const char *where_now(void *ctx, char *buf, size_t len)
@@ -137,7 +162,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
 	uintptr_t addr = (uintptr_t)si->si_addr;
 	char at[256], who[128];
 	int thread;
-	if (fiber_guard_hit(addr, &thread) && rt.in_kernel) {
+	if ((fiber_guard_hit(addr, &thread) && rt.in_kernel) || stack_overflowed(ctx, &thread)) {
 		fault_fatal("stack overflow in kernel %s, %s, at %s: each CUDA thread has a %zu KiB stack "
 			    "in the emulator, and a large local array (or deep recursion) overflowed it; "
 			    "put big arrays in shared or global memory (or set CUEMU_STACK_KB)",

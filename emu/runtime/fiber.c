@@ -100,6 +100,13 @@ void fiber_pool_reserve(int nthreads)
 		fault_fatal("out of memory for %d fibers", nthreads);
 }
 
+/* The stack of thread id: [lo, hi). */
+void fiber_stack(int id, uintptr_t *lo, uintptr_t *hi)
+{
+	*lo = (uintptr_t)pool + (size_t)id * slot_size + GUARD;
+	*hi = (uintptr_t)pool + (size_t)(id + 1) * slot_size;
+}
+
 int fiber_guard_hit(uintptr_t addr, int *thread)
 {
 	if (!pool || addr < (uintptr_t)pool || addr >= (uintptr_t)pool + (size_t)n_stacks * slot_size)
@@ -124,7 +131,7 @@ void fiber_start(struct thr *t, void (*entry)(void))
 void fiber_resume(struct thr *t)
 {
 	rt.cur = t;
-	threadIdx = t->tid;
+	cuemu_threadIdx = t->tid;
 	cuemu_switch(&sched_sp, t->sp);
 }
 
@@ -149,7 +156,7 @@ void fiber_start(struct thr *t, void (*entry)(void))
 void fiber_resume(struct thr *t)
 {
 	rt.cur = t;
-	threadIdx = t->tid;
+	cuemu_threadIdx = t->tid;
 	swapcontext(&sched_uc, &thread_uc[t->id]);
 }
 

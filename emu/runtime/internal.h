@@ -26,6 +26,7 @@
 #define MAX_WARPS (MAX_THREADS / WARP)
 #define DYN_SMEM_MAX (228u * 1024u)	/* the largest opt-in shared memory of a block */
 #define DEFAULT_SMEM_LIMIT (48u * 1024u)
+#define ARENA_BYTES (1024u * 1024u)	/* every kernel's static shared memory, together */
 
 enum space { SP_LOCAL, SP_GLOBAL, SP_SHARED, SP_WARP };
 enum akind { AK_LOAD, AK_STORE, AK_ATOMIC };
@@ -88,7 +89,8 @@ struct rt {
 	uintptr_t stack_lo, stack_span;
 	uintptr_t heap_lo, heap_span;
 	uintptr_t hit_lo, hit_hi;	/* the allocation of the last global access */
-	uintptr_t shared_lo, shared_span;
+	uintptr_t shared_lo, shared_span;	/* the arena of __shared__ slots (used part) */
+	uintptr_t section_lo, section_span;	/* __shared__ made by macros: a section */
 	uintptr_t dyn_lo;
 	size_t dyn_bytes;
 	uintptr_t args_lo, args_hi;
@@ -106,8 +108,8 @@ struct rt {
 };
 
 extern struct rt rt;
-extern uint3 threadIdx, blockIdx;
-extern dim3 blockDim, gridDim;
+extern uint3 cuemu_threadIdx, cuemu_blockIdx;
+extern dim3 cuemu_blockDim, cuemu_gridDim;
 extern char cuemu_dyn_smem[];
 
 /* state.c */
@@ -121,6 +123,7 @@ void fiber_start(struct thr *t, void (*entry)(void));
 void fiber_resume(struct thr *t);	/* scheduler -> t, returns when t yields */
 void fiber_yield(struct thr *t);	/* t -> scheduler */
 int fiber_guard_hit(uintptr_t addr, int *thread);
+void fiber_stack(int id, uintptr_t *lo, uintptr_t *hi);
 
 /* sched.c */
 void sched_park(struct thr *t);		/* parks the running thread, returns when issued */

@@ -36,26 +36,30 @@ struct gentry {
 	struct shadow s;
 };
 
-static struct shadow *sh_static, *sh_dyn;
-static size_t n_static;
+static struct shadow *sh_arena, *sh_section, *sh_dyn;
+static size_t n_section;
 static struct gentry *gtab;
 static size_t gcap, glive;
 static uint64_t gstamp;
 
+/* The shadow of a shared word: one array per region, made when first needed. */
+static struct shadow *region(struct shadow **sh, size_t words, uintptr_t lo, uintptr_t a)
+{
+	if (!*sh && !(*sh = calloc(words, sizeof **sh)))
+		return NULL;
+	size_t i = (a - lo) / 4;
+	return i < words ? &(*sh)[i] : NULL;
+}
+
 static struct shadow *shared_shadow(uintptr_t a)
 {
-	if (a - rt.dyn_lo < DYN_SMEM_MAX) {
-		if (!sh_dyn && !(sh_dyn = calloc(DYN_SMEM_MAX / 4, sizeof *sh_dyn)))
-			return NULL;
-		return &sh_dyn[(a - rt.dyn_lo) / 4];
-	}
-	if (!sh_static) {
-		n_static = rt.shared_span / 4 + 1;
-		if (!(sh_static = calloc(n_static, sizeof *sh_static)))
-			return NULL;
-	}
-	size_t i = (a - rt.shared_lo) / 4;
-	return i < n_static ? &sh_static[i] : NULL;
+	if (a - rt.dyn_lo < DYN_SMEM_MAX)
+		return region(&sh_dyn, DYN_SMEM_MAX / 4, rt.dyn_lo, a);
+	if (a - rt.shared_lo < ARENA_BYTES)
+		return region(&sh_arena, ARENA_BYTES / 4, rt.shared_lo, a);
+	if (!sh_section)
+		n_section = rt.section_span / 4 + 1;
+	return region(&sh_section, n_section, rt.section_lo, a);
 }
 
 static size_t hash(uintptr_t w)
@@ -106,10 +110,11 @@ static struct shadow *global_shadow(uintptr_t a)
 
 void race_reset(void)
 {
-	free(sh_static);
+	free(sh_arena);
+	free(sh_section);
 	free(sh_dyn);
 	free(gtab);
-	sh_static = sh_dyn = NULL;
+	sh_arena = sh_section = sh_dyn = NULL;
 	gtab = NULL;
 	gcap = glive = 0;
 }

@@ -61,23 +61,23 @@ static int barrier_wait(int pred, uintptr_t site)
 	return bar_count;
 }
 
-void __syncthreads(void)
+void cuemu_syncthreads(void)
 {
 	barrier_wait(0, RA());
 }
 
-int __syncthreads_count(int predicate)
+int cuemu_syncthreads_count(int predicate)
 {
 	return barrier_wait(predicate, RA());
 }
 
-int __syncthreads_and(int predicate)
+int cuemu_syncthreads_and(int predicate)
 {
 	barrier_wait(predicate, RA());
 	return bar_all;
 }
 
-int __syncthreads_or(int predicate)
+int cuemu_syncthreads_or(int predicate)
 {
 	barrier_wait(predicate, RA());
 	return bar_any;
@@ -102,7 +102,7 @@ static void barrier_divergence(struct launch *L, int exited, uintptr_t site)
 		     "block's %d threads (thread (%u,%u,%u) had already returned): a barrier must be "
 		     "reached by every thread of the block, so guard the work with an if, not the "
 		     "barrier with a return",
-		     L->name, blockIdx.x, blockIdx.y, blockIdx.z, site_text(site, where, sizeof where),
+		     L->name, cuemu_blockIdx.x, cuemu_blockIdx.y, cuemu_blockIdx.z, site_text(site, where, sizeof where),
 		     exited, L->nthreads, x->tid.x, x->tid.y, x->tid.z);
 }
 
@@ -201,6 +201,8 @@ static void poison_shared(struct launch *L)
 {
 	if (rt.shared_span)
 		memset((void *)rt.shared_lo, 0xff, rt.shared_span);
+	if (rt.section_span)
+		memset((void *)rt.section_lo, 0xff, rt.section_span);
 	if (L->smem)
 		memset(cuemu_dyn_smem, 0xff, L->smem);
 }
@@ -280,9 +282,9 @@ static void run_grid(struct launch *L)
 	for (unsigned z = 0; z < L->grid.z; z++)
 		for (unsigned y = 0; y < L->grid.y; y++)
 			for (unsigned x = 0; x < L->grid.x; x++) {
-				blockIdx.x = x;
-				blockIdx.y = y;
-				blockIdx.z = z;
+				cuemu_blockIdx.x = x;
+				cuemu_blockIdx.y = y;
+				cuemu_blockIdx.z = z;
 				L->block_linear = x + (uint64_t)L->grid.x * (y + (uint64_t)L->grid.y * z);
 				run_block(L);
 				if (rt.aborted)
@@ -322,8 +324,8 @@ void cuemu_launch_kernel(const char *file, int line, const char *name, dim3 grid
 	rt.args_lo = (uintptr_t)args;
 	rt.args_hi = (uintptr_t)args + args_size;
 	rt.dyn_bytes = smem;
-	blockDim = block;
-	gridDim = grid;
+	cuemu_blockDim = block;
+	cuemu_gridDim = grid;
 	L.rec = rt.mode ? metrics_launch_begin(&L) : NULL;
 	rt.aborted = 0;
 	heap_kernel_begin();

@@ -43,27 +43,27 @@ void cuemu_warp_op(int op, unsigned int mask, const void *val, void *out, int si
 	memcpy(out, &v, (size_t)size);
 }
 
-void __syncwarp(unsigned int mask)
+void cuemu_syncwarp(unsigned int mask)
 {
 	park_collective(W_SYNCWARP, mask, 0, 4, 0, 32, RA());
 }
 
-unsigned int __activemask(void)
+unsigned int cuemu_activemask(void)
 {
 	return (unsigned)park_collective(W_ACTIVEMASK, 0xffffffffu, 0, 4, 0, 32, RA());
 }
 
-unsigned int __ballot_sync(unsigned int mask, int predicate)
+unsigned int cuemu_ballot_sync(unsigned int mask, int predicate)
 {
 	return (unsigned)park_collective(W_BALLOT, mask, predicate != 0, 4, 0, 32, RA());
 }
 
-int __any_sync(unsigned int mask, int predicate)
+int cuemu_any_sync(unsigned int mask, int predicate)
 {
 	return (int)park_collective(W_ANY, mask, predicate != 0, 4, 0, 32, RA());
 }
 
-int __all_sync(unsigned int mask, int predicate)
+int cuemu_all_sync(unsigned int mask, int predicate)
 {
 	return (int)park_collective(W_ALL, mask, predicate != 0, 4, 0, 32, RA());
 }
@@ -139,7 +139,7 @@ static void check_mask(struct thr **lanes, unsigned mask, int lo, int hi)
 			     "kernel %s, block (%u,%u,%u): the warp intrinsic at %s names lane %d "
 			     "(thread (%u,%u,%u)) in its mask 0x%08x, but that thread has already "
 			     "returned: every lane of the mask must reach the call",
-			     rt.launch->name, blockIdx.x, blockIdx.y, blockIdx.z,
+			     rt.launch->name, cuemu_blockIdx.x, cuemu_blockIdx.y, cuemu_blockIdx.z,
 			     site_text(lanes[0]->site, where, sizeof where), i - lo, x->tid.x, x->tid.y,
 			     x->tid.z, mask);
 		return;

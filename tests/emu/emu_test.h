@@ -1,0 +1,59 @@
+/*
+ * Shared by the emulator's tests: the host functions of the test kernels
+ * (the .cu files of kernels/, built by cuemu-cc) and a few helpers (helpers.c).
+ */
+#ifndef TESTS_EMU_TEST_H
+#define TESTS_EMU_TEST_H
+
+#include <cuda_runtime_api.h>
+#include <cuemu.h>
+#include <jansson.h>
+#include <stddef.h>
+
+/* kernels/transpose.cu: 0 naive, 1 padded tile, 2 unpadded, 3 no barrier */
+long tk_transpose(int variant, int rows, int cols);
+/* kernels/scan.cu: 0 Hillis-Steele, 1 racy single buffer, 2 Blelloch */
+long sk_scan(int variant);
+/* kernels/faults.cu */
+cudaError_t fk_out_of_bounds(void);
+cudaError_t fk_host_pointer(void);
+cudaError_t fk_null(void);
+cudaError_t fk_use_after_free(void);
+void fk_host_deref(void);
+void fk_stack_overflow(void);
+cudaError_t fk_barrier_divergence(void);
+void fk_spin(void);
+cudaError_t fk_dynamic_shared(int bytes);
+cudaError_t fk_shuffle_exited(void);
+cudaError_t fk_bad_config(void);
+cudaError_t fk_memcpy_direction(void);
+cudaError_t fk_memcpy_overrun(void);
+/* kernels/features.cu */
+long fx_atomics(void);
+long fx_warps(void);
+long fx_dynamic_shared_template(void);
+long fx_grids(void);
+long fx_host_api(void);
+
+/* The metrics since the last reset, parsed (the test fails if they do
+ * not parse). */
+json_t *metrics_now(void);
+/* The first launch of kernel name, or NULL. */
+json_t *launch_of(json_t *metrics, const char *kernel);
+/* The "lines" row of (line, space, kind) in a launch, or NULL. */
+json_t *line_row(json_t *launch, int line, const char *space, const char *kind);
+/* The line of tests/emu/kernels/file that holds marker ("@naive"). */
+int marker_line(const char *file, const char *marker);
+/* Warps at line in the intervals of a launch, summed (the per-line rule,
+ * for a line that runs in one interval only). */
+long interval_warps(json_t *launch, int line);
+
+/* Runs fn in a child process; returns its exit status (or 128 + signal)
+ * and what it wrote on stderr (malloc'd, in *err). */
+int run_child(void (*fn)(void), char **err);
+
+/* Runs a shell command; returns its exit status and its output (stdout
+ * and stderr, malloc'd, in *out). */
+int run_command(const char *cmd, char **out);
+
+#endif

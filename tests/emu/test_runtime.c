@@ -1,0 +1,100 @@
+/*
+ * The CUDA C++ the labs may use runs right in the emulator, in both modes:
+ * atomics, warp intrinsics, dynamic shared memory, templates, 3-D grids,
+ * __device__ variables, events, device properties.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "emu_test.h"
+
+static void both_modes(long (*fn)(void), const char *what)
+{
+	for (int mode = 0; mode < 2; mode++) {
+		cuemu_set_tracing(mode);
+		long bad = fn();
+		cr_expect_eq(bad, 0, "%s in mode %d: %ld wrong%s", what, mode, bad,
+			     bad < 0 ? " (a CUDA error)" : "");
+		cr_expect_null(cuemu_last_fault(), "%s: %s", what, cuemu_last_fault());
+	}
+}
+
+Test(runtime, atomics)
+{
+	both_modes(fx_atomics, "atomics");
+}
+
+Test(runtime, warp_intrinsics)
+{
+	both_modes(fx_warps, "warp intrinsics");
+}
+
+Test(runtime, dynamic_shared_memory_and_template_kernels)
+{
+	both_modes(fx_dynamic_shared_template, "extern __shared__ in a template");
+}
+
+Test(runtime, three_dimensional_grids_and_two_launches_in_a_statement)
+{
+	both_modes(fx_grids, "3-D grids");
+}
+
+Test(runtime, events_and_properties)
+{
+	both_modes(fx_host_api, "events and properties");
+}
+
+Test(runtime, scans_are_right)
+{
+	for (int mode = 0; mode < 2; mode++) {
+		cuemu_set_tracing(mode);
+		cr_expect_eq(sk_scan(0), 0, "Hillis-Steele, mode %d", mode);
+		cr_expect_eq(sk_scan(2), 0, "Blelloch, mode %d", mode);
+	}
+}
+
+Test(runtime, the_device)
+{
+	struct cudaDeviceProp p;
+	int v = 0;
+	cr_assert_eq(cudaGetDeviceProperties(&p, 0), cudaSuccess);
+	cr_expect_str_eq(p.name, "CPU emulator");
+	cr_expect_eq(p.warpSize, 32);
+	cr_expect_eq(p.sharedMemPerBlock, 48 * 1024);
+	cr_expect_gt(p.totalGlobalMem, 0);
+	cr_expect_gt(p.l2CacheSize, 0);
+	cr_expect_eq(cudaDeviceGetAttribute(&v, cudaDevAttrMaxThreadsPerBlock, 0), cudaSuccess);
+	cr_expect_eq(v, 1024);
+	cr_expect_eq(cudaGetDeviceProperties(&p, 1), cudaErrorInvalidDevice);
+	cr_expect_eq(cudaSetDevice(1), cudaErrorInvalidDevice);
+	cr_expect_eq(cudaGetLastError(), cudaErrorInvalidDevice);
+	cr_expect_eq(cudaGetLastError(), cudaSuccess);
+}
+
+Test(runtime, error_names_and_strings)
+{
+	cr_expect_str_eq(cudaGetErrorName(cudaErrorIllegalAddress), "cudaErrorIllegalAddress");
+	cr_expect_str_eq(cudaGetErrorString(cudaErrorIllegalAddress), "an illegal memory access was encountered");
+	cr_expect_str_eq(cudaGetErrorName(cudaSuccess), "cudaSuccess");
+	cr_expect_str_eq(cudaGetErrorString(cudaErrorMemoryAllocation), "out of memory");
+}
+
+Test(runtime, memory_from_c)
+{
+	unsigned int h[256], back[256], *d;
+	for (int i = 0; i < 256; i++)
+		h[i] = (unsigned)i * 3u;
+	cr_assert_eq(cudaMalloc((void **)&d, sizeof h), cudaSuccess);
+	cr_assert_eq(cudaMemset(d, 0xA5, sizeof h), cudaSuccess);
+	cr_assert_eq(cudaMemcpy(back, d, sizeof back, cudaMemcpyDeviceToHost), cudaSuccess);
+	cr_expect_eq(back[17], 0xA5A5A5A5u);
+	cr_assert_eq(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice), cudaSuccess);
+	cr_assert_eq(cudaMemcpy(back, d, sizeof back, cudaMemcpyDefault), cudaSuccess);
+	cr_expect_eq(memcmp(h, back, sizeof h), 0);
+	cr_expect_eq(cudaFree(d), cudaSuccess);
+	cr_expect_eq(cudaFree(d), cudaErrorInvalidValue);
+	cr_expect_eq(cudaFree(NULL), cudaSuccess);
+	void *huge;
+	cr_expect_eq(cudaMalloc(&huge, (size_t)1 << 46), cudaErrorMemoryAllocation);
+	cr_expect_eq(cudaGetLastError(), cudaErrorMemoryAllocation);
+}
