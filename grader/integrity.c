@@ -120,7 +120,7 @@ int integrity_check(const struct rubric *r, enum backend backend, const char *st
 		child_result_free(&res);
 		return 0;
 	}
-	int ok = 1, checked = 0;
+	int ok = 1;
 	char *save;
 	for (char *line = strtok_r(res.output, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char type = split_nm_line(line);
@@ -128,7 +128,6 @@ int integrity_check(const struct rubric *r, enum backend backend, const char *st
 		 * and unique globals (u); only global names matter. */
 		if (!type || (islower((unsigned char)type) && !strchr("wvu", type)))
 			continue;
-		checked++;
 		int defined = !strchr("Uwv", type);	/* w, v: weak references */
 		const char *why = integrity_judge(r, backend, line, defined);
 		if (why) {
@@ -140,7 +139,7 @@ int integrity_check(const struct rubric *r, enum backend backend, const char *st
 		}
 	}
 	if (ok)
-		test_pass(t, "%d global symbols checked", checked);
+		test_pass(t, "%s", "");
 	child_result_free(&res);
 	return ok;
 }
