@@ -1,0 +1,227 @@
+/*
+ * grader/analysis.c: the emulator's metrics become analysis tests, one per
+ * rubric key present, with messages that name the line and say what to do.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "grade.h"
+#include "rubric.h"
+
+/* A rubric with every analysis key absent, 10 points. */
+static struct rubric no_checks(void)
+{
+	struct rubric r;
+	memset(&r, 0, sizeof r);
+	r.analysis_points = 10;
+	r.max_load_sectors_per_request = r.max_store_sectors_per_request = -1;
+	r.max_shared_wavefronts_per_request = r.max_races = -1;
+	r.max_uninit_shared_reads = r.max_active_warp_steps = -1;
+	return r;
+}
+
+/* What the emulator reports for the naive transpose (stores 32 sectors a
+ * request at transpose.cu:42, lanes 1024 bytes apart). */
+static const char *naive =
+	"{\"launches\":[{\"kernel\":\"transpose_naive\",\"grid\":[2,8,1],\"block\":[32,8,1],"
+	"\"dynamic_shared_bytes\":0,\"traced_blocks\":4,"
+	"\"lines\":[{\"file\":\"transpose.cu\",\"line\":42,\"space\":\"global\",\"kind\":\"load\","
+	"\"requests\":32,\"sectors\":128,\"sectors_per_request\":4.0},"
+	"{\"file\":\"transpose.cu\",\"line\":42,\"space\":\"global\",\"kind\":\"store\","
+	"\"requests\":32,\"sectors\":1024,\"sectors_per_request\":32.0}],"
+	"\"intervals\":[],\"active_warps_per_line\":[],\"races\":[],\"uninit_shared_reads\":[],"
+	"\"example_requests\":[{\"file\":\"transpose.cu\",\"line\":42,\"space\":\"global\","
+	"\"kind\":\"store\",\"bytes\":4,\"lane_addresses\":[4096,5120,6144,null]}]}],"
+	"\"totals\":{\"global_load_requests\":32,\"global_load_sectors\":128,"
+	"\"global_load_sectors_per_request\":4.0,\"global_store_requests\":32,"
+	"\"global_store_sectors\":1024,\"global_store_sectors_per_request\":32.0,"
+	"\"shared_requests\":0,\"shared_wavefronts\":0,\"shared_wavefronts_per_request\":0,"
+	"\"races\":0,\"uninit_shared_reads\":0,\"active_warp_steps\":0}}";
+
+/* A racy scan: 8194 races at scan.cu:57, 12 uninitialised reads at line 50,
+ * an unpadded tile read at line 60 with 32 wavefronts a request. */
+static const char *racy =
+	"{\"launches\":[{\"kernel\":\"scan\",\"lines\":["
+	"{\"file\":\"scan.cu\",\"line\":57,\"space\":\"shared\",\"kind\":\"load\",\"requests\":100,"
+	"\"wavefronts\":100},"
+	"{\"file\":\"scan.cu\",\"line\":60,\"space\":\"shared\",\"kind\":\"load\",\"requests\":10,"
+	"\"wavefronts\":320}],"
+	"\"races\":[{\"kind\":\"RAW\",\"scope\":\"inter-warp\",\"space\":\"shared\","
+	"\"first\":{\"file\":\"scan.cu\",\"line\":57},\"second\":{\"file\":\"scan.cu\",\"line\":57},"
+	"\"count\":8000},{\"kind\":\"WAR\",\"scope\":\"intra-warp\",\"space\":\"shared\","
+	"\"first\":{\"file\":\"scan.cu\",\"line\":57},\"second\":{\"file\":\"scan.cu\",\"line\":58},"
+	"\"count\":194}],"
+	"\"uninit_shared_reads\":[{\"file\":\"scan.cu\",\"line\":50,\"count\":12}]}],"
+	"\"totals\":{\"shared_requests\":110,\"shared_wavefronts\":420,"
+	"\"shared_wavefronts_per_request\":3.818,\"races\":8194,\"uninit_shared_reads\":12,"
+	"\"active_warp_steps\":352}}";
+
+static json_t *parse(const char *text)
+{
+	json_error_t err;
+	json_t *m = json_loads(text, 0, &err);
+	cr_assert_not_null(m, "test JSON: %s", err.text);
+	return m;
+}
+
+static struct test_result *find(struct grade *g, const char *name)
+{
+	for (int i = 0; i < g->n_tests; i++)
+		if (strcmp(g->tests[i].name, name) == 0)
+			return &g->tests[i];
+	cr_assert_fail("no test %s", name);
+	return NULL;
+}
+
+Test(analysis, one_test_per_key_present_points_split_evenly)
+{
+	struct rubric r = no_checks();
+	struct grade g;
+	grade_init(&g, NULL);
+	r.max_load_sectors_per_request = 8;
+	r.max_store_sectors_per_request = 8;
+	json_t *m = parse(naive);
+	analysis_grade(&r, m, &g);
+	cr_assert_eq(g.n_tests, 2);
+	for (int i = 0; i < 2; i++) {
+		cr_expect_eq(g.tests[i].group, GROUP_ANALYSIS);
+		cr_expect_float_eq(g.tests[i].max_points, 5.0, 1e-9);
+	}
+	struct test_result *ld = find(&g, "analysis: coalesced loads");
+	struct test_result *st = find(&g, "analysis: coalesced stores");
+	cr_expect_eq(ld->status, TEST_PASSED);
+	cr_expect_float_eq(ld->points, 5.0, 1e-9);
+	cr_expect_eq(st->status, TEST_FAILED);
+	cr_expect_float_eq(st->points, 0.0, 1e-9);
+	cr_expect(strstr(st->message, "stores at transpose.cu:42 touch 32.0 sectors per request (a "
+			 "coalesced 4-byte store touches 4; limit 8)") != NULL, "%s", st->message);
+	cr_expect(strstr(st->message, "neighbouring threads write addresses 1024 bytes apart") != NULL,
+		  "%s", st->message);
+	json_decref(m);
+	grade_free(&g);
+}
+
+Test(analysis, no_key_no_test)
+{
+	struct rubric r = no_checks();
+	struct grade g;
+	grade_init(&g, NULL);
+	json_t *m = parse(naive);
+	analysis_grade(&r, m, &g);
+	cr_expect_eq(g.n_tests, 0);
+	json_decref(m);
+	grade_free(&g);
+}
+
+Test(analysis, summary_goes_into_the_metrics)
+{
+	struct rubric r = no_checks();
+	struct grade g;
+	grade_init(&g, NULL);
+	r.max_races = 0;
+	json_t *m = parse(naive);
+	analysis_grade(&r, m, &g);
+	cr_expect_float_eq(json_number_value(json_object_get(g.metrics, "store_sectors_per_request")),
+			   32.0, 1e-9);
+	cr_expect_float_eq(json_number_value(json_object_get(g.metrics, "load_sectors_per_request")),
+			   4.0, 1e-9);
+	cr_expect_float_eq(json_number_value(json_object_get(g.metrics, "races")), 0.0, 1e-9);
+	cr_expect_eq(find(&g, "analysis: races")->status, TEST_PASSED);
+	json_decref(m);
+	grade_free(&g);
+}
+
+Test(analysis, races_name_the_lines_and_the_fix)
+{
+	struct rubric r = no_checks();
+	struct grade g;
+	grade_init(&g, NULL);
+	r.max_races = 0;
+	r.max_uninit_shared_reads = 0;
+	json_t *m = parse(racy);
+	analysis_grade(&r, m, &g);
+	struct test_result *t = find(&g, "analysis: races");
+	cr_expect_eq(t->status, TEST_FAILED);
+	cr_expect(strstr(t->message, "8194 races") != NULL, "%s", t->message);
+	cr_expect(strstr(t->message, "a write at scan.cu:57 and a read at scan.cu:57") != NULL, "%s",
+		  t->message);
+	cr_expect(strstr(t->message, "__syncthreads()") != NULL, "%s", t->message);
+	t = find(&g, "analysis: uninitialised shared reads");
+	cr_expect_eq(t->status, TEST_FAILED);
+	cr_expect(strstr(t->message, "12 at scan.cu:50") != NULL, "%s", t->message);
+	json_decref(m);
+	grade_free(&g);
+}
+
+Test(analysis, bank_conflicts_name_the_worst_line)
+{
+	struct rubric r = no_checks();
+	struct grade g;
+	grade_init(&g, NULL);
+	r.max_shared_wavefronts_per_request = 2;
+	json_t *m = parse(racy);
+	analysis_grade(&r, m, &g);
+	struct test_result *t = find(&g, "analysis: bank conflicts");
+	cr_expect_eq(t->status, TEST_FAILED);
+	cr_expect(strstr(t->message, "at scan.cu:60 need 32.0 wavefronts per request") != NULL, "%s",
+		  t->message);
+	cr_expect(strstr(t->message, "[32][33]") != NULL, "%s", t->message);
+	json_decref(m);
+	grade_free(&g);
+}
+
+Test(analysis, active_warp_steps_against_the_limit)
+{
+	struct rubric r = no_checks();
+	struct grade g;
+	grade_init(&g, NULL);
+	r.max_active_warp_steps = 160;
+	json_t *m = parse(racy);
+	analysis_grade(&r, m, &g);
+	struct test_result *t = find(&g, "analysis: active warp-steps");
+	cr_expect_eq(t->status, TEST_FAILED);
+	cr_expect(strstr(t->message, "352 active warp-steps (limit 160)") != NULL, "%s", t->message);
+	cr_expect_float_eq(t->max_points, 10.0, 1e-9);
+	json_decref(m);
+	grade_free(&g);
+}
+
+Test(analysis, missing_or_hostile_figures_fail_without_crashing)
+{
+	static const char *bad[] = {
+		"{}",
+		"{\"totals\":{\"races\":\"none\",\"global_store_sectors_per_request\":-1}}",
+		"{\"launches\":[{\"lines\":[{\"space\":7,\"line\":\"x\",\"requests\":1e300}]}],"
+		"\"totals\":{\"races\":1e300}}",
+		"[1,2,3]",
+	};
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		struct rubric r = no_checks();
+		struct grade g;
+		grade_init(&g, NULL);
+		r.max_store_sectors_per_request = 8;
+		r.max_races = 0;
+		r.max_active_warp_steps = 100;
+		json_t *m = parse(bad[k]);
+		analysis_grade(&r, m, &g);
+		cr_assert_eq(g.n_tests, 3);
+		for (int i = 0; i < g.n_tests; i++)
+			cr_expect_eq(g.tests[i].status, TEST_FAILED, "%s: %s", bad[k], g.tests[i].name);
+		json_decref(m);
+		grade_free(&g);
+	}
+}
+
+Test(analysis, no_shared_memory_means_no_bank_conflicts)
+{
+	struct rubric r = no_checks();
+	struct grade g;
+	grade_init(&g, NULL);
+	r.max_shared_wavefronts_per_request = 2;
+	json_t *m = parse(naive);
+	analysis_grade(&r, m, &g);
+	cr_expect_eq(find(&g, "analysis: bank conflicts")->status, TEST_PASSED);
+	json_decref(m);
+	grade_free(&g);
+}
