@@ -216,7 +216,8 @@ void batch_verdict(const struct grade *g, char *buf, size_t len)
 			append(buf, len, part);
 		}
 		if ((t = first_failed(g, GROUP_ANALYSIS, &failed, &total))) {
-			snprintf(part, sizeof(part), "analysis failed: %s%s", t->name,
+			const char *name = strncmp(t->name, "analysis: ", 10) == 0 ? t->name + 10 : t->name;
+			snprintf(part, sizeof(part), "analysis failed: %s%s", name,
 				 failed > 1 ? " and more" : "");
 			append(buf, len, part);
 		}

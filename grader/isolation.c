@@ -30,6 +30,7 @@ static struct {
 	char hide[ISOLATION_MAX_HIDE][PATH_MAX];
 	int n_hide;
 	int nproc;
+	int no_bwrap;
 } policy;
 
 /* path made absolute and free of symbolic links, as bwrap needs it; the
@@ -53,6 +54,7 @@ void isolation_configure(const struct isolation_policy *p)
 		return;
 	policy.force = p->force;
 	policy.nproc = p->nproc;
+	policy.no_bwrap = p->no_bwrap;
 	if (p->writable)
 		absolute(p->writable, policy.writable, sizeof(policy.writable));
 	for (int i = 0; i < p->n_hide && i < ISOLATION_MAX_HIDE; i++)
@@ -392,6 +394,15 @@ static void bwrap_argv(struct vec *a, char *const argv[], const char *work, cons
 		push3(a, "--ro-bind", work, work);
 	if (scratch[0])
 		push3(a, "--bind", scratch, scratch);
+	/* The empty folders over what is hidden stay empty: a file written
+	 * there would vanish anyway, but a probe could not tell it from an
+	 * escape, and the child has no business writing there. */
+	for (int i = 0; private_dirs[i]; i++)
+		if (strcmp(private_dirs[i], "/tmp") != 0 && is_dir(private_dirs[i]))
+			push3(a, "--remount-ro", private_dirs[i], NULL);
+	for (int i = 0; i < n; i++)
+		if (is_dir(secret[i]))
+			push3(a, "--remount-ro", secret[i], NULL);
 	if (cwd[0])
 		push3(a, "--chdir", cwd, NULL);
 	push(a, "--");
@@ -459,7 +470,7 @@ int isolation_prepare(char *const argv[], const struct sandbox_limits *lim,
 
 	struct vec e = { 0 }, a = { 0 };
 	build_env(&e, plan->cwd[0] ? plan->cwd : "/tmp");
-	plan->bwrap = isolation_available();
+	plan->bwrap = !policy.no_bwrap && isolation_available();
 	if (plan->bwrap)
 		bwrap_argv(&a, argv, work, scratch, plan->cwd);
 	if (e.failed || a.failed) {
@@ -504,6 +515,16 @@ void isolation_enter(const struct isolation_plan *plan)
 		    "above the kit, or use --no-isolation)");
 }
 
+void isolation_fix_status(const struct isolation_plan *plan, struct child_result *res)
+{
+	if (plan->bwrap && res->exited && res->exit_status > 128 && res->exit_status < 128 + 65) {
+		res->exited = 0;
+		res->signaled = 1;
+		res->signal = res->exit_status - 128;
+		res->exit_status = 0;
+	}
+}
+
 void isolation_finish(struct isolation_plan *plan)
 {
 	if (plan->uid >= 0) {
@@ -533,7 +554,9 @@ void isolation_describe(int isolate, char *buf, size_t len)
 			 policy.nproc > 0 ? policy.nproc : ISOLATION_DEFAULT_NPROC);
 	else if (geteuid() == 0)
 		snprintf(who, sizeof(who), "as root (no free sandbox uid)");
-	if (isolation_available())
+	if (policy.no_bwrap)
+		snprintf(buf, len, "no bubblewrap (turned off); ran %s, with time and output limits", who);
+	else if (isolation_available())
 		snprintf(buf, len, "bubblewrap: no network, solutions and other submissions hidden; %s", who);
 	else
 		snprintf(buf, len, "no bubblewrap (%s); ran %s, with time and output limits",

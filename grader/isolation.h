@@ -46,6 +46,7 @@ struct isolation_policy {
 	const char *hide[ISOLATION_MAX_HIDE];	/* more folders no child may see */
 	int n_hide;
 	int nproc;		/* RLIMIT_NPROC of a child running as our uid; 0: default */
+	int no_bwrap;		/* the user and limits only, even where bwrap works */
 };
 
 /* Sets the policy of this process (strings are copied); NULL: the default
@@ -87,6 +88,11 @@ int isolation_prepare(char *const argv[], const struct sandbox_limits *lim,
 /* Child, between fork and exec: limits, then the user. Only
  * async-signal-safe calls; on failure the child exits 126 with a message. */
 void isolation_enter(const struct isolation_plan *plan);
+
+/* Parent, after the child ended: bubblewrap reports a child killed by
+ * signal N as exit status 128+N; this turns it back into the signal, so
+ * that a crash reads as a crash. */
+void isolation_fix_status(const struct isolation_plan *plan, struct child_result *res);
 
 /* Parent, after the child ended: kills whatever still runs as the plan's
  * uid, and frees the plan. */

@@ -189,6 +189,7 @@ int sandbox_run(char *const argv[], const struct sandbox_limits *lim, struct chi
 		close(channel_fd);
 	}
 	res->output[res->output_len] = '\0';
+	isolation_fix_status(&plan, res);
 	isolation_finish(&plan);
 	return 0;
 }
