@@ -95,42 +95,31 @@ static int scan_entry(const char *dir, const char *name, const struct lab *lab,
 	return 0;
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(((const struct student *)a)->name, ((const struct student *)b)->name);
-}
-
-static int by_skipped_name(const void *a, const void *b)
-{
-	return strcmp(((const struct skipped *)a)->name, ((const struct skipped *)b)->name);
-}
-
+/* Entries in name order, so that which of two entries with the same
+ * student name (bob/ and bob.cu) counts does not depend on the file system. */
 int batch_scan(const char *dir, const struct lab *lab, const char *skip_path, struct roster *r,
 	       char *err, size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
-	DIR *d = opendir(dir);
-	if (!d) {
+	struct dirent **list;
+	int n = scandir(dir, &list, NULL, alphasort);
+	if (n < 0) {
 		snprintf(err, errlen, "--batch %s: %s", dir, strerror(errno));
 		return -1;
 	}
-	struct dirent *e;
 	int rc = 0;
-	while (rc == 0 && (e = readdir(d))) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		rc = scan_entry(dir, e->d_name, lab, skip_path, r);
+	for (int i = 0; i < n; i++) {
+		const char *name = list[i]->d_name;
+		if (rc == 0 && strcmp(name, ".") != 0 && strcmp(name, "..") != 0)
+			rc = scan_entry(dir, name, lab, skip_path, r);
+		free(list[i]);
 	}
-	closedir(d);
+	free(list);
 	if (rc < 0) {
 		snprintf(err, errlen, "out of memory listing %s", dir);
 		roster_free(r);
 		return -1;
 	}
-	if (r->n)
-		qsort(r->students, (size_t)r->n, sizeof(*r->students), by_name);
-	if (r->n_skipped)
-		qsort(r->skipped, (size_t)r->n_skipped, sizeof(*r->skipped), by_skipped_name);
 	return 0;
 }
 
