@@ -1,0 +1,334 @@
+/*
+ * Isolation of untrusted children (isolation.c through sandbox_run), with
+ * real children: what they can see, write and reach, who they run as, and
+ * that nothing they start outlives them. Tests that need bubblewrap or
+ * root say so and are skipped where it is missing.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "isolation.h"
+#include "kit_paths.h"
+#include "sandbox.h"
+
+static char work[64];
+
+static void setup(void)
+{
+	snprintf(work, sizeof(work), "/tmp/test-isolation-XXXXXX");
+	cr_assert_not_null(mkdtemp(work));
+	isolation_configure(NULL);
+}
+
+static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(p);
+	return 0;
+}
+
+static void teardown(void)
+{
+	nftw(work, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+static void need_bwrap(void)
+{
+	if (!isolation_available())
+		cr_skip_test("bubblewrap cannot run here: %s", isolation_unavailable_reason());
+}
+
+static void need_root(void)
+{
+	if (geteuid() != 0)
+		cr_skip_test("the grader changes the children's user only when it runs as root");
+}
+
+/* Runs `sh -c script` isolated (or not) in work; returns its output. */
+static const char *run_sh(const char *script, int isolate, struct child_result *res)
+{
+	static char out[8192];
+	char err[256];
+	char *argv[] = { "/bin/sh", "-c", (char *)script, NULL };
+	struct sandbox_limits lim = { .wall_s = 30, .output_cap = sizeof(out) - 1, .cwd = work,
+				      .writable_dir = work, .isolate = isolate };
+	cr_assert_eq(sandbox_run(argv, &lim, res, err, sizeof(err)), 0, "%s", err);
+	snprintf(out, sizeof(out), "%s", res->output);
+	return out;
+}
+
+/* Processes whose real uid is uid, from /proc. */
+static int count_processes(long uid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+	while (d && (e = readdir(d))) {
+		char path[300], line[256];
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/status", e->d_name);
+		FILE *f = fopen(path, "r");
+		long u = -1;
+		while (f && fgets(line, sizeof(line), f))
+			if (sscanf(line, "Uid: %ld", &u) == 1)
+				break;
+		if (f)
+			fclose(f);
+		n += u == uid;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* The same, after a moment for the dying to be reaped (zombies count). */
+static int processes_of(long uid)
+{
+	int n = count_processes(uid);
+	for (int i = 0; n > 0 && i < 40; i++) {
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		n = count_processes(uid);
+	}
+	return n;
+}
+
+static int has_arg_pair(char **argv, const char *flag, const char *value)
+{
+	for (int i = 0; argv[i] && argv[i + 1]; i++)
+		if (strcmp(argv[i], flag) == 0 && strcmp(argv[i + 1], value) == 0)
+			return 1;
+	return 0;
+}
+
+static int has_arg(char **argv, const char *flag)
+{
+	for (int i = 0; argv[i]; i++)
+		if (strcmp(argv[i], flag) == 0)
+			return 1;
+	return 0;
+}
+
+Test(isolation, bwrap_command_has_every_wall, .init = setup, .fini = teardown)
+{
+	need_bwrap();
+	char hidden[128], err[256], solutions[PATH_MAX], rel[PATH_MAX];
+	snprintf(hidden, sizeof(hidden), "%s/secret", work);
+	mkdir(hidden, 0700);
+	struct isolation_policy p = { .hide = { hidden }, .n_hide = 1 };
+	isolation_configure(&p);
+	setenv("GRADE_TEST_SECRET", "hunter2", 1);
+	char *argv[] = { "/bin/true", NULL };
+	struct sandbox_limits lim = { .cwd = work, .writable_dir = work, .isolate = 1 };
+	struct isolation_plan plan;
+	cr_assert_eq(isolation_prepare(argv, &lim, &plan, err, sizeof(err)), 0, "%s", err);
+	cr_assert(plan.bwrap);
+	cr_expect_str_eq(plan.argv[0], "bwrap");
+	const char *flags[] = { "--unshare-net", "--unshare-pid", "--unshare-ipc", "--die-with-parent",
+				"--new-session" };
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		cr_expect(has_arg(plan.argv, flags[i]), "no %s", flags[i]);
+	cr_expect(has_arg_pair(plan.argv, "--ro-bind", "/"), "the system is not read-only");
+	cr_expect(has_arg_pair(plan.argv, "--tmpfs", "/tmp"), "no private /tmp");
+	cr_expect(has_arg_pair(plan.argv, "--tmpfs", hidden), "the policy's folder is not hidden");
+	cr_assert_not_null(realpath(kit_path(rel, sizeof(rel), "solutions"), solutions));
+	cr_expect(has_arg_pair(plan.argv, "--tmpfs", solutions), "solutions/ is not hidden");
+	int last = 0;
+	while (plan.argv[last + 1])
+		last++;
+	cr_expect_str_eq(plan.argv[last], "/bin/true", "the program is not last");
+	cr_expect_str_eq(plan.argv[last - 1], "--", "no -- before the program");
+	for (int i = 0; plan.envp[i]; i++)
+		cr_expect(strncmp(plan.envp[i], "GRADE_TEST_SECRET", 17) != 0);
+	isolation_finish(&plan);
+}
+
+Test(isolation, children_run_as_a_user_of_their_own, .init = setup, .fini = teardown)
+{
+	need_root();
+	struct child_result res;
+	long uid = isolation_uid();
+	cr_assert_geq(uid, ISOLATION_UID_BASE);
+	cr_assert_lt(uid, ISOLATION_UID_BASE + ISOLATION_UIDS);
+	char want[32];
+	snprintf(want, sizeof(want), "%ld\n", uid);
+	cr_expect_str_eq(run_sh("id -u", 1, &res), want);
+	child_result_free(&res);
+	cr_expect_str_eq(run_sh("id -u", 0, &res), "0\n", "--no-isolation runs as the grader");
+	child_result_free(&res);
+	/* A forked process leases a uid of its own. */
+	int fds[2];
+	cr_assert_eq(pipe(fds), 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		long mine = isolation_uid();
+		_exit(write(fds[1], &mine, sizeof(mine)) == sizeof(mine) ? 0 : 1);
+	}
+	long other = -1;
+	cr_assert_eq(read(fds[0], &other, sizeof(other)), sizeof(other));
+	cr_expect_neq(other, uid, "two processes share uid %ld", uid);
+	cr_expect_geq(other, ISOLATION_UID_BASE);
+}
+
+Test(isolation, hidden_folders_and_no_network, .init = setup, .fini = teardown)
+{
+	need_bwrap();
+	struct child_result res;
+	char script[PATH_MAX + 128], rel[PATH_MAX];
+	snprintf(script, sizeof(script), "ls -A %s | wc -l; wc -l < /proc/net/dev; "
+		 "ls -A /tmp | grep -v '^test-isolation-' | wc -l", kit_path(rel, sizeof(rel), "solutions"));
+	/* solutions/ empty; /proc/net/dev: two header lines and lo; /tmp: only
+	 * the way to the run's own folder, which lives under /tmp here */
+	cr_expect_str_eq(run_sh(script, 1, &res), "0\n3\n0\n");
+	cr_expect(res.isolated);
+	child_result_free(&res);
+}
+
+/* Writes in its own folder, and nowhere in the kit; with and without bwrap. */
+static void writes_only_its_folder(int no_bwrap)
+{
+	struct child_result res;
+	char marker[PATH_MAX], script[2 * PATH_MAX];
+	kit_path(marker, sizeof(marker), "escape-test-isolation");
+	unlink(marker);
+	struct isolation_policy p = { .no_bwrap = no_bwrap };
+	isolation_configure(&p);
+	snprintf(script, sizeof(script), "touch mine && echo in; touch %s 2>/dev/null && echo out; "
+		 "touch ../escape-test 2>/dev/null && echo up", marker);
+	cr_expect_str_eq(run_sh(script, 1, &res), "in\n");
+	cr_expect_eq(access(marker, F_OK), -1, "the child wrote in the kit");
+	child_result_free(&res);
+	unlink(marker);
+}
+
+Test(isolation, writes_stay_in_the_folder_under_bwrap, .init = setup, .fini = teardown)
+{
+	need_bwrap();
+	writes_only_its_folder(0);
+}
+
+Test(isolation, writes_stay_in_the_folder_as_another_user, .init = setup, .fini = teardown)
+{
+	need_root();
+	writes_only_its_folder(1);
+}
+
+Test(isolation, environment_is_clean, .init = setup, .fini = teardown)
+{
+	struct child_result res;
+	setenv("GRADE_TEST_SECRET", "hunter2", 1);
+	const char *env = run_sh("env", 1, &res);
+	cr_expect_null(strstr(env, "hunter2"), "the grader's environment leaked:\n%s", env);
+	cr_expect_not_null(strstr(env, "PATH="), "no PATH:\n%s", env);
+	child_result_free(&res);
+	env = run_sh("env", 0, &res);
+	cr_expect_not_null(strstr(env, "hunter2"), "--no-isolation keeps the environment");
+	child_result_free(&res);
+	unsetenv("GRADE_TEST_SECRET");
+}
+
+/* A C fork bomb, bounded at 500 children that pause; prints how many it made. */
+static void build_bomb(char *exe, size_t len)
+{
+	char src[128], cmd[512];
+	snprintf(src, sizeof(src), "%s/bomb.c", work);
+	snprintf(exe, len, "%s/bomb", work);
+	FILE *f = fopen(src, "w");
+	cr_assert_not_null(f);
+	fputs("#include <stdio.h>\n#include <unistd.h>\nint main(void){int n=0;\n"
+	      "for(;n<500;n++){int p=fork(); if(p==0){for(;;)pause();} if(p<0)break;}\n"
+	      "printf(\"%d\\n\",n);return 0;}\n", f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "cc -o %s %s", exe, src);
+	cr_assert_eq(system(cmd), 0);
+	chmod(work, 0755);
+}
+
+static void bomb_is_contained(int no_bwrap)
+{
+	char exe[128], err[256];
+	build_bomb(exe, sizeof(exe));
+	struct isolation_policy p = { .no_bwrap = no_bwrap, .nproc = 40 };
+	isolation_configure(&p);
+	char *argv[] = { exe, NULL };
+	struct sandbox_limits lim = { .wall_s = 30, .output_cap = 4096, .cwd = work,
+				      .writable_dir = work, .isolate = 1 };
+	struct child_result res;
+	cr_assert_eq(sandbox_run(argv, &lim, &res, err, sizeof(err)), 0, "%s", err);
+	int made = atoi(res.output);
+	cr_expect(res.exited && res.exit_status == 0, "the bomb did not finish: %s", res.output);
+	cr_expect_lt(made, 40, "RLIMIT_NPROC let %d forks through", made);
+	cr_expect_gt(made, 0, "no fork at all: %s", res.output);
+	child_result_free(&res);
+	cr_expect_eq(processes_of(isolation_uid()), 0, "the bomb's children outlived the run");
+}
+
+Test(isolation, fork_bomb_is_contained_as_another_user, .init = setup, .fini = teardown)
+{
+	need_root();
+	bomb_is_contained(1);
+}
+
+Test(isolation, fork_bomb_is_contained_under_bwrap, .init = setup, .fini = teardown)
+{
+	need_root();
+	need_bwrap();
+	bomb_is_contained(0);
+}
+
+/* A process that left the process group (setsid) is killed by uid. */
+Test(isolation, escaped_processes_are_killed, .init = setup, .fini = teardown)
+{
+	need_root();
+	struct child_result res;
+	struct isolation_policy p = { .no_bwrap = 1 };
+	isolation_configure(&p);
+	/* The pause lets setsid happen before the group is killed. */
+	run_sh("setsid sleep 300 > /dev/null 2>&1 < /dev/null & sleep 0.3; echo started", 1, &res);
+	cr_expect_str_eq(res.output, "started\n");
+	child_result_free(&res);
+	cr_expect_eq(processes_of(isolation_uid()), 0, "a setsid'd process survived the run");
+}
+
+/* bwrap turns "killed by signal 11" into exit status 139: read back as the signal. */
+Test(isolation, a_crash_reads_as_a_signal, .init = setup, .fini = teardown)
+{
+	need_bwrap();
+	struct child_result res;
+	run_sh("kill -SEGV $$", 1, &res);
+	cr_expect(res.signaled && res.signal == 11, "exited %d (%d), signaled %d (%d)", res.exited,
+		  res.exit_status, res.signaled, res.signal);
+	child_result_free(&res);
+	run_sh("exit 3", 1, &res);
+	cr_expect(res.exited && res.exit_status == 3);
+	child_result_free(&res);
+}
+
+Test(isolation, the_report_says_how, .init = setup, .fini = teardown)
+{
+	char buf[256];
+	isolation_describe(0, buf, sizeof(buf));
+	cr_expect_not_null(strstr(buf, "--no-isolation"), "%s", buf);
+	isolation_describe(1, buf, sizeof(buf));
+	if (isolation_available())
+		cr_expect_eq(strncmp(buf, "bubblewrap", 10), 0, "%s", buf);
+	else
+		cr_expect_eq(strncmp(buf, "no bubblewrap", 13), 0, "%s", buf);
+	struct isolation_policy p = { .no_bwrap = 1 };
+	isolation_configure(&p);
+	isolation_describe(1, buf, sizeof(buf));
+	cr_expect_eq(strncmp(buf, "no bubblewrap", 13), 0, "%s", buf);
+}
