@@ -81,7 +81,7 @@ compile_other() {
 	src=$1 obj=$2
 	shift 2
 	case $src in
-	*.c) "$CC" -std=c11 $OPT -g -I"$inc" "$@" -c "$src" -o "$obj" || exit $? ;;
+	*.c) "$CC" -std=gnu11 $OPT -g -I"$inc" "$@" -c "$src" -o "$obj" || exit $? ;;
 	*) "$CXX" -std=c++17 $OPT -g -I"$inc" "$@" -c "$src" -o "$obj" || exit $? ;;
 	esac
 }

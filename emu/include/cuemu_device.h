@@ -131,10 +131,12 @@ template <class F> struct cuemu_launcher_ {
 				    &cuemu_launcher_::run<state>, &s, sizeof s);
 	}
 
+	/* Each thread copies the arguments onto its own stack first: reading
+	 * them there is a local access the runtime does not look at. */
 	template <class S> __attribute__((no_sanitize_thread)) static void run(void *p)
 	{
-		S *s = static_cast<S *>(p);
-		std::apply(*s->f, s->args);
+		S s = *static_cast<S *>(p);
+		std::apply(*s.f, s.args);
 	}
 };
 

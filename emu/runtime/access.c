@@ -26,21 +26,24 @@ static const char *kind_name(int kind)
 	return kind == AK_LOAD ? "load" : kind == AK_STORE ? "store" : "atomic";
 }
 
-static void global_miss(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site)
+/* In neither of the last two buffers (a kernel reads one and writes
+ * another): the buffer table, which replaces one of them. */
+static __attribute__((noinline)) void global_miss(struct thr *t, uintptr_t a, uint32_t n, int kind,
+						  uintptr_t site)
 {
 	uintptr_t lo, hi;
-	if (heap_lookup(a, n, &lo, &hi)) {
-		rt.hit_lo = lo;
-		rt.hit_hi = hi;
-		return;
+	if (!heap_lookup(a, n, &lo, &hi)) {
+		char what[256];
+		heap_describe(a, n, what, sizeof what);
+		fault_kernel(t, site, "out-of-bounds global %s of %u bytes at %p: %s", kind_name(kind), n,
+			     (void *)a, what);
 	}
-	char what[256];
-	heap_describe(a, n, what, sizeof what);
-	fault_kernel(t, site, "out-of-bounds global %s of %u bytes at %p: %s", kind_name(kind), n,
-		     (void *)a, what);
+	rt.hit_lo[rt.hit_next] = lo;
+	rt.hit_hi[rt.hit_next] = hi;
+	rt.hit_next ^= 1;
 }
 
-static void dyn_fault(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site)
+static __attribute__((noinline)) void dyn_fault(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site)
 {
 	fault_kernel(t, site, "out-of-bounds shared %s of %u bytes at byte %zu of dynamic shared "
 		     "memory: the launch gave %zu bytes (the third <<< >>> argument)",
@@ -49,7 +52,7 @@ static void dyn_fault(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_
 
 /* Neither stack, heap nor shared memory. Returns the space to trace, or
  * SP_LOCAL for an access that is fine but not traced. */
-static int other_space(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site)
+static __attribute__((noinline)) int other_space(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site)
 {
 	if (a >= rt.args_lo && a + n <= rt.args_hi)
 		return SP_LOCAL;
@@ -66,7 +69,9 @@ static int other_space(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr
 		     (void *)a);
 }
 
-void cuemu_access(uintptr_t a, uint32_t n, int kind, uintptr_t site)
+/* The hot path: every access of every thread comes here. */
+static inline __attribute__((always_inline)) void cuemu_access(uintptr_t a, uint32_t n, int kind,
+								  uintptr_t site)
 {
 	struct thr *t = rt.cur;
 	int space;
@@ -74,7 +79,8 @@ void cuemu_access(uintptr_t a, uint32_t n, int kind, uintptr_t site)
 	if (a - rt.stack_lo < rt.stack_span)
 		return;
 	if (a - rt.heap_lo < rt.heap_span) {
-		if (unlikely(a < rt.hit_lo || a + n > rt.hit_hi))
+		if (unlikely(a < rt.hit_lo[0] || a + n > rt.hit_hi[0]) &&
+		    unlikely(a < rt.hit_lo[1] || a + n > rt.hit_hi[1]))
 			global_miss(t, a, n, kind, site);
 		space = SP_GLOBAL;
 	} else if (a - rt.shared_lo < rt.shared_span || a - rt.section_lo < rt.section_span) {
@@ -98,7 +104,12 @@ void cuemu_access(uintptr_t a, uint32_t n, int kind, uintptr_t site)
 	sched_park(t);
 }
 
-static void host_access(uintptr_t a, uintptr_t site)
+void cuemu_access_checked(uintptr_t a, uint32_t n, int kind, uintptr_t site)
+{
+	cuemu_access(a, n, kind, site);
+}
+
+static __attribute__((noinline)) void host_access(uintptr_t a, uintptr_t site)
 {
 	char where[256], what[256];
 	if (a - rt.heap_lo >= rt.heap_span || !heap_is_device(a))

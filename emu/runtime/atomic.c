@@ -76,7 +76,7 @@ unsigned long long cuemu_atomic(int op, int type, void *p, unsigned long long v,
 		if (a % size)
 			fault_kernel(rt.cur, (uintptr_t)site, "atomic on a misaligned address %p (a %u-byte "
 				     "atomic needs a multiple of %u)", p, size, size);
-		cuemu_access(a, size, AK_ATOMIC, (uintptr_t)site);
+		cuemu_access_checked(a, size, AK_ATOMIC, (uintptr_t)site);
 	}
 	uint64_t old = load_bits(p, size), new;
 	if (op == OP_CAS)

@@ -29,7 +29,7 @@
 
 #define GUARD 4096u
 #define STAGGER 64u
-#define STAGGER_SLOTS 32u
+#define STAGGER_SLOTS 64u
 
 static char *pool;		/* n_stacks * (GUARD + stack_size) bytes */
 static int n_stacks;
@@ -139,6 +139,13 @@ void fiber_yield(struct thr *t)
 {
 	cuemu_switch(&t->sp, sched_sp);
 }
+
+void fiber_switch(struct thr *from, struct thr *to)
+{
+	rt.cur = to;
+	cuemu_threadIdx = to->tid;
+	cuemu_switch(&from->sp, to->sp);
+}
 #else
 void fiber_start(struct thr *t, void (*entry)(void))
 {
@@ -163,5 +170,12 @@ void fiber_resume(struct thr *t)
 void fiber_yield(struct thr *t)
 {
 	swapcontext(&thread_uc[t->id], &sched_uc);
+}
+
+void fiber_switch(struct thr *from, struct thr *to)
+{
+	rt.cur = to;
+	cuemu_threadIdx = to->tid;
+	swapcontext(&thread_uc[from->id], &thread_uc[to->id]);
 }
 #endif

@@ -207,7 +207,8 @@ int heap_free(void *ptr, uintptr_t site)
 	live_bytes -= bufs[i].size;
 	memmove(&bufs[i], &bufs[i + 1], (size_t)(n_bufs - i - 1) * sizeof *bufs);
 	n_bufs--;
-	rt.hit_lo = rt.hit_hi = 0;
+	memset(rt.hit_lo, 0, sizeof rt.hit_lo);
+	memset(rt.hit_hi, 0, sizeof rt.hit_hi);
 	return 0;
 }
 

@@ -51,7 +51,6 @@ struct thr {
 	int op, arg, width, vsize;
 	unsigned mask;
 	uint64_t val, out;
-	int bar_pred;		/* __syncthreads_count/and/or */
 };
 
 struct launch {
@@ -88,7 +87,8 @@ struct rt {
 	/* address ranges, for classifying an access */
 	uintptr_t stack_lo, stack_span;
 	uintptr_t heap_lo, heap_span;
-	uintptr_t hit_lo, hit_hi;	/* the allocation of the last global access */
+	uintptr_t hit_lo[2], hit_hi[2];	/* the buffers of the last global accesses */
+	int hit_next;			/* the entry a miss replaces */
 	uintptr_t shared_lo, shared_span;	/* the arena of __shared__ slots (used part) */
 	uintptr_t section_lo, section_span;	/* __shared__ made by macros: a section */
 	uintptr_t dyn_lo;
@@ -122,6 +122,7 @@ void fiber_pool_reserve(int nthreads);
 void fiber_start(struct thr *t, void (*entry)(void));
 void fiber_resume(struct thr *t);	/* scheduler -> t, returns when t yields */
 void fiber_yield(struct thr *t);	/* t -> scheduler */
+void fiber_switch(struct thr *from, struct thr *to);	/* one fiber to another */
 int fiber_guard_hit(uintptr_t addr, int *thread);
 void fiber_stack(int id, uintptr_t *lo, uintptr_t *hi);
 
@@ -150,7 +151,7 @@ int host_mapped(uintptr_t a, size_t n);	/* cudaMallocHost / managed memory */
 void heap_reset(void);
 
 /* access.c */
-void cuemu_access(uintptr_t a, uint32_t n, int kind, uintptr_t site);
+void cuemu_access_checked(uintptr_t a, uint32_t n, int kind, uintptr_t site);
 
 /* warp.c */
 void warp_issue(struct thr **lanes, int n, int lo, int hi);

@@ -23,12 +23,14 @@
 
 #include "internal.h"
 
+/* 24 bytes: the global table stays in cache. Sites are kept as offsets
+ * in the program image (under 4 GiB), stamps as the low 32 bits. */
 struct shadow {
-	uint64_t stamp;
+	uint32_t stamp;
 	int16_t writer, reader;
 	uint8_t multi, atomic;
 	uint32_t written;	/* block serial of the last write */
-	uintptr_t wsite, rsite;
+	uint32_t wsite, rsite;
 };
 
 struct gentry {
@@ -40,7 +42,7 @@ static struct shadow *sh_arena, *sh_section, *sh_dyn;
 static size_t n_section;
 static struct gentry *gtab;
 static size_t gcap, glive;
-static uint64_t gstamp;
+static uint32_t gstamp;
 
 /* The shadow of a shared word: one array per region, made when first needed. */
 static struct shadow *region(struct shadow **sh, size_t words, uintptr_t lo, uintptr_t a)
@@ -53,6 +55,8 @@ static struct shadow *region(struct shadow **sh, size_t words, uintptr_t lo, uin
 
 static struct shadow *shared_shadow(uintptr_t a)
 {
+	if (likely(a - rt.shared_lo < ARENA_BYTES && sh_arena))
+		return &sh_arena[(a - rt.shared_lo) / 4];
 	if (a - rt.dyn_lo < DYN_SMEM_MAX)
 		return region(&sh_dyn, DYN_SMEM_MAX / 4, rt.dyn_lo, a);
 	if (a - rt.shared_lo < ARENA_BYTES)
@@ -90,8 +94,8 @@ static int grow(void)
 static struct shadow *global_shadow(uintptr_t a)
 {
 	uintptr_t w = a >> 2;
-	if (gstamp != rt.interval) {
-		gstamp = rt.interval;
+	if (gstamp != (uint32_t)rt.interval) {
+		gstamp = (uint32_t)rt.interval;
 		glive = 0;
 	}
 	if ((glive + 1) * 2 > gcap && grow() < 0)
@@ -126,35 +130,36 @@ static int same_warp(int a, int b)
 
 /* One word. An access counts at most one race, however many words it
  * spans: *raced says whether it has counted one already. */
-static void check_word(struct shadow *s, struct thr *t, int kind, int space, uintptr_t site,
+static inline void check_word(struct shadow *s, struct thr *t, int kind, int space, uintptr_t site,
 		       int *raced)
 {
 	struct launch_rec *r = rt.launch->rec;
 	int me = t->id, atomic = kind == AK_ATOMIC;
-	if (s->stamp != rt.interval) {
-		s->stamp = rt.interval;
+	if (s->stamp != (uint32_t)rt.interval) {
+		s->stamp = (uint32_t)rt.interval;
 		s->writer = s->reader = -1;
 		s->multi = s->atomic = 0;
 	}
 	if (*raced) {
 		/* counted already */
 	} else if (s->writer >= 0 && s->writer != me && !(atomic && s->atomic)) {
-		metrics_race(r, kind == AK_LOAD ? 0 : 2, same_warp(s->writer, me), space, s->wsite, site);
+		metrics_race(r, kind == AK_LOAD ? 0 : 2, same_warp(s->writer, me), space,
+			     rt.image_lo + s->wsite, site);
 		*raced = 1;
 	} else if (kind != AK_LOAD && s->reader >= 0 && (s->reader != me || s->multi)) {
-		metrics_race(r, 1, same_warp(s->reader, me), space, s->rsite, site);
+		metrics_race(r, 1, same_warp(s->reader, me), space, rt.image_lo + s->rsite, site);
 		*raced = 1;
 	}
 	if (kind == AK_LOAD) {
 		if (s->reader < 0) {
 			s->reader = (int16_t)me;
-			s->rsite = site;
+			s->rsite = (uint32_t)(site - rt.image_lo);
 		} else if (s->reader != me) {
 			s->multi = 1;
 		}
 	} else {
 		s->writer = (int16_t)me;
-		s->wsite = site;
+		s->wsite = (uint32_t)(site - rt.image_lo);
 		s->atomic = (uint8_t)atomic;
 	}
 }

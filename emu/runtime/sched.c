@@ -23,19 +23,41 @@
 
 static int bar_count, bar_any, bar_all;
 
+/* Kept as the threads change state, so that no loop has to count them. */
+static int warp_lo;		/* the first thread of the running warp */
+static uint32_t chain;		/* its lanes that were runnable when the scheduler resumed it */
+static int parked;		/* lanes of the running warp waiting to issue */
+static int waiting, exited;	/* threads of the block at the barrier, ended */
+static int pred_sum;		/* __syncthreads_count's predicates, summed */
+
+/* Hands control from t, which has just parked, to the next runnable lane
+ * of its warp, or back to the scheduler after the last: one switch per lane
+ * and step instead of two. The order is the scheduler's own. */
+static void pass_on(struct thr *t)
+{
+	int lane = t->id - warp_lo;
+	uint32_t rest = lane == WARP - 1 ? 0 : chain >> (lane + 1) << (lane + 1);
+	if (rest)
+		fiber_switch(t, &rt.threads[warp_lo + __builtin_ctz(rest)]);
+	else
+		fiber_yield(t);
+}
+
 static void thread_main(void)
 {
 	struct thr *t = rt.cur;
 	rt.launch->thunk(rt.launch->args);
 	t->state = T_EXITED;
-	fiber_yield(t);
+	exited++;
+	pass_on(t);
 	abort();		/* an exited fiber is never resumed */
 }
 
 void sched_park(struct thr *t)
 {
 	t->state = T_PARKED;
-	fiber_yield(t);
+	parked++;
+	pass_on(t);
 }
 
 void sched_abort(void)
@@ -54,10 +76,11 @@ static int barrier_wait(int pred, uintptr_t site)
 	struct thr *t = rt.cur;
 	if (!rt.in_kernel || !t)
 		return pred;	/* called on the host: nothing to wait for */
-	t->bar_pred = pred != 0;
+	pred_sum += pred != 0;
+	waiting++;
 	t->site = site;
 	t->state = T_BARRIER;
-	fiber_yield(t);
+	pass_on(t);
 	return bar_count;
 }
 
@@ -109,28 +132,20 @@ static void barrier_divergence(struct launch *L, int exited, uintptr_t site)
 /* Every thread is at a barrier or has ended. Returns 0 when all ended. */
 static int barrier_release(struct launch *L)
 {
-	int waiting = 0, exited = 0, count = 0;
-	uintptr_t site = 0;
-	for (int i = 0; i < L->nthreads; i++) {
-		struct thr *t = &rt.threads[i];
-		if (t->state == T_EXITED) {
-			exited++;
-		} else {
-			waiting++;
-			count += t->bar_pred;
-			site = t->site;
-		}
-	}
 	if (waiting == 0)
 		return 0;
+	uintptr_t site = 0;
+	for (int i = 0; i < L->nthreads; i++)
+		if (rt.threads[i].state == T_BARRIER) {
+			site = rt.threads[i].site;
+			rt.threads[i].state = T_RUNNABLE;
+		}
 	if (exited && !L->divergence_seen)
 		barrier_divergence(L, exited, site);
-	bar_count = count;
-	bar_any = count > 0;
-	bar_all = count == waiting;
-	for (int i = 0; i < L->nthreads; i++)
-		if (rt.threads[i].state == T_BARRIER)
-			rt.threads[i].state = T_RUNNABLE;
+	bar_count = pred_sum;
+	bar_any = pred_sum > 0;
+	bar_all = pred_sum == waiting;
+	waiting = pred_sum = 0;
 	return 1;
 }
 
@@ -141,14 +156,15 @@ static int lowest_group(struct thr *T, int lo, int hi, struct thr **group)
 {
 	uintptr_t min = UINTPTR_MAX;
 	int n = 0;
-	for (int i = lo; i < hi; i++)
-		if (T[i].state == T_PARKED && T[i].site < min)
+	for (int i = lo; i < hi; i++) {
+		if (T[i].state != T_PARKED || T[i].site > min)
+			continue;
+		if (T[i].site < min) {
 			min = T[i].site;
-	if (min == UINTPTR_MAX)
-		return 0;
-	for (int i = lo; i < hi; i++)
-		if (T[i].state == T_PARKED && T[i].site == min)
-			group[n++] = &T[i];
+			n = 0;
+		}
+		group[n++] = &T[i];
+	}
 	return n;
 }
 
@@ -156,17 +172,22 @@ static int lowest_group(struct thr *T, int lo, int hi, struct thr **group)
 static void run_warp(int lo, int hi)
 {
 	struct thr *T = rt.threads, *group[WARP];
+	warp_lo = lo;
 	for (;;) {
-		for (int i = lo; i < hi; i++) {
-			if (T[i].state != T_RUNNABLE)
-				continue;
-			fiber_resume(&T[i]);
+		/* Resume the first runnable lane: each passes on to the next. */
+		chain = 0;
+		for (int i = lo; i < hi; i++)
+			if (T[i].state == T_RUNNABLE)
+				chain |= 1u << (i - lo);
+		if (chain) {
+			fiber_resume(&T[lo + __builtin_ctz(chain)]);
 			if (unlikely(rt.aborted))
 				return;
 		}
+		if (!parked)
+			return;	/* all at the barrier or ended: the common case */
 		int n = lowest_group(T, lo, hi, group);
-		if (n == 0)
-			return;
+		parked -= n;
 		if (group[0]->space == SP_WARP)
 			warp_issue(group, n, lo, hi);
 		else
@@ -224,6 +245,7 @@ static void run_block(struct launch *L)
 	}
 	poison_shared(L);
 	block_threads(L);
+	parked = waiting = exited = pred_sum = 0;
 	for (;;) {
 		rt.interval++;
 		for (int lo = 0; lo < L->nthreads; lo += WARP) {

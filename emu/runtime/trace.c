@@ -12,37 +12,46 @@
 
 #define MAX_UNITS 512
 
-/* Adds x to the set u[0..*n) if it is not there yet. */
-static void add_unique(uintptr_t *u, int *n, uintptr_t x)
+/* Sorts v[0..n) and drops repeats; returns the count left. The lanes'
+ * addresses mostly rise with the lane, so insertion sort runs in about n. */
+static int sort_unique(uintptr_t *v, int n)
 {
-	for (int i = *n - 1; i >= 0; i--)
-		if (u[i] == x)
-			return;
-	if (*n < MAX_UNITS)
-		u[(*n)++] = x;
+	for (int i = 1; i < n; i++) {
+		uintptr_t x = v[i];
+		int j = i;
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		if (m == 0 || v[m - 1] != v[i])
+			v[m++] = v[i];
+	return m;
+}
+
+/* The distinct units (1 << shift bytes) the lanes touch, into u. */
+static int units(struct thr **lanes, int n, int shift, uintptr_t *u)
+{
+	int m = 0;
+	for (int i = 0; i < n; i++) {
+		uintptr_t a = lanes[i]->addr, last = (a + lanes[i]->size - 1) >> shift;
+		for (uintptr_t x = a >> shift; x <= last && m < MAX_UNITS; x++)
+			u[m++] = x;
+	}
+	return sort_unique(u, m);
 }
 
 static uint64_t sectors(struct thr **lanes, int n)
 {
 	uintptr_t seg[MAX_UNITS];
-	int m = 0;
-	for (int i = 0; i < n; i++) {
-		uintptr_t a = lanes[i]->addr, last = (a + lanes[i]->size - 1) >> 5;
-		for (uintptr_t s = a >> 5; s <= last; s++)
-			add_unique(seg, &m, s);
-	}
-	return (uint64_t)m;
+	return (uint64_t)units(lanes, n, 5, seg);
 }
 
 static uint64_t wavefronts(struct thr **lanes, int n)
 {
 	uintptr_t word[MAX_UNITS];
-	int m = 0, per_bank[32] = { 0 }, most = 0;
-	for (int i = 0; i < n; i++) {
-		uintptr_t a = lanes[i]->addr, last = (a + lanes[i]->size - 1) >> 2;
-		for (uintptr_t w = a >> 2; w <= last; w++)
-			add_unique(word, &m, w);
-	}
+	int m = units(lanes, n, 2, word), per_bank[32] = { 0 }, most = 0;
 	for (int i = 0; i < m; i++)
 		if (++per_bank[word[i] & 31] > most)
 			most = per_bank[word[i] & 31];
