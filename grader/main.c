@@ -154,6 +154,16 @@ static int chart_from(const struct options *o)
 	return 0;
 }
 
+/* The reference solution is timed beside the submission when the score
+ * needs it (this GPU has no calibrated band) or a chart will show it. */
+static int reference_needed(const struct options *o, const struct rubric *r,
+			    const struct device_info *dev)
+{
+	if (o->solution)
+		return 0;
+	return o->plot != PLOT_NONE || !rubric_gpu_band(r, dev->name);
+}
+
 static int grade_one(const struct options *o, const struct lab *lab, const struct rubric *r,
 		     const struct device_info *dev, const char *submission, const char *work)
 {
@@ -170,7 +180,7 @@ static int grade_one(const struct options *o, const struct lab *lab, const struc
 		.seed = o->seed_given ? o->seed : rng_fresh_seed(),
 		.salt = 0,
 		.work_dir = work,
-		.reference = file_exists(reference) && !o->solution ? reference : NULL,
+		.reference = reference_needed(o, r, dev) && file_exists(reference) ? reference : NULL,
 		.isolate = !o->no_isolation,
 		.analysis = !o->no_analysis,
 	};

@@ -34,7 +34,7 @@ ParameterizedTest(struct e2e_case *c, gpu, grade, .timeout = 900)
 	if (!have_gpu(why, sizeof(why)))
 		cr_skip_test("needs a CUDA GPU: %s", why);
 	struct graded g;
-	cr_assert_eq(run_grade(c->lab, c->file[0] ? c->file : NULL, "cuda", "--no-analysis", &g), 0);
+	cr_assert_eq(run_grade(c->lab, c->file[0] ? c->file : NULL, "cuda", NULL, &g), 0);
 	cr_assert_not_null(g.report, "%s %s: no JSON report (exit %d)\n%s", c->lab, c->file,
 			   g.exit_status, g.output);
 	if (strcmp(c->kind, "solution") == 0)
@@ -46,4 +46,26 @@ ParameterizedTest(struct e2e_case *c, gpu, grade, .timeout = 900)
 		cr_expect_geq(checked, 0, "%s\n%s", why, g.output);
 	}
 	graded_free(&g);
+}
+
+/* The same submission graded five times on one GPU: scores within 2% of the
+ * maximum of each other. The unpadded tile earns partial points, where
+ * timing noise would show first. */
+Test(gpu, repeatable_scores, .timeout = 900)
+{
+	char why[512];
+	if (!have_gpu(why, sizeof(why)))
+		cr_skip_test("needs a CUDA GPU: %s", why);
+	double lo = 1e9, hi = -1, max = 0;
+	for (int i = 0; i < 5; i++) {
+		struct graded g;
+		cr_assert_eq(run_grade("lab3", "tests/fixtures/lab3/unpadded.cu", "cuda", "--no-analysis", &g), 0);
+		cr_assert_not_null(g.report, "%s", g.output);
+		double s = json_number_value(json_object_get(g.report, "score"));
+		max = json_number_value(json_object_get(g.report, "max_score"));
+		lo = s < lo ? s : lo;
+		hi = s > hi ? s : hi;
+		graded_free(&g);
+	}
+	cr_expect_leq(hi - lo, 0.02 * max, "scores from %g to %g of %g", lo, hi, max);
 }
