@@ -212,10 +212,13 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
 #ifdef __cplusplus
 }
 
-/* As in NVIDIA's cuda_runtime.h: no cast needed for typed pointers. */
-template <class T> static inline cudaError_t cudaMalloc(T **devPtr, size_t size)
+/* As in NVIDIA's cuda_runtime.h: no cast needed for typed pointers. Not
+ * inlined, and it hands on its caller's address, so that a buffer's
+ * messages name the student's cudaMalloc line, not this one. */
+extern "C" cudaError_t cuemu_malloc_at(void **devPtr, size_t size, void *site);
+template <class T> static __attribute__((noinline)) cudaError_t cudaMalloc(T **devPtr, size_t size)
 {
-	return ::cudaMalloc((void **)(void *)devPtr, size);
+	return cuemu_malloc_at((void **)(void *)devPtr, size, __builtin_return_address(0));
 }
 template <class T> static inline cudaError_t cudaMallocHost(T **ptr, size_t size)
 {

@@ -236,9 +236,16 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
 
 /* ---- memory ------------------------------------------------------------------------ */
 
+cudaError_t cuemu_malloc_at(void **devPtr, size_t size, void *where);
+
 cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
-	uintptr_t site = RA();
+	return cuemu_malloc_at(devPtr, size, __builtin_return_address(0));
+}
+
+cudaError_t cuemu_malloc_at(void **devPtr, size_t size, void *where)
+{
+	uintptr_t site = (uintptr_t)where;
 	char at[256];
 	if (rt_gate() != cudaSuccess)
 		return rt.sticky_error;

@@ -12,6 +12,7 @@
  * that is not instrumented) prints "cuemu: <description>" on stderr and
  * ends the process with status 86 (CUEMU_FATAL_EXIT).
  */
+#include <execinfo.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -136,17 +137,29 @@ static int stack_overflowed(void *ctx, int *thread)
 	return sp && sp < lo + 256;
 }
 
-/* The student's line the program was at: the interrupted instruction if it
- * is in a .cu file, else the thread's last traced access. */
-static const char *where_now(void *ctx, char *buf, size_t len)
+static int in_cu_file(uintptr_t pc, char *buf, size_t len)
 {
 	const char *file;
 	unsigned line;
+	if (!pc || !lines_lookup(pc, &file, &line) || !strstr(file, ".cu"))
+		return 0;
+	snprintf(buf, len, "%s:%u", file, line);
+	return 1;
+}
+
+/* The student's line the program was at: the interrupted instruction if it
+ * is in a .cu file, else the nearest caller in one (the fault may be in
+ * libc's memcpy), else the thread's last traced access. */
+static const char *where_now(void *ctx, char *buf, size_t len)
+{
+	void *frames[32];
 	uintptr_t pc = context_pc(ctx);
-	if (pc && lines_lookup(pc, &file, &line) && strstr(file, ".cu")) {
-		snprintf(buf, len, "%s:%u", file, line);
+	if (in_cu_file(pc, buf, len))
 		return buf;
-	}
+	int n = backtrace(frames, 32);
+	for (int i = 0; i < n; i++)
+		if (in_cu_file((uintptr_t)frames[i] - 1, buf, len))
+			return buf;
 	if (rt.in_kernel && rt.cur && rt.cur->last_site)
 		return site_text(rt.cur->last_site, buf, len);
 	return pc ? site_text(pc + 1, buf, len) : "an unknown line";
@@ -236,6 +249,8 @@ void fault_signals_install(void)
 	/* The handlers run on their own stack: a fiber that overflowed has none left. */
 	static char alt[64 * 1024];
 	stack_t ss = { .ss_sp = alt, .ss_size = sizeof alt, .ss_flags = 0 };
+	void *warm[2];
+	backtrace(warm, 2);	/* loads the unwinder now: a handler must not */
 	sigaltstack(&ss, NULL);
 	install(SIGSEGV, on_segv);
 	install(SIGBUS, on_segv);

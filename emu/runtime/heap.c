@@ -133,15 +133,23 @@ void heap_describe(uintptr_t a, size_t n, char *out, size_t len)
 			return;
 		}
 	}
-	if (i >= 0 && a >= bufs[i].base && a < bufs[i].base + bufs[i].size) {
+	if (i >= 0 && a >= bufs[i].base && a + n <= bufs[i].base + bufs[i].size) {
+		snprintf(out, len, "inside a %zu-byte cudaMalloc buffer (allocated at %s)", bufs[i].size,
+			 where(bufs[i].site, at, sizeof at));
+	} else if (i >= 0 && a >= bufs[i].base && a < bufs[i].base + bufs[i].size) {
 		snprintf(out, len, "it runs %zu bytes past the end of a %zu-byte cudaMalloc buffer "
 			 "(allocated at %s)", (size_t)(a + n - bufs[i].base - bufs[i].size), bufs[i].size,
 			 where(bufs[i].site, at, sizeof at));
 	} else if (i >= 0 && a - (bufs[i].base + bufs[i].size) < GAP) {
-		size_t past = a - (bufs[i].base + bufs[i].size);
-		snprintf(out, len, "%zu bytes (%zu elements of %zu bytes) past the end of a %zu-byte "
-			 "cudaMalloc buffer (allocated at %s): check the index against the size",
-			 past, n ? past / n : past, n, bufs[i].size, where(bufs[i].site, at, sizeof at));
+		size_t off = a - bufs[i].base, size = bufs[i].size;
+		where(bufs[i].site, at, sizeof at);
+		if (n && off % n == 0 && size % n == 0)
+			snprintf(out, len, "it is element %zu of a cudaMalloc buffer of %zu %zu-byte "
+				 "elements (allocated at %s), %zu past its last element: check the index "
+				 "against the size", off / n, size / n, n, at, off / n - size / n + 1);
+		else
+			snprintf(out, len, "it is byte %zu of a %zu-byte cudaMalloc buffer (allocated at "
+				 "%s), past its end: check the index against the size", off, size, at);
 	} else if (i + 1 < n_bufs && bufs[i + 1].base - a <= GAP) {
 		size_t before = bufs[i + 1].base - a;
 		snprintf(out, len, "%zu bytes before the start of a %zu-byte cudaMalloc buffer "

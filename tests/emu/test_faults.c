@@ -29,7 +29,8 @@ static void expect_fault(const char *marker, const char *words)
 Test(faults, out_of_bounds_store_is_an_illegal_address)
 {
 	cr_assert_eq(fk_out_of_bounds(), cudaErrorIllegalAddress);
-	expect_fault("@oob", "past the end of a 400-byte cudaMalloc buffer");
+	expect_fault("@oob", "element 100 of a cudaMalloc buffer of 100 4-byte elements (allocated at faults.cu:");
+	expect_fault("@oob", "1 past its last element");
 	expect_fault("@oob", "kernel off_by_one, block (0,0,0), thread (100,0,0)");
 	/* Sticky, as on a GPU, until the device is reset. */
 	int *p;
