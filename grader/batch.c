@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -315,8 +316,13 @@ static void write_gradebook(const struct batch *b)
 static void launch(struct batch *b, struct worker *w, int slot, int student)
 {
 	fflush(NULL);
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 	if (pid == 0) {
+		/* A batch killed outright takes its workers along; what they had
+		 * finished is on disk, what they had not is graded by the rerun. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		if (getppid() != parent)
+			_exit(1);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);

@@ -1,0 +1,411 @@
+/*
+ * Batch grading end to end, in the emulator, as an instructor runs it:
+ *
+ *   ./grade lab3 --batch tests/fixtures/hostile --out TMP --backend emu
+ *
+ * Every fixture there is one student; its header says what the gradebook
+ * must say about it ("expect-verdict:", a substring of the verdict; as a
+ * normal user "expect-verdict-as-user:" where that differs) and which test
+ * groups pass ("expect-exit-group:"). "expect-needs: bwrap" marks a probe
+ * that only bubblewrap contains, "isolation" one that bubblewrap or root's
+ * sandbox user contains; on a machine without them the verdict is not
+ * checked (the escape is then expected, and the threat model says so).
+ *
+ * The rubric is the lab's own with shorter time limits, so that the
+ * endless loop costs seconds, not the minutes a real rubric allows.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <glob.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "grade_runner.h"
+#include "isolation.h"
+#include "kit_paths.h"
+#include "sandbox.h"
+
+#define SALT "hostile-salt-7d41"
+
+static char tmp[64], out[128], rubric[128];
+
+static void setup(void)
+{
+	snprintf(tmp, sizeof(tmp), "/tmp/test-batch-e2e-XXXXXX");
+	cr_assert_not_null(mkdtemp(tmp));
+	snprintf(out, sizeof(out), "%s/graded", tmp);
+	snprintf(rubric, sizeof(rubric), "%s/lab.ini", tmp);
+}
+
+static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(p);
+	return 0;
+}
+
+static void teardown(void)
+{
+	nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* labs/lab3-transpose/lab.ini with each test's limit cut to 4 s and the
+ * analysis run's to 8 s. */
+static void fast_rubric(void)
+{
+	char src[PATH_MAX], line[1024], section[64] = "";
+	FILE *in = fopen(kit_path(src, sizeof(src), "labs/lab3-transpose/lab.ini"), "r");
+	FILE *o = fopen(rubric, "w");
+	cr_assert(in && o);
+	while (fgets(line, sizeof(line), in)) {
+		if (line[0] == '[')
+			sscanf(line, "[%63[^]]", section);
+		if (strncmp(line, "timeout_s", 9) == 0 && strcmp(section, "correctness") == 0)
+			fputs("timeout_s = 4\n", o);
+		else if (strncmp(line, "timeout_s", 9) == 0 && strcmp(section, "analysis") == 0)
+			fputs("timeout_s = 8\n", o);
+		else
+			fputs(line, o);
+	}
+	fclose(in);
+	fclose(o);
+}
+
+/* ./grade lab3 --batch DIR --out OUT ...; returns its exit status, its
+ * output (the tail) in log. */
+static int run_batch(const char *dir, char *log, size_t len)
+{
+	char grade[PATH_MAX];
+	kit_path(grade, sizeof(grade), "build/grade");
+	char *argv[] = { grade, "lab3", "--batch", (char *)dir, "--out", out, "--backend", "emu",
+			 "--rubric", rubric, "--salt", SALT, "--plot", "none", "--jobs", "2", NULL };
+	struct sandbox_limits lim = { .wall_s = 900, .output_cap = 1 << 20 };
+	struct child_result res;
+	char err[256];
+	cr_assert_eq(sandbox_run(argv, &lim, &res, err, sizeof(err)), 0, "%s", err);
+	snprintf(log, len, "%s", child_output_tail(&res, 60));
+	int status = res.exited ? res.exit_status : -1;
+	child_result_free(&res);
+	return status;
+}
+
+/* ---- reading the gradebook (RFC 4180) ------------------------------------------------ */
+
+#define FIELDS 10
+#define MAX_ROWS 64
+
+struct row {
+	char f[FIELDS][512];
+};
+
+/* One record from p; returns the position after it, or NULL at the end. */
+static const char *csv_record(const char *p, struct row *r)
+{
+	if (!*p)
+		return NULL;
+	memset(r, 0, sizeof(*r));
+	for (int k = 0; k < FIELDS; k++) {
+		size_t o = 0;
+		if (*p == '"') {
+			for (p++; *p && !(*p == '"' && p[1] != '"'); p++) {
+				if (*p == '"')
+					p++;
+				if (o + 1 < sizeof(r->f[k]))
+					r->f[k][o++] = *p;
+			}
+			if (*p == '"')
+				p++;
+		} else {
+			for (; *p && *p != ',' && *p != '\r' && *p != '\n'; p++)
+				if (o + 1 < sizeof(r->f[k]))
+					r->f[k][o++] = *p;
+		}
+		if (*p == ',')
+			p++;
+		else
+			break;
+	}
+	if (*p == '\r')
+		p++;
+	if (*p == '\n')
+		p++;
+	return p;
+}
+
+static int read_gradebook(struct row *rows, int max)
+{
+	char path[256], *text;
+	snprintf(path, sizeof(path), "%s/gradebook.csv", out);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	text = calloc(1, 1 << 20);
+	size_t n = fread(text, 1, (1 << 20) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	struct row header;
+	const char *p = csv_record(text, &header);
+	cr_expect_str_eq(header.f[0], "student");
+	cr_expect_str_eq(header.f[9], "verdict");
+	int k = 0;
+	while (p && k < max && (p = csv_record(p, &rows[k])))
+		k++;
+	free(text);
+	return k;
+}
+
+static const struct row *find_row(const struct row *rows, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(rows[i].f[0], name) == 0)
+			return &rows[i];
+	return NULL;
+}
+
+/* ---- fixture headers -------------------------------------------------------------------- */
+
+/* The text after "// expect-KEY: " (to the end of the line), or NULL. */
+static const char *expectation(const char *file, const char *key, char *buf, size_t len)
+{
+	FILE *f = fopen(file, "r");
+	char want[64], line[512];
+	const char *found = NULL;
+	snprintf(want, sizeof(want), "// expect-%s: ", key);
+	for (int i = 0; f && i < 40 && fgets(line, sizeof(line), f); i++)
+		if (strncmp(line, want, strlen(want)) == 0) {
+			snprintf(buf, len, "%s", line + strlen(want));
+			buf[strcspn(buf, "\r\n")] = '\0';
+			found = buf;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* Whether this machine contains what the fixture's probe tries. */
+static int contained_here(const char *file)
+{
+	char need[64];
+	if (!expectation(file, "needs", need, sizeof(need)))
+		return 1;
+	if (strcmp(need, "bwrap") == 0)
+		return isolation_available();
+	return isolation_available() || geteuid() == 0;
+}
+
+static void student_name(const char *file, char *name, size_t len)
+{
+	const char *base = strrchr(file, '/');
+	snprintf(name, len, "%s", base ? base + 1 : file);
+	name[strlen(name) - 3] = '\0';	/* less ".cu" */
+}
+
+static void check_student(const char *file, const struct row *r)
+{
+	char name[256], want[256], path[512], why[512];
+	student_name(file, name, sizeof(name));
+	cr_assert_not_null(r, "%s has no row in the gradebook", name);
+	const char *verdict = r->f[9];
+	if (!contained_here(file)) {
+		cr_log_warn("%s: not checked: this machine has no sandbox that contains it", name);
+	} else {
+		const char *key = geteuid() != 0 && expectation(file, "verdict-as-user", want, sizeof(want))
+					  ? "verdict-as-user" : "verdict";
+		cr_assert_not_null(expectation(file, key, want, sizeof(want)), "%s: no expect-%s", file, key);
+		cr_expect_not_null(strstr(verdict, want), "%s: the verdict is '%s', expected '%s'", name,
+				   verdict, want);
+	}
+	snprintf(path, sizeof(path), "%s/students/%s/report.json", out, name);
+	json_t *report = json_load_file(path, 0, NULL);
+	cr_assert_not_null(report, "%s: no report.json", name);
+	cr_expect_geq(check_expectations(file, "exit-group", report, why, sizeof(why)), 1, "%s: %s", name,
+		      why);
+	/* Gradescope's file agrees with the gradebook. */
+	snprintf(path, sizeof(path), "%s/students/%s/results.json", out, name);
+	json_t *gs = json_load_file(path, 0, NULL);
+	cr_assert_not_null(gs, "%s: no results.json", name);
+	cr_expect(json_is_array(json_object_get(gs, "tests")));
+	double score = json_number_value(json_object_get(gs, "score"));
+	cr_expect_float_eq(score, atof(r->f[1]), 0.01, "%s: Gradescope %g, gradebook %s", name, score,
+			   r->f[1]);
+	json_decref(gs);
+	json_decref(report);
+}
+
+/* ---- what must not have happened -------------------------------------------------------------- */
+
+static int markers;
+
+static int find_marker(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	if (strcmp(p + ftw->base, "escape-marker-hostile.txt") == 0) {
+		cr_log_error("a submission wrote %s", p);
+		markers++;
+		remove(p);
+	}
+	return 0;
+}
+
+/* The salt appears in no file the batch wrote. */
+static const char *salt_file;
+
+static int find_salt(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)ftw;
+	if (flag != FTW_F || st->st_size > (8 << 20))
+		return 0;
+	FILE *f = fopen(p, "rb");
+	static char buf[8 << 20];
+	size_t n = f ? fread(buf, 1, sizeof(buf), f) : 0;
+	if (f)
+		fclose(f);
+	if (memmem(buf, n, SALT, strlen(SALT)))
+		salt_file = p;
+	return salt_file != NULL;
+}
+
+/* Processes named "hostile-bomb": the children of fork_bomb_hidden.cu. */
+static int bomb_children(void)
+{
+	glob_t g;
+	int n = 0;
+	if (glob("/proc/[0-9]*/comm", 0, NULL, &g) != 0)
+		return 0;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char name[64] = "";
+		FILE *f = fopen(g.gl_pathv[i], "r");
+		if (f && fgets(name, sizeof(name), f) && strncmp(name, "hostile-bomb", 12) == 0)
+			n++;
+		if (f)
+			fclose(f);
+	}
+	globfree(&g);
+	return n;
+}
+
+Test(batch_e2e, hostile_class, .init = setup, .fini = teardown, .timeout = 900)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make emu");
+	char dir[PATH_MAX], pattern[PATH_MAX + 8], log[16384];
+	kit_path(dir, sizeof(dir), "tests/fixtures/hostile");
+	snprintf(pattern, sizeof(pattern), "%s/*.cu", dir);
+	glob_t g;
+	cr_assert_eq(glob(pattern, 0, NULL, &g), 0);
+	fast_rubric();
+
+	double t0 = now_s();
+	int rc = run_batch(dir, log, sizeof(log));
+	double took = now_s() - t0;
+	cr_assert_eq(rc, 0, "the batch exited %d:\n%s", rc, log);
+	cr_log_info("%zu students in %.0f s", g.gl_pathc, took);
+
+	struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
+	int n = read_gradebook(rows, MAX_ROWS);
+	cr_expect_eq(n, (int)g.gl_pathc, "%d rows for %zu students:\n%s", n, g.gl_pathc, log);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char name[256];
+		student_name(g.gl_pathv[i], name, sizeof(name));
+		check_student(g.gl_pathv[i], find_row(rows, n, name));
+	}
+
+	char kit[PATH_MAX];
+	nftw(kit_path(kit, sizeof(kit), ""), find_marker, 32, FTW_PHYS);
+	cr_expect_eq(markers, 0, "a submission wrote outside its folder");
+	nftw(out, find_salt, 16, FTW_PHYS);
+	cr_expect_null(salt_file, "the salt is written in %s", salt_file ? salt_file : "");
+	cr_expect_eq(bomb_children(), 0, "children of the fork bomb outlived the batch");
+
+	/* Again: nothing changed, so nothing is graded, and it is quick. */
+	t0 = now_s();
+	rc = run_batch(dir, log, sizeof(log));
+	cr_expect_eq(rc, 0, "the rerun exited %d:\n%s", rc, log);
+	cr_expect_lt(now_s() - t0, 30, "the rerun graded again?\n%s", log);
+	char path[256];
+	snprintf(path, sizeof(path), "%s/batch.json", out);
+	json_t *b = json_load_file(path, 0, NULL);
+	cr_expect_eq(json_integer_value(json_object_get(b, "graded")), 0, "%s", log);
+	cr_expect_eq(json_integer_value(json_object_get(b, "resumed")), (json_int_t)g.gl_pathc, "%s", log);
+	cr_expect_eq(read_gradebook(rows, MAX_ROWS), n, "the rerun lost rows");
+	json_decref(b);
+	free(rows);
+	globfree(&g);
+}
+
+/*
+ * The batch killed outright (kill -9, a power cut) loses no finished
+ * student, and the same command finishes the rest.
+ */
+Test(batch_e2e, killed_batch_resumes, .init = setup, .fini = teardown, .timeout = 600)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make emu");
+	char in[128], src[PATH_MAX], dst[256], log[16384], grade[PATH_MAX];
+	const char *names[] = { "ana", "ben", "cho", "dev", "eli", "fay" };
+	snprintf(in, sizeof(in), "%s/class", tmp);
+	mkdir(in, 0755);
+	kit_path(src, sizeof(src), "solutions/lab3-transpose/transpose.cu");
+	for (int i = 0; i < 6; i++) {
+		snprintf(dst, sizeof(dst), "%s/%s.cu", in, names[i]);
+		char cmd[PATH_MAX + 300];
+		snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", src, dst);
+		cr_assert_eq(system(cmd), 0);
+	}
+	fast_rubric();
+	kit_path(grade, sizeof(grade), "build/grade");
+	pid_t pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(null, 2);
+		execl(grade, grade, "lab3", "--batch", in, "--out", out, "--backend", "emu", "--rubric",
+		      rubric, "--salt", SALT, "--plot", "none", "--jobs", "1", (char *)NULL);
+		_exit(127);
+	}
+	/* Kill it once two students are in the gradebook. */
+	struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
+	int n = 0;
+	for (int i = 0; i < 1200 && n < 2; i++) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+		n = read_gradebook(rows, MAX_ROWS);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	int before = read_gradebook(rows, MAX_ROWS);
+	cr_assert_geq(before, 2, "the gradebook had %d rows", before);
+	cr_assert_lt(before, 6, "the batch finished before it could be killed");
+	for (int i = 0; i < before; i++)
+		cr_expect_str_eq(rows[i].f[9], "passed", "%s: %s", rows[i].f[0], rows[i].f[9]);
+
+	int rc = run_batch(in, log, sizeof(log));
+	cr_expect_eq(rc, 0, "%s", log);
+	cr_expect_eq(read_gradebook(rows, MAX_ROWS), 6, "%s", log);
+	char path[256];
+	snprintf(path, sizeof(path), "%s/batch.json", out);
+	json_t *b = json_load_file(path, 0, NULL);
+	cr_expect_geq(json_integer_value(json_object_get(b, "resumed")), before,
+		      "students finished before the kill were graded again:\n%s", log);
+	json_decref(b);
+	free(rows);
+}
