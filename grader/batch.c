@@ -186,6 +186,20 @@ static void build_references(struct batch_config *c)
 	}
 }
 
+/* Without bubblewrap nothing is hidden: code that gets past the symbol
+ * check (see the hostile fixtures) reads whatever other users may read. */
+static void warn_readable(const struct batch_config *c)
+{
+	char sol[PATH_MAX];
+	const char *dirs[] = { kit_path(sol, sizeof(sol), "solutions"), c->in_dir, c->out_dir };
+	for (int i = 0; i < 3; i++) {
+		struct stat st;
+		if (stat(dirs[i], &st) == 0 && (st.st_mode & 0005))
+			fprintf(stderr, "warning: without bubblewrap, a submission could read %s (other users "
+				"may): chmod -R o-rwx %s\n", dirs[i], dirs[i]);
+	}
+}
+
 static void describe_isolation(const struct batch_config *c)
 {
 	if (!c->isolate) {
@@ -200,6 +214,8 @@ static void describe_isolation(const struct batch_config *c)
 		fprintf(stderr, "isolation: no bubblewrap (%s)", isolation_unavailable_reason());
 	fprintf(stderr, "%s\n", geteuid() == 0 ? "; each worker runs submissions as an unprivileged uid "
 						   "of its own, with a process limit" : "");
+	if (!isolation_available())
+		warn_readable(c);
 }
 
 static int setup(struct batch *b, const struct options *o, const struct lab *lab,
