@@ -9,6 +9,8 @@
 #include "../common/guard.h"
 #include "../common/rng.h"
 
+#define HANGS_BEFORE_GIVING_UP 2
+
 /* The output span is guard | output | guard: first the canaries. */
 static int check_guards(const struct lab *lab, const struct shape *s, const uint32_t *span,
 			size_t n, char *msg, size_t len)
@@ -117,6 +119,14 @@ int correctness_run(const struct run_context *ctx, enum backend backend, struct 
 		snprintf(name, sizeof(name), "correctness %s", shape_text);
 		struct test_result *t = grade_add_test(g, name, GROUP_CORRECTNESS,
 						       r->correctness_points / n);
+		/* A kernel that hung twice will hang again: the rest of the sizes
+		 * would only cost a time limit each (minutes in a batch). */
+		if (g->hangs >= HANGS_BEFORE_GIVING_UP) {
+			test_fail(t, "%s: not run: %s() already ran past the time limit on %d sizes",
+				  shape_text, ctx->lab->entry, g->hangs);
+			failed++;
+			continue;
+		}
 		uint64_t seed = rng_test_seed(ctx->seed, ctx->salt, (unsigned)i);
 		snprintf(seed_text, sizeof(seed_text), "%" PRIu64, seed);
 		char *argv[] = { (char *)ctx->harness, "correct", (char *)ctx->lab->id, shape_text,
@@ -130,6 +140,7 @@ int correctness_run(const struct run_context *ctx, enum backend backend, struct 
 			continue;
 		}
 		char msg[TEST_MESSAGE_LEN];
+		g->hangs += rep.child.timed_out;
 		if (correctness_judge(ctx->lab, &shapes[i], seed, &rep, msg, sizeof(msg)))
 			test_pass(t, "%s", "");
 		else {

@@ -71,6 +71,7 @@ struct grade {
 	int internal_error;		/* exit status 4: could not run at all */
 	char internal_message[512];
 
+	int hangs;			/* correctness runs stopped at their time limit */
 	json_t *metrics;		/* measured figures: GB/s, % of copy, sectors per request ... */
 	json_t *analysis;		/* the emulator's metrics (MSG_METRICS), or NULL */
 

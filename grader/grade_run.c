@@ -161,7 +161,14 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 	performance_run(&ctx, backend, failed == 0, ref_harness, dev, g);
 	gpu_phase(req, backend, 1, 0);
 
-	/* 5. Analysis by the emulator. */
-	if (req->analysis && has_analysis_checks(req->rubric))
-		analysis_step(req, &ctx, backend, &built, dev, g);
+	/* 5. Analysis by the emulator; not for a kernel that never ends. */
+	if (req->analysis && has_analysis_checks(req->rubric)) {
+		if (g->hangs == 0) {
+			analysis_step(req, &ctx, backend, &built, dev, g);
+		} else {
+			struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS,
+							       req->rubric->analysis_points);
+			test_fail(t, "not analysed: the kernel did not finish in time on %d sizes", g->hangs);
+		}
+	}
 }
