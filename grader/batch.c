@@ -268,10 +268,23 @@ static void write_skipped(const struct batch *b)
 		b->roster.n_skipped, b->roster.n_skipped == 1 ? "y" : "ies", b->c.in_dir, path);
 }
 
+/* What the grades were made with: the backend, the GPU, and the kit's own
+ * build (grader, harness, emulator), so that a fixed grader regrades. */
 static void target_of(const struct batch_config *c, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s %s", backend_name(c->backend),
-		 c->backend == BACKEND_CUDA && c->n_gpus ? c->gpus[0].dev.name : "");
+	char p[5][PATH_MAX], rel[256], kit[65];
+	const char *paths[6] = { "/proc/self/exe" };
+	snprintf(rel, sizeof(rel), "build/harness/%s/harness_main.o",
+		 c->backend == BACKEND_CUDA ? "cuda" : "emu");
+	paths[1] = kit_path(p[0], sizeof(p[0]), rel);
+	snprintf(rel, sizeof(rel), "build/harness/labs/%s_entry.o", c->lab->id);
+	paths[2] = kit_path(p[1], sizeof(p[1]), rel);
+	paths[3] = kit_path(p[2], sizeof(p[2]), "build/libkit.a");
+	paths[4] = kit_path(p[3], sizeof(p[3]), "build/emu/libcuemu.a");
+	paths[5] = kit_path(p[4], sizeof(p[4]), "build/emu/cuemu-cc");
+	batch_fingerprint(paths, 6, kit);	/* a GPU batch runs the emulator too, for the analysis */
+	snprintf(buf, len, "%s %s kit %s", backend_name(c->backend),
+		 c->backend == BACKEND_CUDA && c->n_gpus ? c->gpus[0].dev.name : "", kit);
 }
 
 /* Fills rows with what is final already: problems, and students graded

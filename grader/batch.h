@@ -104,6 +104,10 @@ extern const enum test_group batch_group_order[BATCH_GROUPS];
 int batch_hash(const char *lab_id, const char *rubric_path, const char *salt, const char *target,
 	       const char *source, char out[65]);
 
+/* SHA-256 over the files that exist of paths[0..n) (names and bytes): the
+ * kit's own build, so that a rebuilt grader grades everyone again. */
+void batch_fingerprint(const char *const *paths, int n, char out[65]);
+
 void summary_from_grade(const struct grade *g, const char *student, const char *hash,
 			double wall_s, struct summary *s);
 /* A row for a student that was not graded (problem or grader failure). */

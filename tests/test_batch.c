@@ -470,6 +470,23 @@ Test(batch_resume, hash_changes_with_each_input)
 	rm_tree(dir);
 }
 
+Test(batch_resume, kit_fingerprint_follows_the_build)
+{
+	char dir[64], a[128], b[128], h1[65], h2[65], h3[65];
+	temp_dir(dir, sizeof(dir));
+	snprintf(a, sizeof(a), "%s/grade", dir);
+	snprintf(b, sizeof(b), "%s/missing", dir);
+	write_file(a, "build 1");
+	const char *paths[] = { a, b };
+	batch_fingerprint(paths, 2, h1);
+	batch_fingerprint(paths, 1, h2);
+	cr_expect_str_eq(h1, h2, "a missing file counts for nothing");
+	write_file(a, "build 2");
+	batch_fingerprint(paths, 2, h3);
+	cr_expect_str_neq(h1, h3, "a rebuilt grader has the same fingerprint");
+	rm_tree(dir);
+}
+
 Test(batch_resume, summary_round_trip)
 {
 	char dir[64], path[128], err[256];
