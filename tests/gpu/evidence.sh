@@ -4,7 +4,8 @@
 # Logs go under $OUT (the device tool brings them back) as one tarball.
 #
 #   OUT=/tmp/out bash tests/gpu/evidence.sh [STEP...]
-# Steps: build tests quick lab1 lab2 lab3 calibrate repeat batch (default: all but quick).
+# Steps: build tests quick gputests lab1 lab2 lab3 calibrate repeat batch
+# (default: build tests lab1 lab2 lab3 calibrate repeat batch).
 set -u
 OUT=${OUT:-build/gpu-evidence}
 LOG=$OUT/evidence
@@ -88,6 +89,15 @@ for step in $steps; do
 			grade "${f/\//-}-quick" ${f%%/*} --submission tests/fixtures/$f.cu --no-analysis
 		done
 		;;
+	gputests)
+		say "the GPU tests (every solution, skeleton and fixture; five repeated grades)"
+		mkdir -p "$LOG/grades"
+		KIT_EVIDENCE_DIR="$LOG/grades" KIT_ROOT="$PWD" timeout "${GPUTESTS_TIMEOUT:-480}" \
+			build/tests/unit --filter 'gpu/*' --jobs 1 --verbose >"$LOG/gpu-tests.log" 2>&1
+		echo "GPU tests exit $?"
+		grep -E "Synthesis|FAIL|Assertion" "$LOG/gpu-tests.log" | head -20
+		python3 tests/gpu/summarise.py "$LOG/grades" | tee "$LOG/grades-summary.txt"
+		;;
 	repeat)
 		say "repeatability: the same submission graded five times"
 		for i in 1 2 3 4 5; do
@@ -98,10 +108,11 @@ for step in $steps; do
 		say "batch"
 		rm -rf build/gpu-batch-out
 		t0=$(date +%s)
-		timeout 900 ./grade lab3 --batch tests/fixtures/batch-class --out build/gpu-batch-out \
+		timeout 900 ./grade lab3 --batch tests/fixtures/hostile --out build/gpu-batch-out \
 			>"$LOG/batch.txt" 2>&1
 		echo "batch exit $? in $(( $(date +%s) - t0 )) s"
 		cp build/gpu-batch-out/gradebook.csv "$LOG/" 2>/dev/null
+		cp build/gpu-batch-out/batch-times.txt "$LOG/" 2>/dev/null
 		tail -5 "$LOG/batch.txt"
 		;;
 	esac
