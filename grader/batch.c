@@ -498,6 +498,30 @@ static void write_batch_json(const struct batch *b, int jobs, double wall_s)
 	json_decref(j);
 }
 
+/* batch-times.txt: each graded student's seconds, for the record. */
+static void write_times(const struct batch *b, double wall_s)
+{
+	char path[PATH_MAX + 16], err[512], name[BATCH_NAME_LEN];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return;
+	fprintf(f, "# seconds per student (the worker's time: builds, runs, results)\n");
+	for (int i = 0; i < b->roster.n; i++)
+		if (b->rows[i].backend[0]) {
+			snprintf(name, sizeof(name), "%s", b->rows[i].student);
+			batch_clean_text(name);
+			fprintf(f, "%8.1f  %s\n", b->rows[i].wall_s, name);
+		}
+	fprintf(f, "%8.1f  (this run, wall clock)\n", wall_s);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/batch-times.txt", b->c.out_dir);
+	if (atomic_write(path, text, len, err, sizeof(err)) < 0)
+		fprintf(stderr, "grade: %s\n", err);
+	free(text);
+}
+
 static void finish(struct batch *b, int jobs, double start)
 {
 	int passed = 0, rows = 0;
@@ -512,6 +536,7 @@ static void finish(struct batch *b, int jobs, double start)
 		batch_charts(&b->c, done, rows, stderr);
 	free(done);
 	write_batch_json(b, jobs, now_s() - start);
+	write_times(b, now_s() - start);
 	char took[32];
 	fprintf(stderr, "gradebook: %s/gradebook.csv: %d student%s, %d passed, %d graded now, %d "
 		"unchanged since the last run (%s)\n", b->c.out_dir, rows, rows == 1 ? "" : "s", passed,

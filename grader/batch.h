@@ -9,6 +9,7 @@
  *   gradebook.csv            one row per student (batch_gradebook.c)
  *   scores.png bandwidth.png class histograms (batch_charts.c)
  *   batch.json               the run: lab, backend, isolation, counts, times
+ *   batch-times.txt          seconds per student
  *   skipped.txt              entries of DIR that are no student, and why
  *   students/NAME/           report.txt, report.json, results.json
  *                            (Gradescope), summary.json (the gradebook's row
