@@ -376,11 +376,11 @@ Test(batch_scan, students_skipped_entries_and_problems)
 	snprintf(p, sizeof(p), "%s/carol", dir);	/* a folder without the lab's file */
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/dave", dir);	/* a link to a folder: not followed */
-	symlink("alice", p);
+	cr_assert_eq(symlink("alice", p), 0);
 	snprintf(p, sizeof(p), "%s/eve", dir);	/* a folder whose file is a link */
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/eve/transpose.cu", dir);
-	symlink("/etc/passwd", p);
+	cr_assert_eq(symlink("/etc/passwd", p), 0);
 	snprintf(p, sizeof(p), "%s/bob", dir);	/* the same student twice */
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/README.md", dir);
@@ -433,7 +433,7 @@ Test(batch_scan, copy_refuses_links_and_existing_files)
 	snprintf(b, sizeof(b), "%s/b.cu", dir);
 	snprintf(link, sizeof(link), "%s/l.cu", dir);
 	write_file(a, "int x;\n");
-	symlink("/etc/passwd", link);
+	cr_assert_eq(symlink("/etc/passwd", link), 0);
 	cr_expect_eq(batch_copy_source(a, b, why, sizeof(why)), 0, "%s", why);
 	cr_expect_str_eq(slurp(b), "int x;\n");
 	cr_expect_eq(batch_copy_source(a, b, why, sizeof(why)), -1, "overwrote an existing file");
