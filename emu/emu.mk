@@ -59,7 +59,7 @@ $(EMU_TEST_DIR)/emu-tests: $(EMU_TEST_OBJ) $(EMU_KERN_OBJ) $(EMU_TOOLS)
 	$(EMU_CC) $(LDFLAGS) -o $@ $(EMU_TEST_OBJ) $(EMU_KERN_OBJ) -lcriterion -ljansson
 
 emu-tests: emu $(EMU_TEST_DIR)/emu-tests
-	$(EMU_TEST_DIR)/emu-tests --jobs 2
+	CUEMU_QUIET=1 $(EMU_TEST_DIR)/emu-tests --jobs 2
 
 # --- speed -------------------------------------------------------------------------
 EMU_BENCH_SRC := tests/emu/bench/bench.c
