@@ -272,6 +272,18 @@ static void summarise(json_t *metrics, struct grade *g)
 	}
 }
 
+/* Launches that ran traced blocks: without one there is nothing to judge
+ * (no kernel ran, or the code turned the emulator's tracing off). */
+static int traced_launches(json_t *metrics)
+{
+	size_t i;
+	json_t *launch;
+	int n = 0;
+	json_array_foreach(json_object_get(metrics, "launches"), i, launch)
+		n += number(launch, "traced_blocks") > 0;
+	return n;
+}
+
 void analysis_grade(const struct rubric *r, json_t *metrics, struct grade *g)
 {
 	const struct check checks[] = {
@@ -297,6 +309,11 @@ void analysis_grade(const struct rubric *r, json_t *metrics, struct grade *g)
 		if (!t)
 			return;
 		double limit = checks[i].limit;
+		if (!traced_launches(metrics)) {
+			test_fail(t, "the emulator traced no kernel launch, so there is nothing to "
+				  "analyse: did the entry point launch a kernel?");
+			continue;
+		}
 		switch (i) {
 		case 0: check_sectors(t, metrics, "load", limit); break;
 		case 1: check_sectors(t, metrics, "store", limit); break;

@@ -42,7 +42,7 @@ static const char *naive =
 /* A racy scan: 8194 races at scan.cu:57, 12 uninitialised reads at line 50,
  * an unpadded tile read at line 60 with 32 wavefronts a request. */
 static const char *racy =
-	"{\"launches\":[{\"kernel\":\"scan\",\"lines\":["
+	"{\"launches\":[{\"kernel\":\"scan\",\"traced_blocks\":1,\"lines\":["
 	"{\"file\":\"scan.cu\",\"line\":57,\"space\":\"shared\",\"kind\":\"load\",\"requests\":100,"
 	"\"wavefronts\":100},"
 	"{\"file\":\"scan.cu\",\"line\":60,\"space\":\"shared\",\"kind\":\"load\",\"requests\":10,"
@@ -222,6 +222,25 @@ Test(analysis, no_shared_memory_means_no_bank_conflicts)
 	json_t *m = parse(naive);
 	analysis_grade(&r, m, &g);
 	cr_expect_eq(find(&g, "analysis: bank conflicts")->status, TEST_PASSED);
+	json_decref(m);
+	grade_free(&g);
+}
+
+Test(analysis, no_traced_launch_fails_every_check)
+{
+	struct rubric r = no_checks();
+	struct grade g;
+	grade_init(&g, NULL);
+	r.max_races = 0;
+	r.max_uninit_shared_reads = 0;
+	json_t *m = parse("{\"launches\":[],\"totals\":{\"races\":0,\"uninit_shared_reads\":0}}");
+	analysis_grade(&r, m, &g);
+	cr_assert_eq(g.n_tests, 2);
+	for (int i = 0; i < 2; i++) {
+		cr_expect_eq(g.tests[i].status, TEST_FAILED);
+		cr_expect(strstr(g.tests[i].message, "traced no kernel launch") != NULL, "%s",
+			  g.tests[i].message);
+	}
 	json_decref(m);
 	grade_free(&g);
 }
