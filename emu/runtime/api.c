@@ -193,6 +193,7 @@ cudaError_t cudaDeviceReset(void)
 {
 	rt_init();
 	heap_reset();
+	race_reset();
 	rt.last_error = rt.sticky_error = cudaSuccess;
 	rt.have_fault = 0;
 	rt.fault[0] = 0;

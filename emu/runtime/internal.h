@@ -62,8 +62,7 @@ struct launch {
 	void (*thunk)(void *);
 	void *args;
 	size_t args_size;
-	int nthreads, nwarps;
-	uint64_t nblocks;
+	int nthreads;
 	uint64_t block_linear;
 	struct launch_rec *rec;	/* metrics, or NULL when not tracing */
 	int traced_blocks;
@@ -158,9 +157,7 @@ void warp_issue(struct thr **lanes, int n, int lo, int hi);
 
 /* trace.c: the requests of traced blocks */
 void trace_request(struct thr **lanes, int n);
-void trace_block_begin(void);
 void trace_interval_end(void);
-void trace_block_end(void);
 
 /* race.c */
 void race_reset(void);

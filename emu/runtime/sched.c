@@ -241,7 +241,6 @@ static void run_block(struct launch *L)
 	if (traced) {
 		L->traced_blocks++;
 		rt.block_serial++;
-		trace_block_begin();
 	}
 	poison_shared(L);
 	block_threads(L);
@@ -258,8 +257,6 @@ static void run_block(struct launch *L)
 		if (!barrier_release(L))
 			break;
 	}
-	if (traced)
-		trace_block_end();
 }
 
 /* ---- the launch ------------------------------------------------------------------ */
@@ -272,28 +269,27 @@ void sched_raise_smem_limit(size_t bytes)
 		smem_limit = bytes < DYN_SMEM_MAX ? bytes : DYN_SMEM_MAX;
 }
 
+/* Returns 0, or reports what is wrong with the launch's configuration. */
 static int check_config(struct launch *L)
 {
 	dim3 g = L->grid, b = L->block;
 	unsigned long long threads = (unsigned long long)b.x * b.y * b.z;
-	const char *why = NULL;
+	char why[160] = "";
 	cudaError_t e = cudaErrorInvalidConfiguration;
-	char buf[160];
 	if (threads == 0 || g.x == 0 || g.y == 0 || g.z == 0)
-		why = "a grid or block dimension is 0";
+		snprintf(why, sizeof why, "a grid or block dimension is 0");
 	else if (threads > MAX_THREADS)
-		why = snprintf(buf, sizeof buf, "%llu threads per block (at most %d)", threads,
-			       MAX_THREADS) > 0 ? buf : "too many threads per block";
+		snprintf(why, sizeof why, "%llu threads per block (at most %d)", threads, MAX_THREADS);
 	else if (b.x > 1024 || b.y > 1024 || b.z > 64)
-		why = "a block dimension over its limit (1024, 1024, 64)";
+		snprintf(why, sizeof why, "a block dimension over its limit (1024, 1024, 64)");
 	else if (g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535)
-		why = "a grid dimension over its limit (2^31-1, 65535, 65535)";
+		snprintf(why, sizeof why, "a grid dimension over its limit (2^31-1, 65535, 65535)");
 	else if (L->smem > smem_limit) {
-		why = snprintf(buf, sizeof buf, "%zu bytes of dynamic shared memory (at most %zu)", L->smem,
-			       smem_limit) > 0 ? buf : "too much dynamic shared memory";
+		snprintf(why, sizeof why, "%zu bytes of dynamic shared memory (at most %zu; more needs "
+			 "cudaFuncSetAttribute)", L->smem, smem_limit);
 		e = cudaErrorInvalidValue;
 	}
-	if (!why)
+	if (!why[0])
 		return 0;
 	fault_report(e, "launch of %s at %s:%d: %s", L->name, L->file, L->line, why);
 	return -1;
@@ -339,7 +335,6 @@ void cuemu_launch_kernel(const char *file, int line, const char *name, dim3 grid
 	if (check_config(&L) < 0)
 		return;
 	L.nthreads = (int)(block.x * block.y * block.z);
-	L.nwarps = (L.nthreads + WARP - 1) / WARP;
 	fiber_pool_reserve(L.nthreads);
 	lines_init();		/* now, so that the signal handlers need not allocate */
 	rt.launch = &L;

@@ -83,16 +83,8 @@ void trace_request(struct thr **lanes, int n)
 	}
 }
 
-void trace_block_begin(void)
-{
-}
-
 void trace_interval_end(void)
 {
 	if (rt.first_traced)
 		metrics_interval_end(rt.launch->rec);
-}
-
-void trace_block_end(void)
-{
 }
