@@ -157,9 +157,11 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 				     req->rubric->build_timeout_s, &ref, log, sizeof(log)) == 0)
 			ref_harness = ref.harness;
 	}
-	gpu_phase(req, backend, 1, 1);
+	if (failed == 0)
+		gpu_phase(req, backend, 1, 1);
 	performance_run(&ctx, backend, failed == 0, ref_harness, dev, g);
-	gpu_phase(req, backend, 1, 0);
+	if (failed == 0)
+		gpu_phase(req, backend, 1, 0);
 
 	/* 5. Analysis by the emulator; not for a kernel that never ends. */
 	if (req->analysis && has_analysis_checks(req->rubric)) {

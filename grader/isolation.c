@@ -156,11 +156,41 @@ long isolation_uid(void)
 
 static int probed, available, disable_userns;
 static char reason[256];
+static char bwrap[PATH_MAX] = "bwrap";
+
+/* bwrap on PATH, else where the build unpacked it (mk/deps.sh, DEPS_PREFIX:
+ * a machine that reaches no package registry). */
+static void find_bwrap(void)
+{
+	const char *prefix = getenv("DEPS_PREFIX");
+	char rel[PATH_MAX], path[PATH_MAX];
+	const char *path_env = getenv("PATH");
+	for (const char *p = path_env ? path_env : ""; *p;) {
+		size_t n = strcspn(p, ":");
+		snprintf(path, sizeof(path), "%.*s/bwrap", (int)n, p);
+		if (n && access(path, X_OK) == 0)
+			return;	/* "bwrap" is found on PATH */
+		p += n + (p[n] == ':');
+	}
+	if (prefix && *prefix) {
+		snprintf(rel, sizeof(rel), "%.3000s/usr/bin/bwrap", prefix);
+		if (prefix[0] == '/')
+			snprintf(path, sizeof(path), "%s", rel);
+		else
+			kit_path(path, sizeof(path), rel);	/* relative to the kit, as make has it */
+		if (access(path, X_OK) == 0) {
+			snprintf(bwrap, sizeof(bwrap), "%s", path);
+			return;
+		}
+	}
+	if (access(kit_path(path, sizeof(path), ".deps/usr/bin/bwrap"), X_OK) == 0)
+		snprintf(bwrap, sizeof(bwrap), "%s", path);
+}
 
 /* Runs `bwrap FLAGS -- true` as the children's user; 1 if it worked. */
 static int probe_bwrap(int with_disable_userns, char *why, size_t len)
 {
-	char *argv[] = { "bwrap", "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc",
+	char *argv[] = { bwrap, "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc",
 			 "--die-with-parent", "--new-session", "--ro-bind", "/", "/", "--proc", "/proc",
 			 "--dev", "/dev", "--tmpfs", "/tmp",
 			 with_disable_userns ? "--disable-userns" : "--unshare-uts", "--", "true", NULL };
@@ -204,6 +234,7 @@ static void probe(void)
 	if (probed)
 		return;
 	probed = 1;
+	find_bwrap();
 	if (probe_bwrap(1, reason, sizeof(reason))) {
 		available = disable_userns = 1;
 	} else if (probe_bwrap(0, reason, sizeof(reason))) {
@@ -353,7 +384,7 @@ static void reexpose(struct vec *a)
 static void bwrap_argv(struct vec *a, char *const argv[], const char *work, const char *scratch,
 		       const char *cwd)
 {
-	push(a, "bwrap");
+	push(a, bwrap);
 	push(a, "--unshare-user");
 	push(a, "--unshare-pid");
 	push(a, "--unshare-net");

@@ -141,7 +141,8 @@ Test(isolation, bwrap_command_has_every_wall, .init = setup, .fini = teardown)
 	struct isolation_plan plan;
 	cr_assert_eq(isolation_prepare(argv, &lim, &plan, err, sizeof(err)), 0, "%s", err);
 	cr_assert(plan.bwrap);
-	cr_expect_str_eq(plan.argv[0], "bwrap");
+	size_t n0 = strlen(plan.argv[0]);
+	cr_expect(n0 >= 5 && strcmp(plan.argv[0] + n0 - 5, "bwrap") == 0, "%s", plan.argv[0]);
 	const char *flags[] = { "--unshare-net", "--unshare-pid", "--unshare-ipc", "--die-with-parent",
 				"--new-session" };
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
