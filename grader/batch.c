@@ -68,16 +68,15 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 
 /* ---- setup ------------------------------------------------------------------ */
 
-/* The salt is needed for the resume key, and must not stay readable in
- * /proc/PID/cmdline, where any process of the machine could read it while
- * the batch runs: it is copied, and argv's copy is wiped. */
-static void take_salt(const struct options *o, char *salt, size_t len)
+uint64_t batch_take_salt(const struct options *o, char *text, size_t len)
 {
-	salt[0] = '\0';
-	if (!o->salt)
-		return;
-	snprintf(salt, len, "%s", o->salt);
-	memset((char *)o->salt, 0, strlen(o->salt));
+	uint64_t salt = options_salt(o);	/* before the wipe: after it, every salt is "" */
+	text[0] = '\0';
+	if (o->salt) {
+		snprintf(text, len, "%s", o->salt);
+		memset((char *)o->salt, 0, strlen(o->salt));
+	}
+	return salt;
 }
 
 static int setup_dirs(const struct options *o, struct batch_config *c)
@@ -223,12 +222,11 @@ static int setup(struct batch *b, const struct options *o, const struct lab *lab
 {
 	struct batch_config *c = &b->c;
 	memset(b, 0, sizeof(*b));
-	take_salt(o, b->salt, sizeof(b->salt));
+	c->salt = batch_take_salt(o, b->salt, sizeof(b->salt));
 	c->o = o;
 	c->lab = lab;
 	c->r = r;
 	c->dev = dev;
-	c->salt = options_salt(o);
 	c->isolate = !o->no_isolation;
 	int rc = setup_dirs(o, c);
 	if (rc == 0)

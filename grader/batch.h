@@ -41,6 +41,12 @@
 int batch_run(const struct options *o, const struct lab *lab, const struct rubric *r,
 	      const struct device_info *dev);
 
+/* The salt for the seeds (options_salt), with its text copied into text
+ * for the resume key; then argv's copy is wiped, so that it does not stay
+ * readable in /proc/PID/cmdline, where any process of the machine could
+ * read it while the batch runs. */
+uint64_t batch_take_salt(const struct options *o, char *text, size_t len);
+
 /* ---- batch_scan.c: who is in DIR ------------------------------------------ */
 
 #define BATCH_MAX_SOURCE (1 << 20)	/* a larger .cu is not a lab submission */

@@ -525,6 +525,30 @@ Test(batch_resume, summary_round_trip)
 	rm_tree(dir);
 }
 
+/* The salt reaches the seeds, and leaves argv. */
+Test(batch_resume, salt_is_taken_then_wiped)
+{
+	char arg1[] = "s3cret", arg2[] = "s3cret", arg3[] = "other", text[64];
+	struct options a, b, c, none;
+	memset(&a, 0, sizeof(a));
+	memset(&none, 0, sizeof(none));
+	a.salt = arg1;
+	b = a;
+	b.salt = arg2;
+	c = a;
+	c.salt = arg3;
+	uint64_t want = options_salt(&b);
+	uint64_t got = batch_take_salt(&a, text, sizeof(text));
+	cr_expect_eq(got, want, "the salt was not the same as options_salt's");
+	cr_expect_neq(got, options_salt(&none), "the salt was lost (wiped before it was used?)");
+	cr_expect_neq(batch_take_salt(&c, text, sizeof(text)), got, "two salts, one seed");
+	cr_expect_str_eq(text, "other");
+	cr_expect_eq(arg1[0], '\0', "the salt is still in argv");
+	cr_expect_eq(memcmp(arg1, "\0\0\0\0\0\0", 6), 0);
+	cr_expect_eq(batch_take_salt(&none, text, sizeof(text)), 0);
+	cr_expect_str_eq(text, "");
+}
+
 /* ---- Gradescope -------------------------------------------------------------------------- */
 
 Test(batch_gradescope, results_json_follows_the_spec)
