@@ -11,11 +11,14 @@
 #include "batch.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
+#include <glob.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -79,6 +82,37 @@ uint64_t batch_take_salt(const struct options *o, char *text, size_t len)
 	return salt;
 }
 
+/* Work folders of batches that are gone (killed: they had no chance to
+ * clean up). A live batch holds the flock on its folder's .lock. */
+static void remove_stale_work(const char *work, const char *mine)
+{
+	char pattern[PATH_MAX + 16], lock[PATH_MAX + 16];
+	glob_t g;
+	snprintf(pattern, sizeof(pattern), "%s/batch-*", work);
+	if (glob(pattern, GLOB_ONLYDIR, NULL, &g) != 0)
+		return;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		if (strcmp(g.gl_pathv[i], mine) == 0)
+			continue;
+		snprintf(lock, sizeof(lock), "%s/.lock", g.gl_pathv[i]);
+		int fd = open(lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+			nftw(g.gl_pathv[i], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+		if (fd >= 0)
+			close(fd);
+	}
+	globfree(&g);
+}
+
+/* Our work folder's lock, held (by the open file) until the batch ends. */
+static int hold_work_lock(const char *work_root)
+{
+	char lock[PATH_MAX + 16];
+	snprintf(lock, sizeof(lock), "%s/.lock", work_root);
+	int fd = open(lock, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	return fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 ? 0 : -1;
+}
+
 static int setup_dirs(const struct options *o, struct batch_config *c)
 {
 	char out[PATH_MAX];
@@ -109,11 +143,12 @@ static int setup_dirs(const struct options *o, struct batch_config *c)
 	kit_path(work, sizeof(work), "build/work");
 	snprintf(c->work_root, sizeof(c->work_root), "%.3000s/batch-XXXXXX", work);
 	if (make_dirs(students) < 0 || make_dirs(work) < 0 || !mkdtemp(c->work_root) ||
-	    chmod(c->work_root, 0711) < 0) {
+	    chmod(c->work_root, 0711) < 0 || hold_work_lock(c->work_root) < 0) {
 		fprintf(stderr, "grade: cannot create %s or %s: %s\n", students, c->work_root,
 			strerror(errno));
 		return 4;
 	}
+	remove_stale_work(work, c->work_root);
 	return 0;
 }
 
