@@ -1,7 +1,6 @@
 /* The symbol check (see integrity.h). */
 #include "integrity.h"
 
-#include <ctype.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,63 +82,61 @@ const char *integrity_judge(const struct rubric *r, enum backend backend, const 
 	return matches_any(r->allow, r->n_allow, symbol) ? NULL : "calls a function the lab does not allow";
 }
 
-/* One line of `nm -C -P`: "NAME TYPE [VALUE [SIZE]]"; NAME may hold spaces.
- * Returns the type letter and cuts the line to the name, or 0. */
-static char split_nm_line(char *line)
+/* Names, one a line, from `nm -C -j` (just the symbols: demangled names hold
+ * spaces, so nothing is parsed out of a line). which: "--defined-only" with
+ * -g for the globals the file defines, "-u" for what it calls. Returns the
+ * first refused name's verdict in why/name, 0 when all are allowed, -1 when
+ * nm failed. */
+static int judge_names(const struct rubric *r, enum backend backend, const char *obj,
+		       const char *which, int defined, const char **why, char *name, size_t len,
+		       char *err, size_t errlen)
 {
-	size_t len = strlen(line);
-	while (len && isspace((unsigned char)line[len - 1]))
-		line[--len] = '\0';
-	/* From the right, the first token of one letter is the type. */
-	for (int tokens = 0; tokens < 3 && len; tokens++) {
-		char *sp = strrchr(line, ' ');
-		if (!sp)
-			return 0;
-		if (strlen(sp + 1) == 1 && isalpha((unsigned char)sp[1])) {
-			char type = sp[1];
-			*sp = '\0';
-			return type;
-		}
-		*sp = '\0';
-		len = strlen(line);
+	char *argv[] = { "nm", "-C", "-j", defined ? "-g" : "-u", (char *)which, (char *)obj, NULL };
+	if (!defined)
+		argv[4] = NULL;	/* -u alone: every undefined name, weak ones too */
+	struct sandbox_limits lim = { .wall_s = 60, .output_cap = 16 << 20 };
+	struct child_result res;
+	if (sandbox_run(argv, &lim, &res, err, errlen) < 0 || !res.exited || res.exit_status) {
+		if (res.output)
+			snprintf(err, errlen, "%.400s", res.output);
+		child_result_free(&res);
+		return -1;
 	}
-	return 0;
+	int refused = 0;
+	char *save;
+	for (char *line = strtok_r(res.output, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		*why = integrity_judge(r, backend, line, defined);
+		if (*why) {
+			snprintf(name, len, "%s", line);
+			refused = 1;
+			break;
+		}
+	}
+	child_result_free(&res);
+	return refused;
 }
 
 int integrity_check(const struct rubric *r, enum backend backend, const char *student_obj,
 		    struct grade *g)
 {
 	struct test_result *t = grade_add_test(g, "symbols", GROUP_INTEGRITY, 0);
-	char *argv[] = { "nm", "-C", "-P", (char *)student_obj, NULL };
-	struct sandbox_limits lim = { .wall_s = 60, .output_cap = 16 << 20 };
-	struct child_result res;
-	char err[256];
-	if (sandbox_run(argv, &lim, &res, err, sizeof(err)) < 0 || !res.exited || res.exit_status) {
-		test_fail(t, "could not list the symbols of your object file (nm): %s",
-			  res.output ? res.output : err);
-		child_result_free(&res);
+	const char *why = NULL;
+	char name[1024], err[512];
+	int rc = judge_names(r, backend, student_obj, "--defined-only", 1, &why, name, sizeof(name),
+			     err, sizeof(err));
+	if (rc == 0)
+		rc = judge_names(r, backend, student_obj, NULL, 0, &why, name, sizeof(name), err,
+				 sizeof(err));
+	if (rc < 0) {
+		test_fail(t, "could not list the symbols of your object file (nm): %s", err);
 		return 0;
 	}
-	int ok = 1;
-	char *save;
-	for (char *line = strtok_r(res.output, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char type = split_nm_line(line);
-		/* Lower-case types are local to the file, except weak references (w, v)
-		 * and unique globals (u); only global names matter. */
-		if (!type || (islower((unsigned char)type) && !strchr("wvu", type)))
-			continue;
-		int defined = !strchr("Uwv", type);	/* w, v: weak references */
-		const char *why = integrity_judge(r, backend, line, defined);
-		if (why) {
-			test_fail(t, "refused: your file %s: %s. The lab allows the CUDA runtime and basic "
-				  "C library calls; libraries that do the lab's work (CUB, Thrust), dynamic "
-				  "loading, files and processes are not allowed.", why, line);
-			ok = 0;
-			break;
-		}
+	if (rc > 0) {
+		test_fail(t, "refused: your file %s: %s. The lab allows the CUDA runtime and basic "
+			  "C library calls; libraries that do the lab's work (CUB, Thrust), dynamic "
+			  "loading, files and processes are not allowed.", why, name);
+		return 0;
 	}
-	if (ok)
-		test_pass(t, "%s", "");
-	child_result_free(&res);
-	return ok;
+	test_pass(t, "%s", "");
+	return 1;
 }
