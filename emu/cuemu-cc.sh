@@ -5,7 +5,7 @@
 #   cuemu-cc -o EXE OBJ... [-L.. -l..]                  link with libcuemu.a
 #   cuemu-cc FILE.cu [OBJ...] -o EXE                    both
 #
-# A .cu file is rewritten (cuemu-rewrite: launches, extern __shared__; #line
+# A .cu file is rewritten (cuemu-rewrite: launches, __shared__; #line
 # keeps messages on the student's lines), then compiled as C++17 with
 # ThreadSanitizer's instrumentation, whose hooks libcuemu.a implements, and
 # with cuemu_device.h force-included. Links are -no-pie (call sites map to
@@ -15,6 +15,10 @@
 # Environment: CUEMU_CXX (g++ or clang++), CUEMU_CC (gcc), CUEMU_OPT (-O2).
 # Exit status: the compiler's; 1 when the source uses something the
 # emulator cannot run (the reason on stderr, as FILE:LINE: error: ...).
+#
+# Word splitting of the flag strings and of the newline-separated lists is
+# wanted throughout (see IFS below).
+# shellcheck disable=SC2086
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -65,6 +69,7 @@ line_flags() {
 compile_cu() {
 	src=$1 obj=$2
 	shift 2
+	IFS=' '	# the flag strings below split on blanks
 	srcdir=$(dirname "$src")
 	tmp=$(mktemp "${obj}.XXXXXX") || die "cannot create a file next to $obj"
 	"$here/cuemu-rewrite" --name "$src" "$src" "$tmp" || { rc=$?; rm -f "$tmp"; exit "$rc"; }
@@ -75,39 +80,53 @@ compile_cu() {
 	rc=$?
 	rm -f "$tmp"
 	[ $rc -eq 0 ] || exit $rc
+	IFS=$nl
 }
 
 compile_other() {
 	src=$1 obj=$2
 	shift 2
+	IFS=' '
 	case $src in
 	*.c) "$CC" -std=gnu11 $OPT -g -I"$inc" "$@" -c "$src" -o "$obj" || exit $? ;;
 	*) "$CXX" -std=c++17 $OPT -g -I"$inc" "$@" -c "$src" -o "$obj" || exit $? ;;
 	esac
+	IFS=$nl
 }
 
-mode=link out= sources= objects= cflags= ldflags=
+# Arguments are gathered into newline-separated lists and expanded with
+# IFS set to a newline and globbing off: paths may hold blanks (a student's
+# folder in a batch), not newlines.
+nl='
+'
+append() {	# append LIST VALUE
+	eval "$1=\"\${$1:+\${$1}\$nl}\$2\""
+}
+
+mode=link out='' sources='' objects='' cflags='' ldflags=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-c) mode=compile ;;
 	-o) [ $# -ge 2 ] || usage; out=$2; shift ;;
 	-o*) out=${1#-o} ;;
-	*.cu|*.c|*.cpp|*.cc|*.cxx) sources="$sources $1" ;;
-	*.o|*.a|*.so) objects="$objects $1" ;;
-	-l*|-L*|-Wl,*|-pthread|-rdynamic) ldflags="$ldflags $1" ;;
+	*.cu|*.c|*.cpp|*.cc|*.cxx) append sources "$1" ;;
+	*.o|*.a|*.so) append objects "$1" ;;
+	-l*|-L*|-Wl,*|-pthread|-rdynamic) append ldflags "$1" ;;
 	-I|-D|-U|-include|-isystem|-iquote)
 		[ $# -ge 2 ] || usage
-		cflags="$cflags $1 $2"; shift ;;
-	-*) cflags="$cflags $1" ;;
+		append cflags "$1"
+		append cflags "$2"
+		shift ;;
+	-*) append cflags "$1" ;;
 	*) die "do not know what to do with '$1'" ;;
 	esac
 	shift
 done
 [ -n "$out" ] || usage
 [ -x "$here/cuemu-rewrite" ] || die "$here/cuemu-rewrite is missing: run make emu"
+set -f
+IFS=$nl
 
-# The lists are split on blanks below: file names with blanks are not
-# supported (nor are they by the kit).
 # shellcheck disable=SC2086
 if [ "$mode" = compile ]; then
 	set -- $sources
@@ -120,15 +139,14 @@ if [ "$mode" = compile ]; then
 fi
 
 # Link, compiling any sources first.
-built=
+built=''
 cleanup() {
-	# shellcheck disable=SC2086
 	[ -z "$built" ] || rm -f $built
 }
 trap cleanup EXIT
 for src in $sources; do
 	obj=$(mktemp "${out}.XXXXXX") || die "cannot create a file next to $out"
-	built="$built $obj"
+	append built "$obj"
 	case $src in
 	*.cu) compile_cu "$src" "$obj" $cflags ;;
 	*) compile_other "$src" "$obj" $cflags ;;
