@@ -91,9 +91,10 @@ static int judge_names(const struct rubric *r, enum backend backend, const char 
 		       const char *which, int defined, const char **why, char *name, size_t len,
 		       char *err, size_t errlen)
 {
-	char *argv[] = { "nm", "-C", "-j", defined ? "-g" : "-u", (char *)which, (char *)obj, NULL };
-	if (!defined)
-		argv[4] = NULL;	/* -u alone: every undefined name, weak ones too */
+	/* -u alone lists every undefined name, weak references too. */
+	char *defined_argv[] = { "nm", "-C", "-j", "-g", (char *)which, (char *)obj, NULL };
+	char *called_argv[] = { "nm", "-C", "-j", "-u", (char *)obj, NULL };
+	char **argv = defined ? defined_argv : called_argv;
 	struct sandbox_limits lim = { .wall_s = 60, .output_cap = 16 << 20 };
 	struct child_result res;
 	if (sandbox_run(argv, &lim, &res, err, errlen) < 0 || !res.exited || res.exit_status) {
