@@ -207,7 +207,10 @@ void batch_verdict(const struct grade *g, char *buf, size_t len)
 		snprintf(buf, len, "did not build%s",
 			 strstr(g->build_log, "took longer than") ? " (the compiler ran out of time)" : "");
 	} else if ((t = first_failed(g, GROUP_INTEGRITY, &failed, &total))) {
-		refusal(t->message, buf, len);
+		if (strncmp(t->message, "refused: ", 9) == 0)
+			refusal(t->message, buf, len);
+		else	/* the check itself could not run (nm) */
+			snprintf(buf, len, "symbol check failed: %.300s", t->message);
 	} else if ((t = first_failed(g, GROUP_CORRECTNESS, &failed, &total))) {
 		correctness_verdict(t, failed, total, buf, len);
 	} else {

@@ -310,6 +310,17 @@ Test(batch_verdict, whole_grades)
 	grade_free(&g);
 }
 
+Test(batch_verdict, a_symbol_check_that_could_not_run_is_no_refusal)
+{
+	struct grade g;
+	grade_init(&g, &lab3_transpose);
+	add(&g, "symbols", GROUP_INTEGRITY, TEST_FAILED, 0, 0,
+	    "could not list the symbols of your object file (nm): nm: not found");
+	cr_expect_str_eq(verdict_of(&g), "symbol check failed: could not list the symbols of your "
+			 "object file (nm): nm: not found");
+	grade_free(&g);
+}
+
 Test(batch_verdict, slow_kernel_says_how_slow)
 {
 	struct grade g;
