@@ -21,7 +21,9 @@ DEPS_PREFIX ?=
 ifneq ($(DEPS_PREFIX),)
 DEPS_LIBDIR := $(abspath $(DEPS_PREFIX))/usr/lib/x86_64-linux-gnu
 CPPFLAGS    += -I$(abspath $(DEPS_PREFIX))/usr/include
-LDFLAGS     += -L$(DEPS_LIBDIR) -Wl,-rpath,$(DEPS_LIBDIR)
+# DT_RPATH, not RUNPATH: Criterion's own libraries (libgit2, nanomsg) are found
+# there too, not only the ones the executable names.
+LDFLAGS     += -L$(DEPS_LIBDIR) -Wl,-rpath,$(DEPS_LIBDIR) -Wl,--disable-new-dtags
 export PATH := $(abspath $(DEPS_PREFIX))/usr/bin:$(PATH)
 export DEPS_PREFIX
 endif
