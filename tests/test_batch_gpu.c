@@ -4,8 +4,8 @@
  * goes before correctness runs that come after it.
  *
  * Each child takes the lock, writes its letter (upper case) on a shared
- * pipe, holds the lock a while, releases it and writes the letter in lower
- * case: the parent reads the order of events.
+ * pipe, holds the lock a while, writes the letter in lower case and
+ * releases it: the parent reads the order of events.
  */
 #include <criterion/criterion.h>
 #include <ctype.h>
@@ -68,9 +68,10 @@ static pid_t holder(char letter, int timed, int hold_ms)
 		if (write(events[1], &letter, 1) != 1)
 			_exit(1);
 		sleep_ms(hold_ms);
-		batch_gpu_phase(&s, timed, 0);
+		/* Said while still held: after the release, another may take it at once. */
 		if (write(events[1], &lower, 1) != 1)
 			_exit(1);
+		batch_gpu_phase(&s, timed, 0);
 		_exit(0);
 	}
 	return pid;
