@@ -50,6 +50,9 @@ Test(integrity, no_stand_ins_for_the_runtime)
 	cr_expect_not_null(integrity_judge(&r, BACKEND_CUDA, "main", 1));
 	cr_expect_not_null(integrity_judge(&r, BACKEND_CUDA, "malloc", 1));
 	cr_expect_not_null(integrity_judge(&r, BACKEND_EMU, "__tsan_write4", 1));
+	cr_expect_not_null(integrity_judge(&r, BACKEND_EMU, "cuemu_metrics_reset", 0),
+			   "the analysis must not be reset from inside the submission");
+	cr_expect_not_null(integrity_judge(&r, BACKEND_EMU, "cuemu_set_tracing", 0));
 }
 
 /* Compiles C source text into an object with gcc (flags added), returns its path. */
