@@ -244,3 +244,20 @@ Test(analysis, no_traced_launch_fails_every_check)
 	json_decref(m);
 	grade_free(&g);
 }
+
+/* A scan that never touches shared memory (log2 n passes over global
+ * memory) is no block scan: its zero warp-steps must not pass for work-efficient. */
+Test(analysis, no_shared_memory_is_not_work_efficient)
+{
+	struct rubric r = no_checks();
+	struct grade g;
+	grade_init(&g, NULL);
+	r.max_active_warp_steps = 160;
+	json_t *m = parse(naive);
+	analysis_grade(&r, m, &g);
+	struct test_result *t = find(&g, "analysis: active warp-steps");
+	cr_expect_eq(t->status, TEST_FAILED);
+	cr_expect(strstr(t->message, "no warp stored to shared memory") != NULL, "%s", t->message);
+	json_decref(m);
+	grade_free(&g);
+}
