@@ -487,7 +487,10 @@ int isolation_prepare(char *const argv[], const struct sandbox_limits *lim,
 	plan->uid = -1;
 	if (!lim->isolate && !policy.force)
 		return 0;
-	plan->uid = isolation_uid();
+	/* An unprivileged uid only for a batch, whose work folders are made for
+	 * it. A single grade runs as its user, under bubblewrap: its kit and its
+	 * file may sit where no other uid can look (a 0700 home, /root). */
+	plan->uid = policy.force ? isolation_uid() : -1;
 	plan->nproc = policy.nproc > 0 ? policy.nproc : ISOLATION_DEFAULT_NPROC;
 	const char *writable = lim->writable_dir ? lim->writable_dir : policy.writable[0] ? policy.writable : NULL;
 	char work[PATH_MAX] = "", scratch[PATH_MAX] = "";
@@ -579,12 +582,14 @@ void isolation_describe(int isolate, char *buf, size_t len)
 		return;
 	}
 	char who[64] = "as the grader's user";
-	long uid = isolation_uid();
+	long uid = policy.force ? isolation_uid() : -1;
 	if (uid >= 0)
 		snprintf(who, sizeof(who), "as uid %ld, at most %d processes", uid,
 			 policy.nproc > 0 ? policy.nproc : ISOLATION_DEFAULT_NPROC);
-	else if (geteuid() == 0)
+	else if (geteuid() == 0 && policy.force)
 		snprintf(who, sizeof(who), "as root (no free sandbox uid)");
+	else if (geteuid() == 0)
+		snprintf(who, sizeof(who), "as root, the grader's user");
 	if (policy.no_bwrap)
 		snprintf(buf, len, "no bubblewrap (turned off); ran %s, with time and output limits", who);
 	else if (isolation_available())

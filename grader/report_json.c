@@ -195,6 +195,7 @@ json_t *report_json(const struct grade *g)
 	rc |= put(o, "passed", json_boolean(grade_passed(g)));
 	rc |= put(o, "exit_status", json_integer(grade_exit_status(g)));
 	rc |= put(o, "band_source", text(g->band_source));
+	rc |= put(o, "isolation", text(g->isolation_note));
 	rc |= put(o, "tests", array_of_tests(g));
 	rc |= put(o, "groups", groups_json(g));
 	rc |= put(o, "metrics", g->metrics ? json_deep_copy(g->metrics) : json_object());

@@ -254,6 +254,11 @@ static void put_header(FILE *out, const struct grade *g)
 		put_clean(out, g->band_source, "              ");
 		fputc('\n', out);
 	}
+	if (g->isolation_note[0]) {
+		fputs("  sandbox     ", out);
+		put_clean(out, g->isolation_note, "              ");
+		fputc('\n', out);
+	}
 }
 
 /* Points that were not measured on this machine, for the score line. */
