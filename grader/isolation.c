@@ -55,6 +55,7 @@ void isolation_configure(const struct isolation_policy *p)
 	policy.force = p->force;
 	policy.nproc = p->nproc;
 	policy.no_bwrap = p->no_bwrap;
+	policy.own_user = p->own_user;
 	if (p->writable)
 		absolute(p->writable, policy.writable, sizeof(policy.writable));
 	for (int i = 0; i < p->n_hide && i < ISOLATION_MAX_HIDE; i++)
@@ -487,10 +488,7 @@ int isolation_prepare(char *const argv[], const struct sandbox_limits *lim,
 	plan->uid = -1;
 	if (!lim->isolate && !policy.force)
 		return 0;
-	/* An unprivileged uid only for a batch, whose work folders are made for
-	 * it. A single grade runs as its user, under bubblewrap: its kit and its
-	 * file may sit where no other uid can look (a 0700 home, /root). */
-	plan->uid = policy.force ? isolation_uid() : -1;
+	plan->uid = policy.own_user ? -1 : isolation_uid();
 	plan->nproc = policy.nproc > 0 ? policy.nproc : ISOLATION_DEFAULT_NPROC;
 	const char *writable = lim->writable_dir ? lim->writable_dir : policy.writable[0] ? policy.writable : NULL;
 	char work[PATH_MAX] = "", scratch[PATH_MAX] = "";
@@ -582,11 +580,11 @@ void isolation_describe(int isolate, char *buf, size_t len)
 		return;
 	}
 	char who[64] = "as the grader's user";
-	long uid = policy.force ? isolation_uid() : -1;
+	long uid = policy.own_user ? -1 : isolation_uid();
 	if (uid >= 0)
 		snprintf(who, sizeof(who), "as uid %ld, at most %d processes", uid,
 			 policy.nproc > 0 ? policy.nproc : ISOLATION_DEFAULT_NPROC);
-	else if (geteuid() == 0 && policy.force)
+	else if (geteuid() == 0 && !policy.own_user)
 		snprintf(who, sizeof(who), "as root (no free sandbox uid)");
 	else if (geteuid() == 0)
 		snprintf(who, sizeof(who), "as root, the grader's user");

@@ -47,6 +47,9 @@ struct isolation_policy {
 	int n_hide;
 	int nproc;		/* RLIMIT_NPROC of a child running as our uid; 0: default */
 	int no_bwrap;		/* the user and limits only, even where bwrap works */
+	int own_user;		/* run children as the grader's user, not a leased uid: a
+				 * single grade, whose kit and file may be where no
+				 * other uid can look (a private home, /root) */
 };
 
 /* Sets the policy of this process (strings are copied); NULL: the default

@@ -21,6 +21,7 @@
 #include "chart.h"
 #include "device.h"
 #include "grade_run.h"
+#include "isolation.h"
 #include "kit_paths.h"
 #include "options.h"
 #include "report_json.h"
@@ -260,6 +261,10 @@ int main(int argc, char **argv)
 			rubric_free(&r);
 			return 2;
 		}
+		/* One grade runs as its user: the kit and the file may be anywhere
+		 * it can read (a batch leases unprivileged uids of its own). */
+		struct isolation_policy own = { .own_user = 1 };
+		isolation_configure(&own);
 		if (make_work_dir(lab, work, sizeof(work)) < 0) {
 			rubric_free(&r);
 			return 4;
