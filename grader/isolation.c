@@ -31,6 +31,7 @@ static struct {
 	int n_hide;
 	int nproc;
 	int no_bwrap;
+	int own_user;
 } policy;
 
 /* path made absolute and free of symbolic links, as bwrap needs it; the
