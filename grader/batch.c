@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <glob.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -60,15 +59,6 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
 /* ---- setup ------------------------------------------------------------------ */
 
 uint64_t batch_take_salt(const struct options *o, char *text, size_t len)
@@ -97,7 +87,7 @@ static void remove_stale_work(const char *work, const char *mine)
 		snprintf(lock, sizeof(lock), "%s/.lock", g.gl_pathv[i]);
 		int fd = open(lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
-			nftw(g.gl_pathv[i], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+			remove_tree(g.gl_pathv[i]);
 		if (fd >= 0)
 			close(fd);
 	}
@@ -579,7 +569,7 @@ static void finish(struct batch *b, int jobs, double start)
 static void cleanup(struct batch *b)
 {
 	if (b->c.work_root[0])
-		nftw(b->c.work_root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+		remove_tree(b->c.work_root);
 	free(b->rows);
 	roster_free(&b->roster);
 }

@@ -12,7 +12,6 @@
 #include "batch.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,15 +61,6 @@ static int make_work(const struct batch_config *c, const struct student *s, long
 	return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
 static void grade_in_sandbox(const struct batch_config *c, const struct student *s, int slot,
 			     struct grade *g)
 {
@@ -109,7 +99,7 @@ static void grade_in_sandbox(const struct batch_config *c, const struct student 
 	isolation_configure(NULL);
 	/* The report names the student's file, not the copy that is gone. */
 	snprintf(g->submission, sizeof(g->submission), "%.500s", s->source);
-	nftw(work, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	remove_tree(work);
 }
 
 static int write_text_report(const struct grade *g, const char *path, char *err, size_t len)

@@ -17,4 +17,7 @@ int file_exists(const char *path);
 /* mkdir -p. Returns 0, or -1 with errno set. */
 int make_dirs(const char *path);
 
+/* rm -r, without following symbolic links. */
+void remove_tree(const char *path);
+
 #endif

@@ -7,7 +7,6 @@
  * stdout, the JSON and the charts to files. Messages go to stderr.
  */
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,14 +63,6 @@ static int find_submission(const struct options *o, const struct lab *lab, char 
 		return -1;
 	}
 	return 0;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
 }
 
 /* A private folder for this run's builds, under build/work/. */
@@ -271,7 +262,7 @@ int main(int argc, char **argv)
 		}
 		status = o.build_only ? build_only(&o, lab, &r, &dev, submission, work)
 				      : grade_one(&o, lab, &r, &dev, submission, work);
-		nftw(work, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+		remove_tree(work);
 	}
 	rubric_free(&r);
 	return status;

@@ -2,10 +2,14 @@
 #ifndef TESTS_E2E_CASES_H
 #define TESTS_E2E_CASES_H
 
+#include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <jansson.h>
 #include <glob.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "grade_runner.h"
 
 struct e2e_case {
 	char lab[8];		/* "lab3" */
@@ -63,6 +67,22 @@ static struct e2e_case *e2e_cases(size_t *count)
 static void e2e_free(struct criterion_test_params *p)
 {
 	cr_free(p->params);
+}
+
+/* Checks one expectation string ("correctness=pass analysis=fail") against
+ * the report's group verdicts. */
+static inline void expect_groups(const char *expect, json_t *report, const char *output)
+{
+	char buf[128];
+	snprintf(buf, sizeof(buf), "%s", expect);
+	char *save;
+	for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		cr_expect_str_eq(group_verdict(report, tok), eq + 1, "%s\n%s", tok, output);
+	}
 }
 
 #endif

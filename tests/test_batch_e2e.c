@@ -45,18 +45,9 @@ static void setup(void)
 	snprintf(rubric, sizeof(rubric), "%s/lab.ini", tmp);
 }
 
-static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(p);
-	return 0;
-}
-
 static void teardown(void)
 {
-	nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	remove_tree(tmp);
 }
 
 static double now_s(void)

@@ -10,7 +10,6 @@
 #include <criterion/criterion.h>
 #include <ctype.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "kit_paths.h"
 
 static char dir[64];
 static int events[2];
@@ -31,18 +31,9 @@ static void setup(void)
 	cr_assert_eq(pipe(events), 0);
 }
 
-static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(p);
-	return 0;
-}
-
 static void teardown(void)
 {
-	nftw(dir, rm_entry, 4, FTW_DEPTH | FTW_PHYS);
+	remove_tree(dir);
 	close(events[0]);
 	close(events[1]);
 }

@@ -7,19 +7,6 @@
 #include "e2e_cases.h"
 #include "grade_runner.h"
 
-/* Checks one expectation string ("correctness=pass analysis=fail"). */
-static void expect_groups(const char *expect, json_t *report, const char *output)
-{
-	char buf[128];
-	snprintf(buf, sizeof(buf), "%s", expect);
-	char *save;
-	for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-		char *eq = strchr(tok, '=');
-		*eq = '\0';
-		cr_expect_str_eq(group_verdict(report, tok), eq + 1, "%s\n%s", tok, output);
-	}
-}
-
 /* 1 when the file's expect-emu line names a check that fails. */
 static int expects_failure(const char *file)
 {

@@ -11,18 +11,6 @@
 #include "e2e_cases.h"
 #include "grade_runner.h"
 
-static void expect_groups(const char *expect, json_t *report, const char *output)
-{
-	char buf[128];
-	snprintf(buf, sizeof(buf), "%s", expect);
-	char *save;
-	for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-		char *eq = strchr(tok, '=');
-		*eq = '\0';
-		cr_expect_str_eq(group_verdict(report, tok), eq + 1, "%s\n%s", tok, output);
-	}
-}
-
 ParameterizedTestParameters(gpu, grade)
 {
 	size_t n;

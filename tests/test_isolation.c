@@ -6,7 +6,6 @@
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,18 +32,9 @@ static void setup(void)
 	isolation_configure(NULL);
 }
 
-static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(p);
-	return 0;
-}
-
 static void teardown(void)
 {
-	nftw(top, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	remove_tree(top);
 }
 
 static void need_bwrap(void)

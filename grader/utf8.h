@@ -1,0 +1,12 @@
+/* UTF-8 checks for text that came from outside (compilers, student programs). */
+#ifndef GRADER_UTF8_H
+#define GRADER_UTF8_H
+
+#include <stddef.h>
+
+/* Length of the valid UTF-8 sequence at p (1 to 4), or 0 when the bytes
+ * there are not one: overlong forms, surrogates and code points above
+ * U+10FFFF included, as JSON writers refuse them. */
+size_t utf8_len(const unsigned char *p);
+
+#endif
