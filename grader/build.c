@@ -37,7 +37,8 @@ static int run_tool(char *const argv[], double timeout_s, const char *step, char
 static const char *nvcc_path(void)
 {
 	static char path[1024];
-	/* make put the toolkit's nvcc on record when it built the probe. */
+	/* The toolkit the Makefile looks for: CUDA_HOME, else /usr/local/cuda,
+	 * else whatever nvcc is on PATH. */
 	const char *home = getenv("CUDA_HOME");
 	snprintf(path, sizeof(path), "%s/bin/nvcc", home && *home ? home : "/usr/local/cuda");
 	return file_exists(path) ? path : "nvcc";

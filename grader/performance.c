@@ -112,11 +112,13 @@ done:
 
 /* Chooses the band: this GPU's calibrated one, else relative to the
  * reference solution timed now, else the default. Returns the percentage
- * to score. */
+ * to score; *relative says whether it is a percentage of the reference. */
 static double choose_band(const struct rubric *r, const char *device, double pct_of_copy,
-			  double ref_gbps, double gbps, struct band *band, char *source, size_t len)
+			  double ref_gbps, double gbps, struct band *band, int *relative, char *source,
+			  size_t len)
 {
 	const struct gpu_band *gb = rubric_gpu_band(r, device);
+	*relative = !gb && ref_gbps > 0;
 	if (gb) {
 		*band = gb->band;
 		snprintf(source, len, "band for %.100s from the rubric (%.120s)", device,
@@ -161,10 +163,10 @@ static void describe(struct test_result *t, const struct lab *lab, const char *s
 		     double spread)
 {
 	char head[512], tail[512] = "";
-	snprintf(head, sizeof(head), "%s: %.0f GB/s = %.1f%% of this GPU's copy bandwidth (%.0f GB/s)%s; "
+	snprintf(head, sizeof(head), "%s: %.0f GB/s = %.1f%% of this GPU's copy bandwidth (%.0f GB/s); "
 		 "points from %.0f%% to %.0f%% of %s (median of the runs, spread %.1f%%).", shape, gbps,
-		 pct, copy, relative ? "" : "", b->lower_pct, b->upper_pct,
-		 relative ? "the reference's bandwidth" : "copy", spread * 100);
+		 pct, copy, b->lower_pct, b->upper_pct, relative ? "the reference's bandwidth" : "copy",
+		 spread * 100);
 	if (relative)
 		snprintf(head + strlen(head), sizeof(head) - strlen(head), " You reach %.1f%% of the "
 			 "reference.", scored);
@@ -214,9 +216,9 @@ void performance_run(const struct run_context *ctx, enum backend backend, int co
 	}
 	struct band band;
 	double ref_gbps = have_ref ? ref.gbps[perf_index(&ref, &r->perf_shape)] : 0;
-	double scored = choose_band(r, dev->name, pct, ref_gbps, st.gbps[i], &band, g->band_source,
-				    sizeof(g->band_source));
-	int relative = !rubric_gpu_band(r, dev->name) && ref_gbps > 0;
+	int relative;
+	double scored = choose_band(r, dev->name, pct, ref_gbps, st.gbps[i], &band, &relative,
+				    g->band_source, sizeof(g->band_source));
 	t->points = band_points(&band, scored, r->performance_points);
 	/* Partial points are points earned, but the check is passed only at full marks. */
 	t->status = t->points >= r->performance_points - 1e-9 ? TEST_PASSED : TEST_FAILED;
