@@ -124,7 +124,10 @@ $(BUILD)/tests/unit: $(TEST_SRC:%.c=$(BUILD)/%.o) $(GRADER_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) $^ $(LIBS) -lcriterion -o $@
 $(BUILD)/tests/%.o: CPPFLAGS += -Icommon -Igrader
 
+# The GPU tests (tests/test_gpu.c) run only where there is a GPU; say which.
 unit-tests: all $(BUILD)/tests/unit
+	@./grade --device >/dev/null && echo "GPU tests: run on $$(./grade --device)" || \
+		echo "GPU tests: skipped: $$(./grade --device)"
 	KIT_ROOT=$(CURDIR) $(BUILD)/tests/unit --jobs 2
 
 test: unit-tests emu-tests

@@ -127,6 +127,22 @@ static void draw_charts(const struct options *o, const struct grade *g)
 	}
 }
 
+/* --device: what `--backend auto` will pick. Exit 0 with a GPU, 1 without. */
+static int show_device(void)
+{
+	struct device_info d;
+	device_probe(&d);
+	if (!d.present) {
+		printf("no CUDA GPU here (%s): ./grade uses the CPU emulator, which checks correctness "
+		       "and analysis but not speed\n", d.why_absent);
+		return 1;
+	}
+	printf("%s: compute capability %d.%d, %d SMs, %.0f MB of L2, %.0f GiB, peak %.0f GB/s\n",
+	       d.name, d.major, d.minor, d.sms, d.l2_bytes / 1048576.0, d.memory_bytes / 1073741824.0,
+	       d.peak_gbps);
+	return 0;
+}
+
 /* --chart-from: a saved report's charts, drawn again here. */
 static int chart_from(const struct options *o)
 {
@@ -220,6 +236,8 @@ int main(int argc, char **argv)
 	}
 	if (o.chart_from)
 		return chart_from(&o);
+	if (o.device)
+		return show_device();
 	const struct lab *lab = lab_find(o.lab_id);
 	if (!lab) {
 		fprintf(stderr, "grade: no lab called '%s' (./grade --list)\n", o.lab_id);

@@ -31,6 +31,7 @@ void options_usage(FILE *out)
 	      "  --build-only        only compile the lab's file (what make labN does)\n"
 	      "  --quiet             no terminal report (use with --json)\n"
 	      "  --chart-from FILE   draw the charts of a saved JSON report (--plot KIND)\n"
+	      "  --device            the GPU ./grade will use, or why it will use the emulator\n"
 	      "  --help\n"
 	      "\n"
 	      "Exit status: 0 every check passed; 1 graded, some check failed; 2 usage or\n"
@@ -62,7 +63,7 @@ static int parse_u64(const char *s, uint64_t *out)
 
 enum { OPT_SOLUTION = 256, OPT_BACKEND, OPT_SEED, OPT_JSON, OPT_PLOT, OPT_RUBRIC, OPT_CALIBRATE,
        OPT_BATCH, OPT_OUT, OPT_JOBS, OPT_SALT, OPT_LIST, OPT_BUILD_ONLY, OPT_NO_ISOLATION,
-       OPT_NO_ANALYSIS, OPT_QUIET, OPT_SUBMISSION, OPT_CHART_FROM };
+       OPT_NO_ANALYSIS, OPT_QUIET, OPT_SUBMISSION, OPT_CHART_FROM, OPT_DEVICE };
 
 static const struct option long_options[] = {
 	{ "submission", required_argument, NULL, OPT_SUBMISSION },
@@ -83,6 +84,7 @@ static const struct option long_options[] = {
 	{ "no-analysis", no_argument, NULL, OPT_NO_ANALYSIS },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "chart-from", required_argument, NULL, OPT_CHART_FROM },
+	{ "device", no_argument, NULL, OPT_DEVICE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -130,6 +132,7 @@ static int apply(int opt, const char *arg, struct options *o, char *err, size_t 
 	case OPT_NO_ANALYSIS: o->no_analysis = 1; return 0;
 	case OPT_QUIET: o->quiet = 1; return 0;
 	case OPT_CHART_FROM: o->chart_from = arg; return 0;
+	case OPT_DEVICE: o->device = 1; return 0;
 	case 'h': o->help = 1; return 0;
 	}
 	snprintf(err, errlen, "unknown option (see ./grade --help)");
@@ -139,7 +142,7 @@ static int apply(int opt, const char *arg, struct options *o, char *err, size_t 
 /* Options that only make sense together. */
 static int check_combination(const struct options *o, char *err, size_t errlen)
 {
-	if (o->help || o->list || o->chart_from)
+	if (o->help || o->list || o->chart_from || o->device)
 		return 0;
 	if (!o->lab_id) {
 		snprintf(err, errlen, "which lab? ./grade lab1, lab2 or lab3 (./grade --list)");

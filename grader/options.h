@@ -29,6 +29,7 @@ struct options {
 	int no_analysis;		/* --no-analysis */
 	int quiet;			/* --quiet: no report on stdout (with --json) */
 	const char *chart_from;		/* --chart-from FILE: draw a saved report's charts */
+	int device;			/* --device: the GPU the grader will use, or why none */
 };
 
 /* Returns 0, or -1 with a message in err (exit status 2). */

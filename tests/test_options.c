@@ -55,3 +55,14 @@ Test(options, salt_changes_everything_and_stays_secret)
 	cr_assert_eq(parse(&a, err, 2, "lab3"), 0);
 	cr_expect_eq(options_salt(&a), 0);
 }
+
+Test(options, questions_that_need_no_lab)
+{
+	struct options o;
+	char err[256];
+	cr_assert_eq(parse(&o, err, 2, "--device"), 0, "%s", err);
+	cr_expect(o.device);
+	cr_assert_eq(parse(&o, err, 3, "--chart-from", "r.json"), 0, "%s", err);
+	cr_expect_str_eq(o.chart_from, "r.json");
+	cr_assert_eq(parse(&o, err, 2, "--list"), 0, "%s", err);
+}
