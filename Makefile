@@ -2,6 +2,7 @@
 #
 #   make            build the grader, the harness and the emulator
 #   make labN       build labN for this machine (GPU if present, else emulator)
+#   make occupancy-tables   rewrite lab 4's stored tables from cuda_occupancy.h
 #   make test       install what is missing, build, run every test
 #   make solutions  grade every reference solution
 #   make clean
@@ -40,7 +41,7 @@ CUDA_INC := $(CUDA_HOME)/include
 
 LIBS := -ljansson -linih -lm
 
-.PHONY: all deps lab1 lab2 lab3 test unit-tests emu-tests solutions clean
+.PHONY: all deps lab1 lab2 lab3 lab4 occupancy-tables test unit-tests emu-tests solutions clean
 all: deps grade harness emu
 
 # --- dependencies -----------------------------------------------------------
@@ -81,9 +82,14 @@ $(BUILD)/libkit.a: $(COMMON_OBJ)
 	ar rcs $@ $^
 
 harness: $(BUILD)/libkit.a $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/emu/harness_main.o \
-         $(ENTRY_SRC:grader/%.c=$(BUILD)/harness/%.o) $(BUILD)/harness/device-probe
+         $(ENTRY_SRC:grader/%.c=$(BUILD)/harness/%.o) $(BUILD)/harness/device-probe \
+         $(BUILD)/harness/cuda/launch_log.o $(BUILD)/harness/occupancy-api
 
 $(BUILD)/harness/cuda/harness_main.o: $(HARNESS_SRC) | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -I$(CUDA_INC) -c $< -o $@
+
+$(BUILD)/harness/cuda/launch_log.o: grader/harness/launch_log.c | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -I$(CUDA_INC) -c $< -o $@
 
@@ -97,14 +103,43 @@ $(BUILD)/harness/%.o: grader/%.c | $(BUILD)/.deps-ok
 
 # Finds out whether there is a CUDA device, and which, without any student
 # code: the cuda harness linked with an entry that is never called.
-$(BUILD)/harness/device-probe: $(BUILD)/harness/cuda/harness_main.o \
+# The launch flags are grader/harness/launch_log.h's LAUNCH_LOG_WRAP_FLAGS.
+LAUNCH_WRAP := $(foreach f,__cudaLaunchKernel __cudaLaunchKernel_ptsz cudaLaunchKernel \
+                 cudaLaunchKernel_ptsz __cudaGetKernel,-Xlinker --wrap=$(f))
+$(BUILD)/harness/device-probe: $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/cuda/launch_log.o \
                                $(BUILD)/harness/harness/no_entry.o $(COMMON_OBJ)
 ifneq ($(NVCC),)
-	$(NVCC) $^ -o $@
+	$(NVCC) $(LAUNCH_WRAP) $^ -o $@
 else
 	@echo "no CUDA toolkit (nvcc): the GPU backend is not built; the emulator still works" >&2
 	@rm -f $@
 endif
+
+# Lab 4: this GPU's occupancy API asked the calculator check's questions, by
+# kernels of known register counts (compiled for the GPUs the kit has seen,
+# and as PTX for newer ones).
+OCC_GENCODE := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+               -gencode arch=compute_90,code=compute_90
+$(BUILD)/grader/labs/occupancy/occ_cuda.o: grader/labs/occupancy/occ_cuda.c | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -I$(CUDA_INC) -c $< -o $@
+
+$(BUILD)/harness/occupancy-api: grader/harness/occupancy_api.cu $(BUILD)/grader/labs/occupancy/occ_cuda.o \
+                                $(BUILD)/common/occupancy_table.o
+ifneq ($(NVCC),)
+	$(NVCC) $(OCC_GENCODE) -std=c++17 -O2 $^ -o $@
+else
+	@rm -f $@
+endif
+
+# The stored tables: what cuda_occupancy.h answers for an A100 and an H100.
+$(BUILD)/occupancy-table: grader/labs/occupancy/make_table.c $(BUILD)/grader/labs/occupancy/occ_cuda.o \
+                          $(BUILD)/common/occupancy_table.o
+	$(CC) $(CPPFLAGS) $(CFLAGS) -I$(CUDA_INC) $^ -o $@
+
+occupancy-tables: $(BUILD)/occupancy-table
+	$(BUILD)/occupancy-table sm_80 > grader/labs/occupancy/sm_80.txt
+	$(BUILD)/occupancy-table sm_90 > grader/labs/occupancy/sm_90.txt
 
 # --- the emulator ------------------------------------------------------------
 include emu/emu.mk
@@ -112,11 +147,11 @@ include emu/emu.mk
 # --- labs ------------------------------------------------------------------
 # Builds the student's file the way ./grade will, so that compiler errors show
 # now; ./grade builds again from the source it grades.
-lab1 lab2 lab3: all
+lab1 lab2 lab3 lab4: all
 	./grade $@ --build-only
 
 solutions: all
-	@for lab in lab1 lab2 lab3; do ./grade $$lab --solution --plot none || exit 1; done
+	@for lab in lab1 lab2 lab3 lab4; do ./grade $$lab --solution --plot none || exit 1; done
 
 # --- tests -----------------------------------------------------------------
 TEST_SRC := $(wildcard tests/*.c)

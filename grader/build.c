@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/launch_log.h"
 #include "kit_paths.h"
 #include "sandbox.h"
 
@@ -47,15 +48,17 @@ static const char *nvcc_path(void)
 static int compile(enum backend backend, const char *submission, const char *obj,
 		   const struct device_info *dev, double timeout_s, char *log, size_t loglen)
 {
-	char arch[32], cc[1024];
+	char arch[32], cc[1024], include[1100], common[1024];
+	/* The kit's headers for labs (lab 4's occupancy.h), never the student's copy. */
+	snprintf(include, sizeof(include), "-I%s", kit_path(common, sizeof(common), "common"));
 	if (backend == BACKEND_CUDA) {
 		snprintf(arch, sizeof(arch), "-arch=sm_%d%d", dev->major, dev->minor);
-		char *argv[] = { (char *)nvcc_path(), "-O3", arch, "-lineinfo", "-std=c++17",
+		char *argv[] = { (char *)nvcc_path(), "-O3", arch, "-lineinfo", "-std=c++17", include,
 				 "-c", (char *)submission, "-o", (char *)obj, NULL };
 		return run_tool(argv, timeout_s, "nvcc", log, loglen);
 	}
 	kit_path(cc, sizeof(cc), "build/emu/cuemu-cc");
-	char *argv[] = { cc, "-c", (char *)submission, "-o", (char *)obj, NULL };
+	char *argv[] = { cc, include, "-c", (char *)submission, "-o", (char *)obj, NULL };
 	return run_tool(argv, timeout_s, "cuemu-cc", log, loglen);
 }
 
@@ -69,11 +72,12 @@ int build_compile_only(enum backend backend, const char *submission, const char 
 }
 
 /* The lab's harness: the backend's harness_main.o, the lab's entry adapter,
- * the student's object and the kit library. */
+ * the student's object and the kit library; on CUDA, the launch log, which
+ * sees every kernel launch on its way to the runtime (launch_log.h). */
 static int link_harness(const struct lab *lab, enum backend backend, const char *obj,
 			const char *exe, double timeout_s, char *log, size_t loglen)
 {
-	char main_o[1024], entry_o[1024], libkit[1024], entry_rel[256], linker[1024];
+	char main_o[1024], entry_o[1024], libkit[1024], entry_rel[256], linker[1024], log_o[1024];
 	snprintf(entry_rel, sizeof(entry_rel), "build/harness/labs/%s_entry.o", lab->id);
 	kit_path(entry_o, sizeof(entry_o), entry_rel);
 	kit_path(libkit, sizeof(libkit), "build/libkit.a");
@@ -84,12 +88,18 @@ static int link_harness(const struct lab *lab, enum backend backend, const char 
 		kit_path(main_o, sizeof(main_o), "build/harness/emu/harness_main.o");
 		kit_path(linker, sizeof(linker), "build/emu/cuemu-cc");
 	}
-	const char *need[] = { main_o, entry_o, libkit };
-	for (int i = 0; i < 3; i++)
+	kit_path(log_o, sizeof(log_o), "build/harness/cuda/launch_log.o");
+	const char *need[] = { main_o, entry_o, libkit, log_o };
+	for (int i = 0; i < (backend == BACKEND_CUDA ? 4 : 3); i++)
 		if (!file_exists(need[i])) {
 			snprintf(log, loglen, "the kit is not built: %s is missing (run make)", need[i]);
 			return -1;
 		}
+	if (backend == BACKEND_CUDA) {
+		char *argv[] = { linker, "-o", (char *)exe, LAUNCH_LOG_WRAP_FLAGS, main_o, log_o, entry_o,
+				 (char *)obj, libkit, NULL };
+		return run_tool(argv, timeout_s, "link", log, loglen);
+	}
 	char *argv[] = { linker, "-o", (char *)exe, main_o, entry_o, (char *)obj, libkit, NULL };
 	return run_tool(argv, timeout_s, "link", log, loglen);
 }

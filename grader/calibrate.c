@@ -69,6 +69,7 @@ static double time_file(const struct run_context *ctx, const struct device_info 
 		return -1;
 	}
 	double pct = 100 * run.gbps[0] / run.copy_gbps[0];
+	bench_run_free(&run);
 	printf("  %-52s %8.0f GB/s  %5.1f%% of copy (%.0f GB/s)\n", rel, run.gbps[0], pct,
 	       run.copy_gbps[0]);
 	fflush(stdout);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../common/stats.h"
+#include "occupancy_sweep.h"
 
 double band_points(const struct band *b, double pct, double max_points)
 {
@@ -29,9 +30,8 @@ static int bench_shapes(const struct rubric *r, struct shape *out)
 	return n;
 }
 
-/* Reads one MSG_TIMING; adds its samples to *sum_ms. Returns 0 or -1. */
-static int read_timing(json_t *t, int runs, double bytes, double *gbps, double *copy_gbps,
-		       double *spread, double *sum_ms)
+int timing_read(json_t *t, int runs, double bytes, double *gbps, double *copy_gbps, double *spread,
+		double *sum_ms)
 {
 	json_t *s = json_object_get(t, "student_ms"), *c = json_object_get(t, "copy_ms");
 	if (!json_is_array(s) || !json_is_array(c) || (int)json_array_size(s) != runs ||
@@ -54,6 +54,43 @@ static int read_timing(json_t *t, int runs, double bytes, double *gbps, double *
 	free(x);
 	free(y);
 	return ok ? 0 : -1;
+}
+
+static int perf_index(const struct bench_run *b, const struct shape *s)
+{
+	for (int i = 0; i < b->n; i++)
+		if (memcmp(&b->shapes[i], s, sizeof(*s)) == 0)
+			return i;
+	return b->n - 1;
+}
+
+double timing_max_occupancy(json_t *timing, char *desc, size_t len)
+{
+	json_t *launches = json_object_get(timing, "launches"), *l;
+	size_t i;
+	double best = -1;
+	desc[0] = '\0';
+	json_array_foreach(launches, i, l) {
+		double occ = json_number_value(json_object_get(l, "occupancy"));
+		if (!json_is_number(json_object_get(l, "occupancy")) || occ <= best)
+			continue;
+		best = occ;
+		const char *kernel = json_string_value(json_object_get(l, "kernel"));
+		snprintf(desc, len, "%.60s: %lld blocks of %lld threads, %lld B dynamic shared, %lld "
+			 "registers: %lld blocks/SM", kernel ? kernel : "?",
+			 json_integer_value(json_object_get(l, "grid")),
+			 json_integer_value(json_object_get(l, "threads")),
+			 json_integer_value(json_object_get(l, "dynamic_shared")),
+			 json_integer_value(json_object_get(l, "registers")),
+			 json_integer_value(json_object_get(l, "blocks_per_sm")));
+	}
+	return best;
+}
+
+void bench_run_free(struct bench_run *b)
+{
+	json_decref(b->launches);
+	b->launches = NULL;
 }
 
 int bench_harness(const struct run_context *ctx, const char *harness, struct bench_run *out,
@@ -91,12 +128,16 @@ int bench_harness(const struct run_context *ctx, const char *harness, struct ben
 		const char *shape = json_string_value(json_object_get(t, "shape"));
 		double bytes = ctx->lab->min_bytes(&out->shapes[i]);
 		if (!shape || strcmp(shape, texts[i]) != 0 ||
-		    read_timing(t, r->runs, bytes, &out->gbps[i], &out->copy_gbps[i], &out->spread[i],
+		    timing_read(t, r->runs, bytes, &out->gbps[i], &out->copy_gbps[i], &out->spread[i],
 				&sum_ms) < 0) {
 			snprintf(msg, len, "timing: the harness's report for %s is malformed", texts[i]);
 			goto done;
 		}
+		out->occupancy[i] = timing_max_occupancy(t, out->launch[i], sizeof(out->launch[i]));
 	}
+	json_t *graded = json_object_get(json_array_get(rep.timings, (size_t)perf_index(out, &r->perf_shape)),
+					 "launches");
+	out->launches = json_is_array(graded) ? json_deep_copy(graded) : NULL;
 	/* Event times are a part of the child's life: they cannot add up to more. */
 	if (sum_ms > rep.child.wall_s * 1e3 * 1.02 + 5) {
 		snprintf(msg, len, "timing: the reported times add up to %.0f ms, but the process lived "
@@ -137,14 +178,6 @@ static double choose_band(const struct rubric *r, const char *device, double pct
 	return pct_of_copy;
 }
 
-static int perf_index(const struct bench_run *b, const struct shape *s)
-{
-	for (int i = 0; i < b->n; i++)
-		if (memcmp(&b->shapes[i], s, sizeof(*s)) == 0)
-			return i;
-	return b->n - 1;
-}
-
 static void record(struct grade *g, const struct bench_run *st, const struct bench_run *ref)
 {
 	g->n_bench = st->n;
@@ -178,6 +211,69 @@ static void describe(struct test_result *t, const struct lab *lab, const char *s
 	snprintf(t->message, sizeof(t->message), "%s%s", head, tail);
 }
 
+/* Lab 4: every launch at or below the rubric's occupancy, or no points. */
+static int occupancy_capped(const struct rubric *r, const struct bench_run *st, int i, struct test_result *t)
+{
+	if (r->max_occupancy_pct < 0)
+		return 0;
+	if (st->occupancy[i] < 0) {
+		test_fail(t, "no kernel launch was seen: this lab measures the occupancy of the kernels "
+			  "your stream_scale() launches, so launch them with <<<grid, block, shared>>>");
+		return 1;
+	}
+	if (100 * st->occupancy[i] <= r->max_occupancy_pct + 1e-9)
+		return 0;
+	test_fail(t, "no points: your kernel ran at %.1f%% occupancy (%s), and this part asks for at "
+		  "most %.1f%%. Fewer resident warps per SM (more shared memory per block, fewer "
+		  "threads, more registers) and more independent loads per thread.",
+		  100 * st->occupancy[i], st->launch[i], r->max_occupancy_pct);
+	return 1;
+}
+
+static void score(const struct run_context *ctx, const struct bench_run *st, const struct bench_run *ref,
+		  const struct device_info *dev, struct test_result *t, struct grade *g)
+{
+	const struct rubric *r = ctx->rubric;
+	char shape[64];
+	shape_format(&r->perf_shape, shape, sizeof(shape));
+	int i = perf_index(st, &r->perf_shape);
+	double pct = 100.0 * st->gbps[i] / st->copy_gbps[i];
+	if (st->occupancy[i] >= 0) {
+		json_object_set_new(g->metrics, "occupancy_pct", json_real(100 * st->occupancy[i]));
+		json_object_set_new(g->metrics, "launch", json_string(st->launch[i]));
+	}
+	if (st->launches)
+		json_object_set(g->metrics, "launches", st->launches);
+	if (pct > 110) {
+		test_fail(t, "%s: %.0f GB/s is %.0f%% of a device-to-device copy of the same bytes: no "
+			  "correct kernel beats a copy, so this timing is not believed", shape, st->gbps[i], pct);
+		return;
+	}
+	json_object_set_new(g->metrics, "gbps", json_real(st->gbps[i]));
+	json_object_set_new(g->metrics, "copy_gbps", json_real(st->copy_gbps[i]));
+	json_object_set_new(g->metrics, "percent_of_copy", json_real(pct));
+	json_object_set_new(g->metrics, "timing_spread", json_real(st->spread[i]));
+	json_object_set_new(g->metrics, "runs", json_integer(r->runs));
+	json_object_set_new(g->metrics, "bytes", json_real(g->lab->min_bytes(&r->perf_shape)));
+	json_object_set_new(g->metrics, "peak_gbps", json_real(dev->peak_gbps));
+	double ref_gbps = ref ? ref->gbps[perf_index(ref, &r->perf_shape)] : 0;
+	if (ref) {
+		json_object_set_new(g->metrics, "reference_gbps", json_real(ref_gbps));
+		json_object_set_new(g->metrics, "percent_of_reference", json_real(100 * st->gbps[i] / ref_gbps));
+	}
+	if (occupancy_capped(r, st, i, t))
+		return;
+	struct band band;
+	int relative;
+	double scored = choose_band(r, dev->name, pct, ref_gbps, st->gbps[i], &band, &relative,
+				    g->band_source, sizeof(g->band_source));
+	t->points = band_points(&band, scored, r->performance_points);
+	/* Partial points are points earned, but the check is passed only at full marks. */
+	t->status = t->points >= r->performance_points - 1e-9 ? TEST_PASSED : TEST_FAILED;
+	describe(t, g->lab, shape, st->gbps[i], st->copy_gbps[i], pct, scored, relative, &band,
+		 st->spread[i]);
+}
+
 void performance_run(const struct run_context *ctx, enum backend backend, int correct,
 		     const char *reference_harness, const struct device_info *dev, struct grade *g)
 {
@@ -202,38 +298,15 @@ void performance_run(const struct run_context *ctx, enum backend backend, int co
 	struct bench_run st, ref;
 	if (bench_harness(ctx, ctx->harness, &st, msg, sizeof(msg)) < 0) {
 		test_fail(t, "%s", msg);
+		bench_run_free(&st);
 		return;
 	}
 	int have_ref = reference_harness && bench_harness(ctx, reference_harness, &ref, msg, sizeof(msg)) == 0;
 	record(g, &st, have_ref ? &ref : NULL);
-
-	int i = perf_index(&st, &r->perf_shape);
-	double pct = 100.0 * st.gbps[i] / st.copy_gbps[i];
-	if (pct > 110) {
-		test_fail(t, "%s: %.0f GB/s is %.0f%% of a device-to-device copy of the same bytes: no "
-			  "correct kernel beats a copy, so this timing is not believed", shape, st.gbps[i], pct);
-		return;
-	}
-	struct band band;
-	double ref_gbps = have_ref ? ref.gbps[perf_index(&ref, &r->perf_shape)] : 0;
-	int relative;
-	double scored = choose_band(r, dev->name, pct, ref_gbps, st.gbps[i], &band, &relative,
-				    g->band_source, sizeof(g->band_source));
-	t->points = band_points(&band, scored, r->performance_points);
-	/* Partial points are points earned, but the check is passed only at full marks. */
-	t->status = t->points >= r->performance_points - 1e-9 ? TEST_PASSED : TEST_FAILED;
-	describe(t, g->lab, shape, st.gbps[i], st.copy_gbps[i], pct, scored, relative, &band,
-		 st.spread[i]);
-
-	json_object_set_new(g->metrics, "gbps", json_real(st.gbps[i]));
-	json_object_set_new(g->metrics, "copy_gbps", json_real(st.copy_gbps[i]));
-	json_object_set_new(g->metrics, "percent_of_copy", json_real(pct));
-	json_object_set_new(g->metrics, "timing_spread", json_real(st.spread[i]));
-	json_object_set_new(g->metrics, "runs", json_integer(r->runs));
-	json_object_set_new(g->metrics, "bytes", json_real(g->lab->min_bytes(&r->perf_shape)));
-	json_object_set_new(g->metrics, "peak_gbps", json_real(dev->peak_gbps));
-	if (have_ref) {
-		json_object_set_new(g->metrics, "reference_gbps", json_real(ref_gbps));
-		json_object_set_new(g->metrics, "percent_of_reference", json_real(100 * st.gbps[i] / ref_gbps));
-	}
+	score(ctx, &st, have_ref ? &ref : NULL, dev, t, g);
+	bench_run_free(&st);
+	if (reference_harness)
+		bench_run_free(&ref);
+	if (r->sweep_runs > 0)
+		occupancy_sweep(ctx, g);
 }

@@ -16,7 +16,25 @@ struct bench_run {
 	double gbps[GRADE_MAX_BENCH];
 	double copy_gbps[GRADE_MAX_BENCH];
 	double spread[GRADE_MAX_BENCH];	/* (q3 - q1) / median of the kernel's times */
+	/* The kernels the call launched (CUDA: the harness's launch log): the
+	 * highest occupancy among them, -1 when none was seen, and that launch. */
+	double occupancy[GRADE_MAX_BENCH];
+	char launch[GRADE_MAX_BENCH][224];
+	json_t *launches;		/* the graded size's launch log, or NULL; bench_run_free */
 };
+
+void bench_run_free(struct bench_run *b);
+
+/* Reads one MSG_TIMING of `runs` samples moving `bytes`: median GB/s of the
+ * kernel and of the copy, the kernel's spread; adds the samples to *sum_ms.
+ * Returns 0, or -1 when it is malformed. */
+int timing_read(json_t *t, int runs, double bytes, double *gbps, double *copy_gbps, double *spread,
+		double *sum_ms);
+
+/* The launch in a MSG_TIMING's "launches" with the highest occupancy (0 to 1),
+ * described in desc ("stream_kernel: 132 blocks of 256 threads, 120000 B
+ * dynamic shared, 38 registers: 1 block/SM"). -1 when it holds none. */
+double timing_max_occupancy(json_t *timing, char *desc, size_t len);
 
 /* Points for pct on a band: 0 below lower, full above upper, linear between. */
 double band_points(const struct band *b, double pct, double max_points);

@@ -261,6 +261,38 @@ static void put_header(FILE *out, const struct grade *g)
 	}
 }
 
+/* Lab 4's experiment: bandwidth at each occupancy the sweep reached, and the
+ * occupancy the graded call ran at. */
+static void put_sweep(FILE *out, const struct grade *g)
+{
+	json_t *sweep = json_object_get(g->metrics, "sweep"), *pt;
+	json_t *occ = json_object_get(g->metrics, "occupancy_pct");
+	const char *launch = json_string_value(json_object_get(g->metrics, "launch"));
+	const char *error = json_string_value(json_object_get(g->metrics, "sweep_error"));
+	size_t i;
+	if (json_is_number(occ) && launch) {
+		fprintf(out, "Your stream_scale() ran at %.1f%% occupancy: ", json_number_value(occ));
+		put_clean(out, launch, "  ");
+		fputs(".\n", out);
+	}
+	if (error) {
+		fputs("The occupancy sweep could not be measured: ", out);
+		put_clean(out, error, "  ");
+		fputs("\n\n", out);
+	}
+	if (json_array_size(sweep) == 0)
+		return;
+	fputs("Bandwidth against occupancy (your kernel with more and more shared memory per block):\n"
+	      "  occupancy   extra shared      GB/s   % of copy\n", out);
+	json_array_foreach(sweep, i, pt)
+		fprintf(out, "  %8.1f%%  %11lld B  %8.0f  %9.1f%%\n",
+			json_number_value(json_object_get(pt, "occupancy_pct")),
+			json_integer_value(json_object_get(pt, "extra_shared")),
+			json_number_value(json_object_get(pt, "gbps")),
+			json_number_value(json_object_get(pt, "percent_of_copy")));
+	fputc('\n', out);
+}
+
 /* Points that were not measured on this machine, for the score line. */
 static double unmeasured_points(const struct grade *g)
 {
@@ -325,6 +357,7 @@ void report_text(FILE *out, const struct grade *g, int colour)
 			fputc('\n', out);
 		fputc('\n', out);
 	}
+	put_sweep(out, g);
 	if (g->internal_error) {
 		fputs("The grader could not run this submission: ", out);
 		put_clean(out, g->internal_message[0] ? g->internal_message : "no reason given", "  ");

@@ -172,7 +172,36 @@ static int performance_key(struct parse *p, const char *section, const char *key
 	NUMBER("reference_lower_pct", 0, 1000, r->reference_band.lower_pct);
 	NUMBER("reference_upper_pct", 0, 1000, r->reference_band.upper_pct);
 	NUMBER("timeout_s", 1, 3600, r->bench_timeout_s);
+	NUMBER("max_occupancy_pct", 1, 100, r->max_occupancy_pct);
+	double sweep;
+	if (IS("sweep_runs")) {
+		if (!first_time(p, section, key) || !parse_number(p, key, value, 0, 1000, &sweep))
+			return 0;
+		if (sweep != (int)sweep)
+			return error(p, key, "expected a whole number, got '%s'", value);
+		r->sweep_runs = (int)sweep;
+		return 1;
+	}
 	return error(p, key, "unknown key in [performance]%s", "");
+}
+
+static int occupancy_key(struct parse *p, const char *section, const char *key, const char *value)
+{
+	struct rubric *r = p->r;
+	if (IS("tables")) {
+		int before = r->n_occupancy_tables;
+		if (!parse_words(p, key, value, r->occupancy_tables, &r->n_occupancy_tables,
+				 RUBRIC_MAX_FIXTURES))
+			return 0;
+		for (int i = before; i < r->n_occupancy_tables; i++)
+			if (strcmp(r->occupancy_tables[i], "sm_80") != 0 && strcmp(r->occupancy_tables[i], "sm_90") != 0)
+				return error(p, key, "the kit keeps tables for sm_80 and sm_90, not '%s'",
+					     r->occupancy_tables[i]);
+		return 1;
+	}
+	NUMBER("points", 0, 1000, r->occupancy_points);
+	NUMBER("timeout_s", 1, 3600, r->occupancy_timeout_s);
+	return error(p, key, "unknown key in [occupancy]%s", "");
 }
 
 static int gpu_key(struct parse *p, const char *section, const char *key, const char *value)
@@ -277,6 +306,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
 	if (strcmp(section, "correctness") == 0) return correctness_key(p, section, key, value);
 	if (strcmp(section, "performance") == 0) return performance_key(p, section, key, value);
 	if (strcmp(section, "analysis") == 0) return analysis_key(p, section, key, value);
+	if (strcmp(section, "occupancy") == 0) return occupancy_key(p, section, key, value);
 	if (strcmp(section, "integrity") == 0) return integrity_key(p, section, key, value);
 	if (strcmp(section, "limits") == 0) return limits_key(p, section, key, value);
 	if (strcmp(section, "calibrate") == 0) return calibrate_key(p, section, key, value);
@@ -300,6 +330,8 @@ static void set_defaults(struct rubric *r)
 	r->default_band = (struct band){ 20, 75 };
 	r->reference_band = (struct band){ 25, 80 };
 	r->bench_timeout_s = 180;
+	r->max_occupancy_pct = -1;
+	r->occupancy_timeout_s = 30;
 	r->analysis_points = 10;
 	r->analysis_timeout_s = 60;
 	r->max_load_sectors_per_request = -1;
@@ -334,6 +366,11 @@ static int check_whole(struct parse *p)
 	}
 	if (r->perf_shape.rank == 0) {
 		snprintf(p->err, sizeof(p->err), "%.300s: key 'shape': [performance] needs it", r->path);
+		return -1;
+	}
+	if (r->occupancy_points > 0 && r->n_occupancy_tables == 0) {
+		snprintf(p->err, sizeof(p->err), "%.300s: key 'tables': [occupancy] gives points, so it "
+			 "needs the stored tables to check against (sm_80 sm_90)", r->path);
 		return -1;
 	}
 	if (check_band(p, "[performance]", "upper_pct", p->default_upper_line, &r->default_band) < 0 ||
@@ -399,7 +436,9 @@ void rubric_free(struct rubric *r)
 	free_list(r->calib_zero, r->n_calib_zero);
 	free_list(r->calib_partial, r->n_calib_partial);
 	free_list(r->calib_full, r->n_calib_full);
+	free_list(r->occupancy_tables, r->n_occupancy_tables);
 	r->n_forbid = r->n_allow = r->n_calib_zero = r->n_calib_partial = r->n_calib_full = 0;
+	r->n_occupancy_tables = 0;
 }
 
 const struct gpu_band *rubric_gpu_band(const struct rubric *r, const char *device)

@@ -50,6 +50,18 @@ struct rubric {
 	struct band default_band;	/* percent of copy, for a GPU with no section */
 	struct band reference_band;	/* percent of the reference solution's bandwidth */
 	double bench_timeout_s;
+	/* Lab 4: every kernel launched in the timed call must run at or below
+	 * this occupancy (percent); < 0 when the key is absent (no cap). */
+	double max_occupancy_pct;
+	int sweep_runs;			/* timed runs per point of the occupancy sweep; 0: no sweep */
+
+	/* [occupancy]: lab 4's calculator, checked against tables of the CUDA
+	 * occupancy API's answers: the stored ones named here (sm_80 ...), and
+	 * on a GPU this GPU's own. Points are split evenly over the tables. */
+	char *occupancy_tables[RUBRIC_MAX_FIXTURES];
+	int n_occupancy_tables;
+	double occupancy_points;	/* 0 when there is no [occupancy] section */
+	double occupancy_timeout_s;
 
 	/* [gpu "NAME"] sections */
 	struct gpu_band gpus[RUBRIC_MAX_BANDS];

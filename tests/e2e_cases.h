@@ -35,19 +35,23 @@ static void e2e_add(struct e2e_case *c, size_t *n, const char *lab, const char *
 /* Criterion copies parameters between processes: they live in cr_malloc'd memory. */
 static struct e2e_case *e2e_cases(size_t *count)
 {
-	static const char *labs[] = { "lab1", "lab2", "lab3" };
+	static const char *labs[] = { "lab1", "lab2", "lab3", "lab4" };
 	static const char *skeletons[] = { "labs/lab1-naive-scan/scan.cu", "labs/lab2-blelloch-scan/scan.cu",
-					   "labs/lab3-transpose/transpose.cu" };
+					   "labs/lab3-transpose/transpose.cu", "labs/lab4-occupancy/occupancy.cu" };
 	/* The scans' skeletons leave the block scan to the student: wrong results.
-	 * The transpose's is a correct naive kernel: right, slow, uncoalesced. */
+	 * The transpose's is a correct naive kernel: right, slow, uncoalesced.
+	 * Lab 4's calculator counts warps only, and its correct kernel runs at
+	 * full occupancy, over the cap. */
 	static const char *skeleton_cuda[] = { "correctness=fail performance=zero",
 					       "correctness=fail performance=zero",
-					       "correctness=pass performance=zero" };
+					       "correctness=pass performance=zero",
+					       "correctness=fail performance=zero" };
 	static const char *skeleton_emu[] = { "correctness=fail", "correctness=fail",
-					      "correctness=pass analysis=fail" };
+					      "correctness=pass analysis=fail",
+					      "correctness=fail analysis=pass" };
 	struct e2e_case *c = cr_malloc(sizeof(*c) * 64);
 	size_t n = 0;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		e2e_add(c, &n, labs[i], "solution", "", "correctness=pass performance=full analysis=pass",
 			"correctness=pass analysis=pass");
 		e2e_add(c, &n, labs[i], "skeleton", skeletons[i], skeleton_cuda[i], skeleton_emu[i]);

@@ -9,7 +9,8 @@ Test(labs, table_and_lookup)
 	cr_expect_str_eq(lab_find("lab1")->entry, "scan_inclusive");
 	cr_expect_str_eq(lab_find("lab2")->entry, "scan_exclusive");
 	cr_expect_str_eq(lab_find("lab3-transpose")->entry, "transpose");
-	cr_expect_null(lab_find("lab4"));
+	cr_expect_str_eq(lab_find("lab4-occupancy")->entry, "stream_scale");
+	cr_expect_null(lab_find("lab5"));
 	cr_expect_null(lab_find(""));
 }
 

@@ -5,6 +5,8 @@
  *   harness correct LAB SHAPE SEED
  *   harness bench LAB RUNS SHAPE [SHAPE ...]
  *   harness analysis LAB SHAPE SEED        (emulator build only)
+ *   harness occupancy LAB QUERIES          (lab 4's calculator, on the CPU)
+ *   harness sweep LAB RUNS SHAPE           (lab 4: bandwidth against occupancy)
  *
  * It reports on CHANNEL_FD (see common/channel.h) and nowhere else. Nothing
  * it reports is taken on trust: the grader regenerates the inputs from the
@@ -26,12 +28,15 @@
 
 #include "../../common/channel.h"
 #include "../../common/guard.h"
+#include "../../common/occupancy.h"
 #include "../../common/rng.h"
 #include "../../common/shape.h"
 #include "../labs/lab.h"
 
 #ifdef KIT_EMU
 #include <cuemu.h>
+#else
+#include "launch_log.h"
 #endif
 
 /* ---- reporting --------------------------------------------------------- */
@@ -204,12 +209,16 @@ static void flush_l2(void *flush, size_t bytes)
 	check(cudaMemset(flush, 0, bytes), "cudaMemset (L2 flush)");
 }
 
+/* The entry point, or with extra >= 0 lab 4's stream_scale_shared(). */
 static float time_call(cudaEvent_t a, cudaEvent_t b, const void *d_in, void *d_out,
-		       const struct shape *s)
+		       const struct shape *s, long extra)
 {
 	float ms = 0;
 	check(cudaEventRecord(a, 0), "cudaEventRecord");
-	lab_entry_call(d_in, d_out, s);
+	if (extra < 0)
+		lab_entry_call(d_in, d_out, s);
+	else
+		lab_sweep_call(d_in, d_out, s, (size_t)extra);
 	check(cudaEventRecord(b, 0), "cudaEventRecord");
 	check(cudaEventSynchronize(b), "your entry point (timed run)");
 	check(cudaGetLastError(), "your entry point (timed run)");
@@ -236,66 +245,173 @@ static size_t append_samples(char *buf, size_t len, size_t at, const float *x, i
 	return at;
 }
 
-/*
- * Times the entry point and a device-to-device copy of the same bytes,
- * interleaved run by run, so both see the same clocks and temperature.
- */
-static void run_bench(const struct lab *lab, const struct shape *s, int runs, size_t flush_bytes)
+/* Appends the kernels launched since the last reset (CUDA only). */
+static size_t append_launches(char *buf, size_t len, size_t at)
+{
+#ifndef KIT_EMU
+	return launch_log_json(buf, len, at);
+#else
+	(void)buf;
+	(void)len;
+	return at;
+#endif
+}
+
+static void reset_launches(void)
+{
+#ifndef KIT_EMU
+	launch_log_reset();
+#endif
+}
+
+/* Device buffers for timing: the input filled once, the output, and an L2 flusher. */
+struct bench_buffers {
+	void *d_in, *d_out, *flush;
+	size_t out_bytes, flush_bytes;
+	cudaEvent_t a, b;
+};
+
+static void buffers_open(struct bench_buffers *bb, const struct lab *lab, const struct shape *s,
+			 size_t flush_bytes)
 {
 	size_t n_in = lab->in_count(s), n_out = lab->out_count(s);
 	uint32_t *h_in = malloc(n_in * 4);
 	if (!h_in)
 		fail("host memory", "out of host memory");
 	lab->fill_input(h_in, s, 12345);
-
-	void *d_in, *d_out, *flush;
-	cudaEvent_t a, b;
-	check(cudaMalloc(&d_in, n_in * 4), "cudaMalloc (input)");
-	check(cudaMalloc(&d_out, n_out * 4), "cudaMalloc (output)");
-	check(cudaMalloc(&flush, flush_bytes), "cudaMalloc (L2 flush buffer)");
-	check(cudaMemcpy(d_in, h_in, n_in * 4, cudaMemcpyHostToDevice), "cudaMemcpy (input)");
-	check(cudaEventCreate(&a), "cudaEventCreate");
-	check(cudaEventCreate(&b), "cudaEventCreate");
+	bb->out_bytes = n_out * 4;
+	bb->flush_bytes = flush_bytes;
+	check(cudaMalloc(&bb->d_in, n_in * 4), "cudaMalloc (input)");
+	check(cudaMalloc(&bb->d_out, n_out * 4), "cudaMalloc (output)");
+	check(cudaMalloc(&bb->flush, flush_bytes), "cudaMalloc (L2 flush buffer)");
+	check(cudaMemcpy(bb->d_in, h_in, n_in * 4, cudaMemcpyHostToDevice), "cudaMemcpy (input)");
+	check(cudaEventCreate(&bb->a), "cudaEventCreate");
+	check(cudaEventCreate(&bb->b), "cudaEventCreate");
 	free(h_in);
+}
 
+static void buffers_close(struct bench_buffers *bb)
+{
+	cudaEventDestroy(bb->a);
+	cudaEventDestroy(bb->b);
+	cudaFree(bb->d_in);
+	cudaFree(bb->d_out);
+	cudaFree(bb->flush);
+}
+
+/*
+ * Times the entry point (or, extra >= 0, the sweep's variant) and a
+ * device-to-device copy of the same bytes, interleaved run by run, so both
+ * see the same clocks and temperature; sends one MSG_TIMING.
+ */
+static void time_and_send(const struct bench_buffers *bb, const struct shape *s, int runs, long extra)
+{
 	/* Warm-up: module loading, first-touch allocations, clocks ramping up. */
 	for (int i = 0; i < 3; i++) {
-		time_call(a, b, d_in, d_out, s);
-		time_copy(a, b, d_in, d_out, n_out * 4);
+		time_call(bb->a, bb->b, bb->d_in, bb->d_out, s, extra);
+		time_copy(bb->a, bb->b, bb->d_in, bb->d_out, bb->out_bytes);
 	}
 	float *student = malloc((size_t)runs * sizeof(float));
 	float *copy = malloc((size_t)runs * sizeof(float));
 	if (!student || !copy)
 		fail("host memory", "out of host memory");
+	reset_launches();
 	double t0 = now_ms();
 	for (int i = 0; i < runs; i++) {
-		flush_l2(flush, flush_bytes);
-		student[i] = time_call(a, b, d_in, d_out, s);
-		flush_l2(flush, flush_bytes);
-		copy[i] = time_copy(a, b, d_in, d_out, n_out * 4);
+		flush_l2(bb->flush, bb->flush_bytes);
+		student[i] = time_call(bb->a, bb->b, bb->d_in, bb->d_out, s, extra);
+		flush_l2(bb->flush, bb->flush_bytes);
+		copy[i] = time_copy(bb->a, bb->b, bb->d_in, bb->d_out, bb->out_bytes);
 	}
 	double wall = now_ms() - t0;
 
-	size_t len = 64 + (size_t)runs * 2 * 24;
+	size_t len = 8192 + (size_t)runs * 2 * 24;
 	char *json = malloc(len), shape_text[64];
 	if (!json)
 		fail("host memory", "out of host memory");
-	size_t at = (size_t)snprintf(json, len, "{\"shape\":\"%s\",\"wall_ms\":%.3f,\"student_ms\":[",
-				     shape_format(s, shape_text, sizeof(shape_text)), wall);
+	size_t at = (size_t)snprintf(json, len, "{\"shape\":\"%s\",\"extra_shared\":%ld,\"wall_ms\":%.3f,"
+				     "\"student_ms\":[", shape_format(s, shape_text, sizeof(shape_text)),
+				     extra, wall);
 	at = append_samples(json, len, at, student, runs);
 	at += (size_t)snprintf(json + at, len - at, "],\"copy_ms\":[");
 	at = append_samples(json, len, at, copy, runs);
-	at += (size_t)snprintf(json + at, len - at, "]}");
+	at += (size_t)snprintf(json + at, len - at, "]");
+	at = append_launches(json, len - 2, at);
+	at += (size_t)snprintf(json + at, len - at, "}");
 	channel_send(CHANNEL_FD, MSG_TIMING, json, at);
-
 	free(json);
 	free(student);
 	free(copy);
-	cudaEventDestroy(a);
-	cudaEventDestroy(b);
-	cudaFree(d_in);
-	cudaFree(d_out);
-	cudaFree(flush);
+}
+
+static void run_bench(const struct lab *lab, const struct shape *s, int runs, size_t flush_bytes)
+{
+	struct bench_buffers bb;
+	buffers_open(&bb, lab, s, flush_bytes);
+	time_and_send(&bb, s, runs, -1);
+	buffers_close(&bb);
+}
+
+/*
+ * Lab 4: the same kernel with more and more dynamic shared memory per block,
+ * so that 1, 2, 3 ... blocks fit on an SM, then with none; one MSG_TIMING
+ * each. What occupancy each really ran at, the launch log says.
+ */
+static void run_sweep(const struct lab *lab, const struct shape *s, int runs, size_t flush_bytes)
+{
+	static const int blocks_per_sm[] = { 1, 2, 3, 4, 5, 6, 8, 12, 16 };
+	struct cudaDeviceProp p;
+	check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
+	struct bench_buffers bb;
+	buffers_open(&bb, lab, s, flush_bytes);
+	for (size_t i = 0; i < sizeof(blocks_per_sm) / sizeof(blocks_per_sm[0]); i++) {
+		long extra = (long)(p.sharedMemPerMultiprocessor / (size_t)blocks_per_sm[i]) -
+			     (long)p.reservedSharedMemPerBlock;
+		extra = extra / 128 * 128;
+		if (extra > (long)p.sharedMemPerBlockOptin)
+			extra = (long)p.sharedMemPerBlockOptin;
+		time_and_send(&bb, s, runs, extra);
+	}
+	time_and_send(&bb, s, runs, 0);
+	buffers_close(&bb);
+}
+
+/* ---- lab 4's calculator ------------------------------------------------- */
+
+/*
+ * QUERIES holds one device and the kernels to ask about (written by the
+ * grader, see grader/occupancy_check.c): "KITOCC1\n", the occ_device, an
+ * int count, count occ_kernels. The answers go back as one MSG_OUTPUT of
+ * count occ_results; the grader compares them with its table.
+ */
+static void run_occupancy(const char *path)
+{
+	if (!lab_occupancy_call)
+		fail("arguments", "this lab has no occupancy calculator");
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		fail("occupancy", "cannot open the grader's questions");
+	char magic[8];
+	struct occ_device dev;
+	int count = 0;
+	if (fread(magic, 1, 8, f) != 8 || memcmp(magic, "KITOCC1\n", 8) != 0 ||
+	    fread(&dev, sizeof(dev), 1, f) != 1 || fread(&count, sizeof(count), 1, f) != 1 ||
+	    count < 1 || count > 100000)
+		fail("occupancy", "the grader's questions are malformed");
+	struct occ_kernel *k = malloc((size_t)count * sizeof(*k));
+	struct occ_result *r = calloc((size_t)count, sizeof(*r));
+	if (!k || !r || fread(k, sizeof(*k), (size_t)count, f) != (size_t)count)
+		fail("occupancy", "the grader's questions are malformed");
+	fclose(f);
+	send_json(MSG_BEGIN, "{\"questions\":%d}", count);
+	for (int i = 0; i < count; i++) {
+		struct occ_device d = dev;	/* a fresh copy each time: the student's code may scribble */
+		lab_occupancy_call(&d, &k[i], &r[i]);
+	}
+	channel_send(CHANNEL_FD, MSG_OUTPUT, r, (uint64_t)count * sizeof(*r));
+	send_json(MSG_DONE, "{\"cuda_error\":null}");
+	free(k);
+	free(r);
 }
 
 static size_t l2_flush_bytes(void)
@@ -311,7 +427,7 @@ static size_t l2_flush_bytes(void)
 static void usage(void)
 {
 	fprintf(stderr, "usage: harness device | correct LAB SHAPE SEED | bench LAB RUNS SHAPE... | "
-			"analysis LAB SHAPE SEED\n");
+			"analysis LAB SHAPE SEED | occupancy LAB QUERIES | sweep LAB RUNS SHAPE\n");
 	exit(2);
 }
 
@@ -347,6 +463,20 @@ int main(int argc, char **argv)
 			struct shape s = need_shape(lab, argv[i]);
 			run_bench(lab, &s, runs, flush);
 		}
+	} else if (strcmp(cmd, "sweep") == 0 && argc == 5) {
+		const struct lab *lab = need_lab(argv[2]);
+		int runs = atoi(argv[3]);
+		if (runs < 1 || runs > 10000 || !lab_sweep_call)
+			usage();
+		struct shape s = need_shape(lab, argv[4]);
+		send_device();
+		run_sweep(lab, &s, runs, l2_flush_bytes());
+	} else if (strcmp(cmd, "occupancy") == 0 && argc == 4) {
+		need_lab(argv[2]);
+#ifdef KIT_EMU
+		cuemu_set_tracing(0);
+#endif
+		run_occupancy(argv[3]);
 #ifdef KIT_EMU
 	} else if (strcmp(cmd, "analysis") == 0 && argc == 5) {
 		const struct lab *lab = need_lab(argv[2]);

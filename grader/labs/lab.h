@@ -38,11 +38,24 @@ struct lab {
 	void (*describe_index)(const struct shape *s, size_t i, char *buf, size_t len);
 	/* Why a correct kernel is usually slow, for the performance message. */
 	const char *slow_hint;
+	/* Lab 4: the student also writes an occupancy calculator, and a variant
+	 * of the entry point that the grader sweeps over occupancy. */
+	int has_calculator;
 };
 
 /* The harness side: calls the student's entry point. Defined once per lab
  * in labN_entry.c and linked only into that lab's harness. */
 void lab_entry_call(const void *d_in, void *d_out, const struct shape *s);
+
+/* Lab 4's other entry points (common/occupancy.h); NULL in the adapters of
+ * the labs that have none. */
+struct occ_device;
+struct occ_kernel;
+struct occ_result;
+extern void (*const lab_occupancy_call)(const struct occ_device *d, const struct occ_kernel *k,
+					struct occ_result *r);
+extern void (*const lab_sweep_call)(const void *d_in, void *d_out, const struct shape *s,
+				    size_t extra_shared);
 
 /* lab_table.c */
 extern const struct lab *const lab_table[];

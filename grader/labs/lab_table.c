@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const struct lab lab1_naive_scan, lab2_blelloch_scan, lab3_transpose;
+extern const struct lab lab1_naive_scan, lab2_blelloch_scan, lab3_transpose, lab4_occupancy;
 
 const struct lab *const lab_table[] = { &lab1_naive_scan, &lab2_blelloch_scan, &lab3_transpose,
-					NULL };
+					&lab4_occupancy, NULL };
 
 const struct lab *lab_find(const char *id)
 {

@@ -4,7 +4,7 @@
 # Logs go under $OUT (the device tool brings them back) as one tarball.
 #
 #   OUT=/tmp/out bash tests/gpu/evidence.sh [STEP...]
-# Steps: build tests quick gputests remaining lab1 lab2 lab3 calibrate repeat batch class
+# Steps: build tests quick gputests remaining lab1 lab2 lab3 calibrate repeat batch class lab4
 # (default: build tests lab1 lab2 lab3 calibrate repeat batch).
 set -u
 OUT=${OUT:-build/gpu-evidence}
@@ -129,6 +129,27 @@ for step in $steps; do
 		cp build/gpu-batch-out/gradebook.csv "$LOG/" 2>/dev/null
 		cp build/gpu-batch-out/batch-times.txt "$LOG/" 2>/dev/null
 		tail -5 "$LOG/batch.txt"
+		;;
+	lab4)
+		# Issue 6: this GPU's occupancy API against the stored sm_90 table, the
+		# lab calibrated, then every lab 4 file graded by the GPU tests.
+		say "lab4: the occupancy API of this GPU"
+		build/harness/occupancy-api "$LOG/occupancy-this-gpu.txt" 2>&1
+		head -8 "$LOG/occupancy-this-gpu.txt"
+		python3 tests/gpu/compare_occupancy.py grader/labs/occupancy/sm_90.txt \
+			"$LOG/occupancy-this-gpu.txt" | tee "$LOG/occupancy-compare.txt"
+		say "lab4: calibrate"
+		timeout 300 ./grade lab4 --calibrate 2>&1 | tee "$LOG/calibrate-lab4.txt"
+		git diff -- labs/lab4-occupancy/lab.ini >"$LOG/calibrated-lab4.diff" 2>/dev/null ||
+			cp labs/lab4-occupancy/lab.ini "$LOG/lab4.ini"
+		cp labs/lab4-occupancy/lab.ini "$LOG/lab4.ini"
+		say "lab4: the GPU tests (solution, skeleton, fixtures)"
+		mkdir -p "$LOG/grades"
+		KIT_GPU_LABS=lab4 KIT_EVIDENCE_DIR="$LOG/grades" KIT_ROOT="$PWD" timeout "${GPUTESTS_TIMEOUT:-400}" \
+			build/tests/unit --filter 'gpu/grade*' --jobs 1 --verbose >"$LOG/gpu-tests-lab4.log" 2>&1
+		echo "GPU tests exit $?"
+		grep -E "Synthesis|FAIL|Assertion" "$LOG/gpu-tests-lab4.log" | head -20
+		python3 tests/gpu/summarise.py "$LOG/grades" | tee "$LOG/grades-summary-lab4.txt"
 		;;
 	class)
 		# Issue 5's class of 29: the hostile and known-good submissions, the lab 3

@@ -1,0 +1,33 @@
+/*
+ * Every kernel launch the student's code makes, seen on its way to the CUDA
+ * runtime (CUDA harness only).
+ *
+ * The harness is linked with `--wrap` for the runtime's launch functions,
+ * so a launch written as kernel<<<grid, block, shared>>>, or as
+ * cudaLaunchKernel(), passes through launch_log.c before it reaches the
+ * runtime. The grader then asks the CUDA occupancy API about each kernel
+ * actually launched: lab 4's occupancy is measured, not declared. Other ways
+ * to launch (cudaLaunchKernelEx, graphs, the driver API) are refused by the
+ * lab's integrity rules.
+ */
+#ifndef HARNESS_LAUNCH_LOG_H
+#define HARNESS_LAUNCH_LOG_H
+
+#include <stddef.h>
+
+/* The linker flags that route launches through the log. */
+#define LAUNCH_LOG_WRAP_FLAGS                                                                  \
+	"-Xlinker", "--wrap=__cudaLaunchKernel", "-Xlinker", "--wrap=__cudaLaunchKernel_ptsz",   \
+		"-Xlinker", "--wrap=cudaLaunchKernel", "-Xlinker", "--wrap=cudaLaunchKernel_ptsz", \
+		"-Xlinker", "--wrap=__cudaGetKernel"
+
+void launch_log_reset(void);
+
+/* Appends ,"launches":[{...}] to the JSON object being built in buf (at
+ * offset at), one entry per distinct launch configuration since the last
+ * reset: kernel name, grid and block size, dynamic and static shared memory,
+ * registers, resident blocks per SM and occupancy from the CUDA occupancy
+ * API, and how many times it was launched. Returns the new offset. */
+size_t launch_log_json(char *buf, size_t len, size_t at);
+
+#endif

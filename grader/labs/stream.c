@@ -1,0 +1,55 @@
+/* Lab 4: a memory-bound kernel, out[i] = 3 * in[i] + 1, timed at low occupancy. */
+#include "lab.h"
+
+#include <stdio.h>
+
+#include "../../common/rng.h"
+
+static size_t stream_count(const struct shape *s)
+{
+	return s->dim[0];
+}
+
+/* Each word read once and written once: the same bytes as a copy. */
+static double stream_bytes(const struct shape *s)
+{
+	return 2.0 * (double)s->dim[0] * 4.0;
+}
+
+static void stream_fill(uint32_t *in, const struct shape *s, uint64_t seed)
+{
+	rng_fill_u32(in, s->dim[0], seed);
+}
+
+static void stream_ref(const uint32_t *in, uint32_t *out, const struct shape *s)
+{
+	for (size_t i = 0; i < s->dim[0]; i++)
+		out[i] = 3u * in[i] + 1u;
+}
+
+static void stream_describe(const struct shape *s, size_t i, char *buf, size_t len)
+{
+	(void)s;
+	snprintf(buf, len, "index %zu", i);
+}
+
+const struct lab lab4_occupancy = {
+	.id = "lab4",
+	.dir = "lab4-occupancy",
+	.file = "occupancy.cu",
+	.entry = "stream_scale",
+	.title = "Occupancy and latency hiding",
+	.asks = "occupancy(): blocks, warps and limits per SM; stream_scale(): copy speed at low occupancy",
+	.rank = 1,
+	.elem = ELEM_U32,
+	.in_count = stream_count,
+	.out_count = stream_count,
+	.min_bytes = stream_bytes,
+	.fill_input = stream_fill,
+	.reference = stream_ref,
+	.describe_index = stream_describe,
+	.slow_hint = "At low occupancy few warps are resident, so each must keep many loads in "
+		     "flight: load several independent elements per thread (coalesced: a warp's "
+		     "loads on consecutive words) before using any of them, then store them all.",
+	.has_calculator = 1,
+};
