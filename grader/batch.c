@@ -530,12 +530,13 @@ static void write_times(const struct batch *b, double wall_s)
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
 		return;
-	fprintf(f, "# seconds per student (the worker's time: builds, runs, results)\n");
+	fprintf(f, "# seconds per student (the worker's time: builds, runs, results), and its GPU\n");
 	for (int i = 0; i < b->roster.n; i++)
 		if (b->rows[i].backend[0]) {
 			snprintf(name, sizeof(name), "%s", b->rows[i].student);
 			batch_clean_text(name);
-			fprintf(f, "%8.1f  %s\n", b->rows[i].wall_s, name);
+			fprintf(f, "%8.1f  %-24s %s%s\n", b->rows[i].wall_s, name,
+				b->rows[i].gpu[0] ? "gpu " : "", b->rows[i].gpu);
 		}
 	fprintf(f, "%8.1f  (this run, wall clock)\n", wall_s);
 	fclose(f);
@@ -606,8 +607,9 @@ int batch_run(const struct options *o, const struct lab *lab, const struct rubri
 	}
 	if (jobs > n_todo)
 		jobs = n_todo > 0 ? n_todo : 1;
-	fprintf(stderr, "Grading %d of %d students in %s (%s, %d at a time; %d unchanged since the last "
-		"run)...\n", n_todo, b.roster.n, b.c.in_dir, backend_name(b.c.backend), jobs, b.resumed);
+	fprintf(stderr, "Grading %d of %d students in %s (%s%s, %d at a time; %d unchanged since the last "
+		"run)...\n", n_todo, b.roster.n, b.c.in_dir, backend_name(b.c.backend),
+		b.c.n_gpus > 1 ? ", each worker on its own share of the GPUs" : "", jobs, b.resumed);
 	write_gradebook(&b);
 
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;

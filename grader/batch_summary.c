@@ -118,6 +118,8 @@ void summary_from_grade(const struct grade *g, const char *student, const char *
 	snprintf(s->backend, sizeof(s->backend), "%s", backend_name(g->backend));
 	snprintf(s->device, sizeof(s->device), "%s", g->device);
 	snprintf(s->isolation, sizeof(s->isolation), "%s", g->isolation_note);
+	const char *gpu = getenv("CUDA_VISIBLE_DEVICES");	/* set by the worker (batch_gpu.c) */
+	snprintf(s->gpu, sizeof(s->gpu), "%s", g->backend == BACKEND_CUDA && gpu ? gpu : "");
 	s->wall_s = wall_s;
 }
 
@@ -150,14 +152,14 @@ int summary_write(const char *path, const struct summary *s, char *err, size_t e
 	batch_clean_text(c.isolation);
 	s = &c;
 	snprintf(seed, sizeof(seed), "%" PRIu64, s->seed);
-	json_t *j = json_pack("{s:s, s:s, s:b, s:f, s:f, s:o, s:o, s:s, s:i, s:s, s:s, s:s, s:s, s:f}",
+	json_t *j = json_pack("{s:s, s:s, s:b, s:f, s:f, s:o, s:o, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:f}",
 			      "student", s->student, "hash", s->hash, "complete", s->complete,
 			      "score", s->score, "max_score", s->max_score, "groups", groups_json(s),
 			      "percent_of_copy", s->percent_of_copy >= 0 ? json_real(s->percent_of_copy)
 									 : json_null(),
 			      "verdict", s->verdict, "exit_status", s->exit_status, "seed", seed,
 			      "backend", s->backend, "device", s->device, "isolation", s->isolation,
-			      "wall_s", s->wall_s);
+			      "gpu", s->gpu, "wall_s", s->wall_s);
 	if (!j) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
@@ -195,6 +197,7 @@ int summary_read(const char *path, struct summary *s)
 	copy_string(j, "backend", s->backend, sizeof(s->backend));
 	copy_string(j, "device", s->device, sizeof(s->device));
 	copy_string(j, "isolation", s->isolation, sizeof(s->isolation));
+	copy_string(j, "gpu", s->gpu, sizeof(s->gpu));
 	s->complete = json_is_true(json_object_get(j, "complete"));
 	s->score = json_number_value(json_object_get(j, "score"));
 	s->max_score = json_number_value(json_object_get(j, "max_score"));

@@ -27,8 +27,10 @@
  * How to see what you have
  *   - Registers per thread, as ptxas allocated them (what Part 1 calls
  *     regs_per_thread):
- *         nvcc -arch=sm_90 -I common -Xptxas -v -c labs/lab4-occupancy/occupancy.cu -o /tmp/o.o
- *     ("Used 10 registers" for the shipped kernel). Use the -arch of your GPU (sm_80 for an A100).
+ *         nvcc -arch=sm_90 -I common -Xptxas -v \
+ *              -c labs/lab4-occupancy/occupancy.cu -o /tmp/o.o
+ *     ("Used 10 registers" for the shipped kernel). Use the -arch of your GPU
+ *     (sm_80 for an A100).
  *   - The sweep: `make lab4 && ./grade lab4` times stream_scale_shared with more
  *     and more extra shared memory (1, 2, 3, ... blocks per SM), prints the
  *     table of occupancy against percent of copy bandwidth, and draws the chart
@@ -61,7 +63,9 @@
  *
  * Never divide by zero, and never crash: the grader also calls this with odd
  * inputs (0 or over 1024 threads, 0 registers, more shared memory than a
- * block may have). A block that cannot fit gives 0 blocks.
+ * block may have). A block that cannot fit gives 0 blocks. Products such as
+ * registers x threads can overflow an int for absurd inputs: compute them in
+ * long long.
  */
 extern "C" void occupancy(const struct occ_device *dev, const struct occ_kernel *k,
 			  struct occ_result *r)
@@ -80,7 +84,8 @@ extern "C" void occupancy(const struct occ_device *dev, const struct occ_kernel 
 
 	/* Warp slots. The SM schedules whole warps: a block of 100 threads takes
 	 * 4 warp slots (the last warp has 4 live threads and 28 idle lanes). */
-	warps = (k->threads_per_block + dev->warp_size - 1) / dev->warp_size;
+	warps = k->threads_per_block / dev->warp_size +
+		(k->threads_per_block % dev->warp_size != 0);	/* rounded up */
 	by_warps = k->threads_per_block > dev->max_threads_per_block ? 0 : max_warps / warps;
 
 	/* TODO 1: registers. Registers are given to a warp, not a thread, in
@@ -128,11 +133,12 @@ extern "C" void occupancy(const struct occ_device *dev, const struct occ_kernel 
 /* __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS_PER_SM) promises ptxas that the
  * kernel runs in blocks of at most BLOCK_SIZE threads and asks it to make
  * MIN_BLOCKS_PER_SM such blocks fit on one SM. Raising it CAPS THE REGISTERS
- * per thread (65536 / (MIN_BLOCKS_PER_SM x BLOCK_SIZE), rounded down to the
- * allocation unit): more blocks fit, but a kernel that needs more registers
- * than the cap spills to local memory, or, as you will see once a thread
- * holds many loaded values, gets its loads and stores interleaved so that
- * fewer loads are in flight. 1 = no cap beyond the hardware's 255. */
+ * per thread at 65536 / (MIN_BLOCKS_PER_SM x BLOCK_SIZE), rounded down to a
+ * multiple of 8 (the allocation unit, 256 per warp). More blocks fit, but a
+ * kernel that needs more registers than the cap spills to local memory, or,
+ * as you will see once a thread holds many loaded values, gets its loads and
+ * stores interleaved so that fewer loads are in flight.
+ * 1 = no cap beyond the hardware's 255. */
 #define MIN_BLOCKS_PER_SM 1
 
 /* Dynamic shared memory per block, in bytes, for stream_scale(). The kernel
@@ -150,11 +156,12 @@ extern "C" void occupancy(const struct occ_device *dev, const struct occ_kernel 
 /*
  * out[i] = 3 * in[i] + 1, one element per thread.
  *
- * Every warp loads 32 consecutive words (128 bytes: coalesced), waits for them
- * (the multiply is the first instruction that needs the load), computes, stores
- * and ends. While it waits, some 600-800 ns on an H100, its scheduler needs
- * other warps with a load to issue: at 100% occupancy there are 16 per
- * scheduler. At 12.5% there are 2, and the memory system sits mostly idle.
+ * Every warp loads 32 consecutive words (128 bytes: coalesced), waits for
+ * them (the multiply is the first instruction that needs the load), computes,
+ * stores and ends. While it waits, the better part of a microsecond, its
+ * scheduler needs other warps with a load to issue: at 100% occupancy there
+ * are 16 per scheduler. At 12.5% there are 2, and the memory system sits
+ * mostly idle.
  *
  * TODO 5: more independent loads per thread. Give each thread
  * ITEMS_PER_THREAD elements and issue ALL their loads before the first use of

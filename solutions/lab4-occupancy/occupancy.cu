@@ -1,6 +1,6 @@
 /*
  * Lab 4, reference solution: an exact occupancy calculator, and a stream
- * kernel that reaches the copy ceiling at 12.5% occupancy.
+ * kernel built to reach the copy ceiling at 12.5% occupancy.
  *
  *     void occupancy(const struct occ_device *dev, const struct occ_kernel *k,
  *                    struct occ_result *r);
@@ -157,7 +157,7 @@ __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS_PER_SM)
 stream_kernel(const unsigned int *__restrict__ in, unsigned int *__restrict__ out, size_t n)
 {
 	const size_t full = n / CHUNK;	/* chunks with no element past n */
-	size_t c;
+	size_t c, i;
 	int k;
 
 	for (c = blockIdx.x; c < full; c += gridDim.x) {
@@ -174,10 +174,10 @@ stream_kernel(const unsigned int *__restrict__ in, unsigned int *__restrict__ ou
 	}
 
 	/* The partial chunk, if any: fewer than CHUNK elements, spread over the
-	 * whole grid, one element per thread (132 SMs: at most one each). */
-	for (c = full * CHUNK + (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x; c < n;
-	     c += (size_t)gridDim.x * BLOCK_SIZE)
-		out[c] = 3u * in[c] + 1u;
+	 * whole grid (on a grid of 32 blocks or more, one element per thread). */
+	for (i = full * CHUNK + (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x; i < n;
+	     i += (size_t)gridDim.x * BLOCK_SIZE)
+		out[i] = 3u * in[i] + 1u;
 }
 
 static int attribute(enum cudaDeviceAttr attr, int device)
@@ -230,7 +230,7 @@ extern "C" void stream_scale_shared(const unsigned int *d_in, unsigned int *d_ou
 	 * slot: the same work, a slightly ragged finish. */
 	k.threads_per_block = BLOCK_SIZE;
 	k.regs_per_thread = 0;
-	k.shared_per_block = (int)extra_shared;
+	k.shared_per_block = extra_shared > INT_MAX ? INT_MAX : (int)extra_shared;
 	occupancy(&dev, &k, &r);
 
 	grid = (size_t)(sms > 0 ? sms : 1) * (size_t)(r.blocks_per_sm > 0 ? r.blocks_per_sm : 1);
