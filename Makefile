@@ -160,7 +160,8 @@ $(BUILD)/tests/unit: $(TEST_SRC:%.c=$(BUILD)/%.o) $(GRADER_OBJ) $(COMMON_OBJ)
 $(BUILD)/tests/%.o: CPPFLAGS += -Icommon -Igrader
 
 # The GPU tests (tests/test_gpu.c) run only where there is a GPU; say which.
-unit-tests: all $(BUILD)/tests/unit
+# With the CUDA toolkit, a test checks the stored occupancy tables against it.
+unit-tests: all $(BUILD)/tests/unit $(if $(wildcard $(CUDA_INC)/cuda_occupancy.h),$(BUILD)/occupancy-table)
 	@./grade --device >/dev/null && echo "GPU tests: run on $$(./grade --device)" || \
 		echo "GPU tests: skipped: $$(./grade --device)"
 	KIT_ROOT=$(CURDIR) $(BUILD)/tests/unit --jobs 2

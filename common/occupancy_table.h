@@ -10,7 +10,7 @@
  *   name sm_90 (H100 SXM)
  *   device major=9 minor=0 warp_size=32 ... shared_alloc_unit=128
  *   threads,regs,shared,blocks,warps,limits
- *   256,33,0,7,56,registers
+ *   256,33,0,6,48,registers
  *
  * limits is the occ_limit names joined by '+', or '?' where the source gave
  * the number of blocks but not why.

@@ -67,6 +67,12 @@ int chart_active_threads(const struct grade *g, enum plot_kind kind, const char 
 int chart_coalescing(const struct grade *g, enum plot_kind kind, const char *out_dir, char *msg,
 		     size_t msglen);
 
+/* Lab 4: percent of copy bandwidth against occupancy, from g->metrics
+ * "sweep" (the grader's sweep of the student's kernel), with the graded
+ * launch marked and the copy ceiling at 100%. Skipped without a sweep.
+ * File: OUT_DIR/LAB-occupancy.EXT. */
+int chart_occupancy(const struct grade *g, enum plot_kind kind, const char *out_dir, char *msg,
+		    size_t msglen);
 /* A histogram of values[0..n) in bins of bin_width (NaNs left out), for the
  * instructor's class charts. out_path is the file (ignored for PLOT_TERM). */
 int chart_histogram(const char *title, const char *xlabel, const double *values, size_t n,

@@ -117,7 +117,11 @@ static void draw_charts(const struct options *o, const struct grade *g)
 		chart_bandwidth(g, o->plot, dir, msg, sizeof(msg));
 		fprintf(stderr, "%s\n", msg);
 	}
-	if (g->lab->rank == 1) {
+	if (json_object_get(g->metrics, "sweep")) {
+		chart_occupancy(g, o->plot, dir, msg, sizeof(msg));
+		fprintf(stderr, "%s\n", msg);
+	}
+	if (g->lab->rank == 1 && !g->lab->has_calculator) {
 		chart_active_threads(g, o->plot, dir, msg, sizeof(msg));
 		fprintf(stderr, "%s\n", msg);
 	}
@@ -154,7 +158,7 @@ static int chart_from(const struct options *o)
 		grade_free(&g);
 		return 2;
 	}
-	if (g.n_bench == 0 && !g.analysis)
+	if (g.n_bench == 0 && !g.analysis && !json_object_get(g.metrics, "sweep"))
 		fprintf(stderr, "grade: %s holds no timings and no analysis to draw (speed is measured "
 			"only on a GPU, for a correct kernel)\n", o->chart_from);
 	draw_charts(o, &g);

@@ -261,8 +261,8 @@ static void put_header(FILE *out, const struct grade *g)
 	}
 }
 
-/* Lab 4's experiment: bandwidth at each occupancy the sweep reached, and the
- * occupancy the graded call ran at. */
+/* The occupancy the graded call's kernels ran at (any lab, on a GPU), and
+ * lab 4's experiment: bandwidth at each occupancy the sweep reached. */
 static void put_sweep(FILE *out, const struct grade *g)
 {
 	json_t *sweep = json_object_get(g->metrics, "sweep"), *pt;
@@ -271,7 +271,8 @@ static void put_sweep(FILE *out, const struct grade *g)
 	const char *error = json_string_value(json_object_get(g->metrics, "sweep_error"));
 	size_t i;
 	if (json_is_number(occ) && launch) {
-		fprintf(out, "Your stream_scale() ran at %.1f%% occupancy: ", json_number_value(occ));
+		fprintf(out, "The kernels your %s() launched ran at up to %.1f%% occupancy: ",
+			g->lab && g->lab->entry ? g->lab->entry : "entry", json_number_value(occ));
 		put_clean(out, launch, "  ");
 		fputs(".\n", out);
 	}

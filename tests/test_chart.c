@@ -409,3 +409,32 @@ Test(chart, histogram_of_a_class)
 				     in_dir("w.png"), msg, sizeof(msg)), -1, "a billion bins");
 	cr_assert_eq(access(in_dir("e.png"), F_OK), -1);
 }
+
+/* Lab 4's sweep, as the grader records it from a GPU run. */
+static void add_sweep(struct grade *gr)
+{
+	json_t *sweep = json_array();
+	const double pts[][2] = { { 12.5, 20.6 }, { 25, 37.6 }, { 50, 62.7 }, { 100, 80.3 } };
+	for (size_t i = 0; i < sizeof(pts) / sizeof(pts[0]); i++)
+		json_array_append_new(sweep, json_pack("{s:f, s:f}", "occupancy_pct", pts[i][0],
+						       "percent_of_copy", pts[i][1]));
+	json_object_set_new(gr->metrics, "sweep", sweep);
+	json_object_set_new(gr->metrics, "occupancy_pct", json_real(12.5));
+	json_object_set_new(gr->metrics, "percent_of_copy", json_real(20.6));
+}
+
+Test(chart, occupancy_sweep_as_svg)
+{
+	cr_assert_eq(chart_occupancy(&g, PLOT_SVG, dir, msg, sizeof(msg)), 1, "no sweep, no chart");
+	cr_assert(strstr(msg, "no sweep was measured"), "%s", msg);
+	add_sweep(&g);
+	cr_assert_eq(chart_occupancy(&g, PLOT_SVG, dir, msg, sizeof(msg)), 0, "%s", msg);
+	size_t len;
+	char *svg = slurp(in_dir("lab3-occupancy.svg"), &len);
+	cr_assert_not_null(svg);
+	cr_assert_not_null(strstr(svg, "bandwidth against occupancy on NVIDIA H100 80GB HBM3"));
+	cr_assert_not_null(strstr(svg, "stream_scale() as graded"));
+	cr_assert_not_null(strstr(svg, "copy ceiling"));
+	cr_assert_eq(chart_occupancy(&g, PLOT_PNG, dir, msg, sizeof(msg)), 0, "%s", msg);
+	assert_png(in_dir("lab3-occupancy.png"));
+}

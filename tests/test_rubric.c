@@ -31,9 +31,9 @@ static const char *load(const char *text, struct rubric *r)
 Test(rubric, shipped_rubrics_load)
 {
 	const char *files[] = { "labs/lab1-naive-scan/lab.ini", "labs/lab2-blelloch-scan/lab.ini",
-				"labs/lab3-transpose/lab.ini" };
-	int ranks[] = { 1, 1, 2 };
-	for (int i = 0; i < 3; i++) {
+				"labs/lab3-transpose/lab.ini", "labs/lab4-occupancy/lab.ini" };
+	int ranks[] = { 1, 1, 2, 1 };
+	for (int i = 0; i < 4; i++) {
 		struct rubric r;
 		char err[1024] = "";
 		cr_expect_eq(rubric_load(files[i], ranks[i], &r, err, sizeof(err)), 0, "%s", err);
@@ -56,6 +56,24 @@ Test(rubric, values_and_defaults)
 	cr_expect_float_eq(r.max_races, 0, 0);
 	cr_expect_lt(r.max_store_sectors_per_request, 0, "absent checks stay off");
 	cr_expect_eq(r.n_emu_shapes, 2, "the emulator uses the same sizes unless told");
+	rubric_free(&r);
+}
+
+Test(rubric, lab4_occupancy_keys)
+{
+	struct rubric r;
+	cr_assert_str_eq(load(MINIMAL "max_occupancy_pct = 12.5\nsweep_runs = 10\n[occupancy]\n"
+				      "tables = sm_80 sm_90\npoints = 30\n", &r), "");
+	cr_expect_float_eq(r.max_occupancy_pct, 12.5, 0);
+	cr_expect_eq(r.sweep_runs, 10);
+	cr_expect_eq(r.n_occupancy_tables, 2);
+	cr_expect_str_eq(r.occupancy_tables[1], "sm_90");
+	cr_expect_float_eq(r.occupancy_points, 30, 0);
+	rubric_free(&r);
+	cr_assert_str_eq(load(MINIMAL, &r), "");
+	cr_expect_lt(r.max_occupancy_pct, 0, "no cap unless the rubric sets one");
+	cr_expect_eq(r.sweep_runs, 0);
+	cr_expect_float_eq(r.occupancy_points, 0, 0);
 	rubric_free(&r);
 }
 
@@ -91,6 +109,11 @@ Test(rubric, bad_rubrics_name_line_and_key)
 		{ MINIMAL "[gpu \"H\"]\nlower_pct = 50\nupper_pct = 10\n", ":7: key 'upper_pct': [gpu \"H\"]: lower_pct (50) must be below" },
 		{ "[performance]\nshape = 64x64\n", "key 'shapes': [correctness] needs it" },
 		{ MINIMAL "[analysis]\nmax_store_sectors_per_request = 64\n", ":6: key 'max_store_sectors_per_request': 64 is out of range" },
+		{ MINIMAL "max_occupancy_pct = 0\n", ":5: key 'max_occupancy_pct': 0 is out of range" },
+		{ MINIMAL "sweep_runs = 2.5\n", ":5: key 'sweep_runs': expected a whole number" },
+		{ MINIMAL "[occupancy]\ntables = sm_80 sm_75\n", ":6: key 'tables': the kit keeps tables for sm_80 and sm_90, not 'sm_75'" },
+		{ MINIMAL "[occupancy]\npoints = 30\n", "key 'tables': [occupancy] gives points, so it needs the stored tables" },
+		{ MINIMAL "[occupancy]\nlive = yes\n", ":6: key 'live': unknown key in [occupancy]" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct rubric r;

@@ -32,6 +32,20 @@ Test(shape, matrices)
 	cr_expect_str_eq(shape_format(&s, buf, sizeof(buf)), "16384x16384");
 }
 
+Test(shape, large_sizes_are_written_as_the_rubric_writes_them)
+{
+	const char *cases[][2] = { { "2^28", "2^28" }, { "268435456", "2^28" }, { "1048583", "2^20+7" },
+				   { "2^24", "2^24" }, { "65535", "65535" }, { "1025", "1025" },
+				   { "65536", "2^16" }, { "2^20+65", "1048641" }, { "1", "1" } };
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct shape s = parse_ok(cases[i][0]), back;
+		char buf[64], err[128];
+		cr_expect_str_eq(shape_format(&s, buf, sizeof(buf)), cases[i][1], "%s", cases[i][0]);
+		cr_assert_eq(shape_parse(buf, &back, err, sizeof(err)), 0, "%s does not parse back", buf);
+		cr_expect_eq(back.dim[0], s.dim[0], "%s round trip", cases[i][0]);
+	}
+}
+
 Test(shape, refuses_nonsense)
 {
 	const char *bad[] = { "", "0", "-5", "x", "12x", "3^4", "2^-1", "2^4-16", "1e6", "10 x 10",

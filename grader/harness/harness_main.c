@@ -365,9 +365,11 @@ static void run_sweep(const struct lab *lab, const struct shape *s, int runs, si
 	struct bench_buffers bb;
 	buffers_open(&bb, lab, s, flush_bytes);
 	for (size_t i = 0; i < sizeof(blocks_per_sm) / sizeof(blocks_per_sm[0]); i++) {
-		long extra = (long)(p.sharedMemPerMultiprocessor / (size_t)blocks_per_sm[i]) -
-			     (long)p.reservedSharedMemPerBlock;
-		extra = extra / 128 * 128;
+		/* Just too much for one more block: the smallest extra that fits only
+		 * blocks_per_sm[i], so the L1 cache keeps what shared memory does not need. */
+		long extra = (long)(p.sharedMemPerMultiprocessor / (size_t)(blocks_per_sm[i] + 1)) -
+			     (long)p.reservedSharedMemPerBlock + 1;
+		extra = (extra + 127) / 128 * 128;
 		if (extra > (long)p.sharedMemPerBlockOptin)
 			extra = (long)p.sharedMemPerBlockOptin;
 		time_and_send(&bb, s, runs, extra);

@@ -69,7 +69,7 @@ int main(int argc, char **argv)
 	struct occ_table t;
 	memset(&t, 0, sizeof(t));
 	struct occ_device *d = &t.dev;
-	snprintf(d->name, sizeof(d->name), "%s (sm_%d%d)", p.name, p.major, p.minor);
+	snprintf(d->name, sizeof(d->name), "%.48s (sm_%d%d)", p.name, p.major, p.minor);
 	d->major = p.major;
 	d->minor = p.minor;
 	if (occ_device_arch(p.major, p.minor, d) < 0) {
@@ -91,7 +91,7 @@ int main(int argc, char **argv)
 	cudaRuntimeGetVersion(&runtime);
 	cudaDriverGetVersion(&driver);
 	snprintf(t.source, sizeof(t.source),
-		 "CUDA occupancy API (cudaOccupancyMaxActiveBlocksPerMultiprocessor) on %s, runtime %d, driver %d",
+		 "CUDA occupancy API (cudaOccupancyMaxActiveBlocksPerMultiprocessor) on %.100s, runtime %d, driver %d",
 		 p.name, runtime, driver);
 
 	int regs[N_KERNELS];
@@ -135,12 +135,14 @@ int main(int argc, char **argv)
 	}
 
 	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", argv[1], (int)getpid());
+	snprintf(tmp, sizeof(tmp), "%.4000s.tmp%d", argv[1], (int)getpid());
 	FILE *f = fopen(tmp, "w");
 	if (!f) {
 		perror(tmp);
 		return 1;
 	}
+	fprintf(f, "# %s: %d SMs, each %d warps, %d registers, %d B of shared memory\n", p.name,
+		p.multiProcessorCount, d->max_threads_per_sm / d->warp_size, d->regs_per_sm, d->shared_per_sm);
 	fprintf(f, "# %d configurations; the runtime refused %d (0 blocks); cuda_occupancy.h disagreed on %d\n",
 		n, refused, disagree);
 	fprintf(f, "# registers of the probe's kernels:");
