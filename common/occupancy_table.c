@@ -142,8 +142,8 @@ int occ_limits_parse(const char *text, unsigned *limits)
 
 const char *occ_kernel_format(const struct occ_kernel *k, char *buf, size_t len)
 {
-	snprintf(buf, len, "%d threads x %d registers, %d B shared", k->threads_per_block,
-		 k->regs_per_thread, k->shared_per_block);
+	snprintf(buf, len, "%d thread%s x %d registers, %d B shared", k->threads_per_block,
+		 k->threads_per_block == 1 ? "" : "s", k->regs_per_thread, k->shared_per_block);
 	return buf;
 }
 

@@ -34,26 +34,48 @@ static int same(const struct occ_result *want, const struct occ_result *got)
 	       (want->limits == OCC_LIMITS_UNKNOWN || want->limits == got->limits);
 }
 
+/* Describes row i (wrong) at the end of msg. */
+static size_t describe_wrong(const struct occ_row *row, const struct occ_result *got, char *msg,
+			     size_t len, size_t at)
+{
+	char k[96], want[160], have[160];
+	struct occ_result g = *got;
+	if (!isfinite(g.occupancy))
+		g.occupancy = -1;
+	if (at >= len)
+		return at;
+	return at + (size_t)snprintf(msg + at, len - at, "%s%s: expected %s; got %s (%s).", at ? " " : "",
+				     occ_kernel_format(&row->k, k, sizeof(k)),
+				     occ_result_format(&row->r, want, sizeof(want)),
+				     occ_result_format(&g, have, sizeof(have)), hint_for(&row->r));
+}
+
+/* Up to three wrong cases, each of a different kind where there are that many
+ * (a skeleton gets thousands wrong, and three of one mistake teach one thing). */
 int occupancy_compare(const struct occ_table *t, const struct occ_result *got, char *msg, size_t len)
 {
-	int wrong = 0;
+	int wrong = 0, shown = 0, described[3] = { -1, -1, -1 };
+	const char *hints[3];
 	size_t at = 0;
 	msg[0] = '\0';
 	for (int i = 0; i < t->n_rows; i++) {
-		const struct occ_row *row = &t->rows[i];
-		if (same(&row->r, &got[i]))
+		if (same(&t->rows[i].r, &got[i]))
 			continue;
-		if (++wrong > 3 || at >= len)
-			continue;
-		char k[96], want[160], have[160];
-		struct occ_result g = got[i];
-		if (!isfinite(g.occupancy))
-			g.occupancy = -1;
-		at += (size_t)snprintf(msg + at, len - at, "%s%s: expected %s; got %s (%s).",
-				       wrong > 1 ? " " : "", occ_kernel_format(&row->k, k, sizeof(k)),
-				       occ_result_format(&row->r, want, sizeof(want)),
-				       occ_result_format(&g, have, sizeof(have)), hint_for(&row->r));
+		wrong++;
+		const char *hint = hint_for(&t->rows[i].r);
+		int seen = 0;
+		for (int j = 0; j < shown; j++)
+			seen |= hints[j] == hint;
+		if (!seen && shown < 3) {
+			hints[shown] = hint;
+			described[shown++] = i;
+		}
 	}
+	for (int i = 0; i < t->n_rows && shown < 3; i++)
+		if (!same(&t->rows[i].r, &got[i]) && i != described[0] && i != described[1])
+			described[shown++] = i;
+	for (int j = 0; j < shown; j++)
+		at = describe_wrong(&t->rows[described[j]], &got[described[j]], msg, len, at);
 	return wrong;
 }
 

@@ -63,6 +63,17 @@ static int parse_number(struct parse *p, const char *key, const char *value, dou
 	return 1;
 }
 
+static int parse_whole(struct parse *p, const char *key, const char *value, double lo, double hi, int *out)
+{
+	double v;
+	if (!parse_number(p, key, value, lo, hi, &v))
+		return 0;
+	if (v != (int)v)
+		return error(p, key, "expected a whole number, got '%s'", value);
+	*out = (int)v;
+	return 1;
+}
+
 static int parse_shape_list(struct parse *p, const char *key, const char *value,
 			    struct shape *list, int *n)
 {
@@ -153,15 +164,8 @@ static int performance_key(struct parse *p, const char *section, const char *key
 		return first_time(p, section, key) && parse_one_shape(p, key, value, &r->perf_shape);
 	if (IS("chart_shapes"))
 		return parse_shape_list(p, key, value, r->chart_shapes, &r->n_chart_shapes);
-	double runs;
-	if (IS("runs")) {
-		if (!first_time(p, section, key) || !parse_number(p, key, value, 1, 10000, &runs))
-			return 0;
-		if (runs != (int)runs)
-			return error(p, key, "expected a whole number, got '%s'", value);
-		r->runs = (int)runs;
-		return 1;
-	}
+	if (IS("runs"))
+		return first_time(p, section, key) && parse_whole(p, key, value, 1, 10000, &r->runs);
 	NUMBER("points", 0, 1000, r->performance_points);
 	if (IS("upper_pct"))
 		p->default_upper_line = p->line;
@@ -173,15 +177,8 @@ static int performance_key(struct parse *p, const char *section, const char *key
 	NUMBER("reference_upper_pct", 0, 1000, r->reference_band.upper_pct);
 	NUMBER("timeout_s", 1, 3600, r->bench_timeout_s);
 	NUMBER("max_occupancy_pct", 1, 100, r->max_occupancy_pct);
-	double sweep;
-	if (IS("sweep_runs")) {
-		if (!first_time(p, section, key) || !parse_number(p, key, value, 0, 1000, &sweep))
-			return 0;
-		if (sweep != (int)sweep)
-			return error(p, key, "expected a whole number, got '%s'", value);
-		r->sweep_runs = (int)sweep;
-		return 1;
-	}
+	if (IS("sweep_runs"))
+		return first_time(p, section, key) && parse_whole(p, key, value, 0, 1000, &r->sweep_runs);
 	return error(p, key, "unknown key in [performance]%s", "");
 }
 

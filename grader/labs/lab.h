@@ -63,5 +63,10 @@ const struct lab *lab_find(const char *id);	/* "lab3" or "lab3-transpose"; NULL 
 
 /* Shared helpers for descriptions. */
 void lab_format_word(enum elem_kind elem, uint32_t w, char *buf, size_t len);
+/* For the labs over a vector of n 32-bit words (the scans, lab 4's stream):
+ * n words in and out, n read plus n written, full-range random input. */
+size_t lab_vector_count(const struct shape *s);
+double lab_vector_bytes(const struct shape *s);
+void lab_vector_fill(uint32_t *in, const struct shape *s, uint64_t seed);
 
 #endif

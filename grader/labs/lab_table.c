@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../common/rng.h"
+
 extern const struct lab lab1_naive_scan, lab2_blelloch_scan, lab3_transpose, lab4_occupancy;
 
 const struct lab *const lab_table[] = { &lab1_naive_scan, &lab2_blelloch_scan, &lab3_transpose,
@@ -26,4 +28,19 @@ void lab_format_word(enum elem_kind elem, uint32_t w, char *buf, size_t len)
 	} else {
 		snprintf(buf, len, "%u (0x%08x)", w, w);
 	}
+}
+
+size_t lab_vector_count(const struct shape *s)
+{
+	return s->dim[0];
+}
+
+double lab_vector_bytes(const struct shape *s)
+{
+	return 2.0 * (double)s->dim[0] * 4.0;
+}
+
+void lab_vector_fill(uint32_t *in, const struct shape *s, uint64_t seed)
+{
+	rng_fill_u32(in, s->dim[0], seed);
 }

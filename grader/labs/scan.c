@@ -4,23 +4,6 @@
 #include <stdio.h>
 
 #include "../../common/reference.h"
-#include "../../common/rng.h"
-
-static size_t scan_count(const struct shape *s)
-{
-	return s->dim[0];
-}
-
-/* A scan must read n words and write n words. */
-static double scan_bytes(const struct shape *s)
-{
-	return 2.0 * (double)s->dim[0] * 4.0;
-}
-
-static void scan_fill(uint32_t *in, const struct shape *s, uint64_t seed)
-{
-	rng_fill_u32(in, s->dim[0], seed);
-}
 
 static void scan_inclusive_ref(const uint32_t *in, uint32_t *out, const struct shape *s)
 {
@@ -54,10 +37,10 @@ const struct lab lab1_naive_scan = {
 	.asks = "scan_inclusive(): out[i] = in[0] + ... + in[i], block scans in shared memory",
 	.rank = 1,
 	.elem = ELEM_U32,
-	.in_count = scan_count,
-	.out_count = scan_count,
-	.min_bytes = scan_bytes,
-	.fill_input = scan_fill,
+	.in_count = lab_vector_count,
+	.out_count = lab_vector_count,
+	.min_bytes = lab_vector_bytes,
+	.fill_input = lab_vector_fill,
 	.reference = scan_inclusive_ref,
 	.describe_index = scan_describe,
 	.slow_hint = SCAN_SLOW_HINT,
@@ -72,10 +55,10 @@ const struct lab lab2_blelloch_scan = {
 	.asks = "scan_exclusive(): out[i] = in[0] + ... + in[i-1], up-sweep and down-sweep",
 	.rank = 1,
 	.elem = ELEM_U32,
-	.in_count = scan_count,
-	.out_count = scan_count,
-	.min_bytes = scan_bytes,
-	.fill_input = scan_fill,
+	.in_count = lab_vector_count,
+	.out_count = lab_vector_count,
+	.min_bytes = lab_vector_bytes,
+	.fill_input = lab_vector_fill,
 	.reference = scan_exclusive_ref,
 	.describe_index = scan_describe,
 	.slow_hint = SCAN_SLOW_HINT,

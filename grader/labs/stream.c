@@ -3,24 +3,6 @@
 
 #include <stdio.h>
 
-#include "../../common/rng.h"
-
-static size_t stream_count(const struct shape *s)
-{
-	return s->dim[0];
-}
-
-/* Each word read once and written once: the same bytes as a copy. */
-static double stream_bytes(const struct shape *s)
-{
-	return 2.0 * (double)s->dim[0] * 4.0;
-}
-
-static void stream_fill(uint32_t *in, const struct shape *s, uint64_t seed)
-{
-	rng_fill_u32(in, s->dim[0], seed);
-}
-
 static void stream_ref(const uint32_t *in, uint32_t *out, const struct shape *s)
 {
 	for (size_t i = 0; i < s->dim[0]; i++)
@@ -42,10 +24,10 @@ const struct lab lab4_occupancy = {
 	.asks = "occupancy(): blocks, warps and limits per SM; stream_scale(): copy speed at low occupancy",
 	.rank = 1,
 	.elem = ELEM_U32,
-	.in_count = stream_count,
-	.out_count = stream_count,
-	.min_bytes = stream_bytes,
-	.fill_input = stream_fill,
+	.in_count = lab_vector_count,
+	.out_count = lab_vector_count,
+	.min_bytes = lab_vector_bytes,
+	.fill_input = lab_vector_fill,
 	.reference = stream_ref,
 	.describe_index = stream_describe,
 	.slow_hint = "At low occupancy few warps are resident, so each must keep many loads in "

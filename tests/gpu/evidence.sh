@@ -4,7 +4,7 @@
 # Logs go under $OUT (the device tool brings them back) as one tarball.
 #
 #   OUT=/tmp/out bash tests/gpu/evidence.sh [STEP...]
-# Steps: build tests quick gputests remaining lab1 lab2 lab3 calibrate repeat batch class lab4
+# Steps: build tests quick gputests lab1 lab2 lab3 calibrate repeat batch class lab4
 # (default: build tests lab1 lab2 lab3 calibrate repeat batch).
 set -u
 OUT=${OUT:-build/gpu-evidence}
@@ -30,6 +30,17 @@ print('%-28s exit %d  score %5.1f/%-5.1f  %s' % ('$name', $rc, j['score'], j['ma
 		2>/dev/null) || line=$(printf '%-28s exit %d  (no JSON report)' "$name" $rc)
 	printf '%s  %4d.%01ds\n' "$line" $(( (t1 - t0) / 1000000000 )) $(( (t1 - t0) / 100000000 % 10 )) |
 		tee -a "$LOG/summary.txt"
+}
+
+# gpu_tests NAME FILTER TIMEOUT: the Criterion GPU tests (KIT_GPU_LABS, if set,
+# picks the labs), every grade's report kept under $LOG/grades, summarised.
+gpu_tests() {
+	mkdir -p "$LOG/grades"
+	KIT_EVIDENCE_DIR="$LOG/grades" KIT_ROOT="$PWD" timeout "$3" \
+		build/tests/unit --filter "$2" --jobs 1 --verbose >"$LOG/$1.log" 2>&1
+	echo "GPU tests ($2) exit $?"
+	grep -E "Synthesis|FAIL|Assertion" "$LOG/$1.log" | head -20
+	python3 tests/gpu/summarise.py "$LOG/grades" | tee "$LOG/grades-summary.txt"
 }
 
 for step in $steps; do
@@ -91,27 +102,7 @@ for step in $steps; do
 		;;
 	gputests)
 		say "the GPU tests (every solution, skeleton and fixture; five repeated grades)"
-		mkdir -p "$LOG/grades"
-		KIT_EVIDENCE_DIR="$LOG/grades" KIT_ROOT="$PWD" timeout "${GPUTESTS_TIMEOUT:-480}" \
-			build/tests/unit --filter 'gpu/*' --jobs 1 --verbose >"$LOG/gpu-tests.log" 2>&1
-		echo "GPU tests exit $?"
-		grep -E "Synthesis|FAIL|Assertion" "$LOG/gpu-tests.log" | head -20
-		python3 tests/gpu/summarise.py "$LOG/grades" | tee "$LOG/grades-summary.txt"
-		;;
-	remaining)
-		say "what the 2026-11-21 session could not run: lab 3 skeleton and solution, five repeats,"
-		say "lab 1 and 2 in full (GPU tests keep every report), the batch resumed to the end"
-		mkdir -p "$LOG/grades"
-		grade "lab3-skeleton" lab3
-		grade "lab3-solution" lab3 --solution
-		KIT_EVIDENCE_DIR="$LOG/grades" KIT_ROOT="$PWD" timeout 400 \
-			build/tests/unit --filter 'gpu/repeatable_scores' --verbose >"$LOG/gpu-repeat.log" 2>&1
-		echo "repeat exit $?"
-		KIT_GPU_LABS="lab1 lab2" KIT_EVIDENCE_DIR="$LOG/grades" KIT_ROOT="$PWD" timeout 600 \
-			build/tests/unit --filter 'gpu/grade' --jobs 1 --verbose >"$LOG/gpu-tests.log" 2>&1
-		echo "GPU tests exit $?"
-		grep -E "Synthesis|FAIL" "$LOG/gpu-tests.log" "$LOG/gpu-repeat.log"
-		python3 tests/gpu/summarise.py "$LOG/grades" | tee "$LOG/grades-summary.txt"
+		gpu_tests gpu-tests 'gpu/*' "${GPUTESTS_TIMEOUT:-480}"
 		;;
 	repeat)
 		say "repeatability: the same submission graded five times"
@@ -144,12 +135,7 @@ for step in $steps; do
 			cp labs/lab4-occupancy/lab.ini "$LOG/lab4.ini"
 		cp labs/lab4-occupancy/lab.ini "$LOG/lab4.ini"
 		say "lab4: the GPU tests (solution, skeleton, fixtures)"
-		mkdir -p "$LOG/grades"
-		KIT_GPU_LABS=lab4 KIT_EVIDENCE_DIR="$LOG/grades" KIT_ROOT="$PWD" timeout "${GPUTESTS_TIMEOUT:-400}" \
-			build/tests/unit --filter 'gpu/grade*' --jobs 1 --verbose >"$LOG/gpu-tests-lab4.log" 2>&1
-		echo "GPU tests exit $?"
-		grep -E "Synthesis|FAIL|Assertion" "$LOG/gpu-tests-lab4.log" | head -20
-		python3 tests/gpu/summarise.py "$LOG/grades" | tee "$LOG/grades-summary-lab4.txt"
+		KIT_GPU_LABS=lab4 gpu_tests gpu-tests-lab4 'gpu/grade*' "${GPUTESTS_TIMEOUT:-400}"
 		;;
 	class)
 		# Issue 5's class of 29: the hostile and known-good submissions, the lab 3
