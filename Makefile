@@ -83,13 +83,14 @@ $(BUILD)/libkit.a: $(COMMON_OBJ)
 
 harness: $(BUILD)/libkit.a $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/emu/harness_main.o \
          $(ENTRY_SRC:grader/%.c=$(BUILD)/harness/%.o) $(BUILD)/harness/device-probe \
-         $(BUILD)/harness/cuda/launch_log.o $(BUILD)/harness/occupancy-api
+         $(BUILD)/harness/cuda/launch_log.o $(BUILD)/harness/cuda/launch_wrap.o \
+         $(BUILD)/harness/occupancy-api
 
 $(BUILD)/harness/cuda/harness_main.o: $(HARNESS_SRC) | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -I$(CUDA_INC) -c $< -o $@
 
-$(BUILD)/harness/cuda/launch_log.o: grader/harness/launch_log.c | $(BUILD)/.deps-ok
+$(BUILD)/harness/cuda/launch_%.o: grader/harness/launch_%.c | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -I$(CUDA_INC) -c $< -o $@
 
@@ -103,13 +104,10 @@ $(BUILD)/harness/%.o: grader/%.c | $(BUILD)/.deps-ok
 
 # Finds out whether there is a CUDA device, and which, without any student
 # code: the cuda harness linked with an entry that is never called.
-# The launch flags are grader/harness/launch_log.h's LAUNCH_LOG_WRAP_FLAGS.
-LAUNCH_WRAP := $(foreach f,__cudaLaunchKernel __cudaLaunchKernel_ptsz cudaLaunchKernel \
-                 cudaLaunchKernel_ptsz __cudaGetKernel,-Xlinker --wrap=$(f))
 $(BUILD)/harness/device-probe: $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/cuda/launch_log.o \
                                $(BUILD)/harness/harness/no_entry.o $(COMMON_OBJ)
 ifneq ($(NVCC),)
-	$(NVCC) $(LAUNCH_WRAP) $^ -o $@
+	$(NVCC) $^ -o $@
 else
 	@echo "no CUDA toolkit (nvcc): the GPU backend is not built; the emulator still works" >&2
 	@rm -f $@

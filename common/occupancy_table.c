@@ -155,6 +155,20 @@ const char *occ_result_format(const struct occ_result *r, char *buf, size_t len)
 	return buf;
 }
 
+static double occupancy_of(const struct occ_device *d, int warps)
+{
+	int max_warps = d->warp_size > 0 ? d->max_threads_per_sm / d->warp_size : 0;
+	return max_warps > 0 ? (double)warps / max_warps : 0.0;
+}
+
+void occ_result_set_blocks(const struct occ_device *d, int threads, int blocks, struct occ_result *r)
+{
+	int warps_per_block = d->warp_size > 0 ? (threads + d->warp_size - 1) / d->warp_size : 0;
+	r->blocks_per_sm = blocks;
+	r->warps_per_sm = blocks * warps_per_block;
+	r->occupancy = occupancy_of(d, r->warps_per_sm);
+}
+
 /* ---- reading and writing -------------------------------------------------------- */
 
 /* The device line's fields, by name, so the file says what each number is. */
@@ -190,12 +204,6 @@ static int parse_device(char *line, struct occ_device *d)
 #define COUNT_FIELD(f) +1
 	return seen == 0 DEVICE_FIELDS(COUNT_FIELD) ? 0 : -1;
 #undef COUNT_FIELD
-}
-
-static double occupancy_of(const struct occ_device *d, int warps)
-{
-	int max_warps = d->warp_size > 0 ? d->max_threads_per_sm / d->warp_size : 0;
-	return max_warps > 0 ? (double)warps / max_warps : 0.0;
 }
 
 static int parse_row(const char *line, const struct occ_device *d, struct occ_row *row)

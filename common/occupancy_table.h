@@ -58,6 +58,10 @@ extern const int occ_config_threads[], occ_config_regs[], occ_config_shared[];
 extern const int occ_config_n_threads, occ_config_n_regs, occ_config_n_shared;
 int occ_configs(const int *regs, int n_regs, struct occ_kernel *out, int max);
 
+/* r's blocks_per_sm, warps_per_sm and occupancy, for blocks of `threads`
+ * threads (limits left alone). */
+void occ_result_set_blocks(const struct occ_device *d, int threads, int blocks, struct occ_result *r);
+
 int occ_table_load(const char *path, struct occ_table *t, char *err, size_t errlen);
 int occ_table_write(FILE *f, const struct occ_table *t);
 void occ_table_free(struct occ_table *t);

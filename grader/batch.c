@@ -29,6 +29,7 @@
 #include "grade_run.h"
 #include "isolation.h"
 #include "kit_paths.h"
+#include "occupancy_check.h"
 
 struct worker {
 	pid_t pid;		/* 0: the slot is free */
@@ -210,6 +211,39 @@ static void build_references(struct batch_config *c)
 	}
 }
 
+/* Lab 4: each GPU model's occupancy API asked once for the whole batch, by
+ * the kit's probe on that GPU; a student whose grade could not use it asks
+ * again in its own grade. */
+static void ask_occupancy_apis(struct batch_config *c)
+{
+	char err[512];
+	if (c->backend != BACKEND_CUDA || !c->lab->has_calculator || c->r->occupancy_points <= 0)
+		return;
+	for (int i = 0; i < c->n_gpus; i++) {
+		struct gpu_slot *g = &c->gpus[i];
+		for (int k = 0; k < i && !g->occupancy_table[0]; k++)
+			if (strcmp(c->gpus[k].dev.name, g->dev.name) == 0)
+				snprintf(g->occupancy_table, sizeof(g->occupancy_table), "%s",
+					 c->gpus[k].occupancy_table);
+		if (g->occupancy_table[0])
+			continue;
+		char path[PATH_MAX], *saved = getenv("CUDA_VISIBLE_DEVICES");
+		char keep[256];
+		snprintf(keep, sizeof(keep), "%s", saved ? saved : "");
+		snprintf(path, sizeof(path), "%.4000s/occupancy-gpu%d.txt", c->work_root, i);
+		if (g->visible[0])
+			setenv("CUDA_VISIBLE_DEVICES", g->visible, 1);
+		if (occupancy_live_table(path, err, sizeof(err)) == 0)
+			snprintf(g->occupancy_table, sizeof(g->occupancy_table), "%s", path);
+		else
+			fprintf(stderr, "grade: %s\n", err);
+		if (saved)
+			setenv("CUDA_VISIBLE_DEVICES", keep, 1);
+		else
+			unsetenv("CUDA_VISIBLE_DEVICES");
+	}
+}
+
 /* Without bubblewrap nothing is hidden: code that gets past the symbol
  * check (see the hostile fixtures) reads whatever other users may read. */
 static void warn_readable(const struct batch_config *c)
@@ -263,6 +297,7 @@ static int setup(struct batch *b, const struct options *o, const struct lab *lab
 	make_dirs(locks);
 	c->n_gpus = c->backend == BACKEND_CUDA ? batch_gpus(dev, locks, c->gpus, BATCH_MAX_GPUS) : 0;
 	build_references(c);
+	ask_occupancy_apis(c);
 	describe_isolation(c);
 	return 0;
 }

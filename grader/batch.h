@@ -185,6 +185,7 @@ struct gpu_slot {
 	char lock_path[PATH_MAX];	/* flock: shared for correctness, exclusive for timing */
 	char turn_path[PATH_MAX];	/* flock: makes a waiting timed run go first */
 	char reference_harness[PATH_MAX];	/* the solution built for it, or "" */
+	char occupancy_table[PATH_MAX];	/* lab 4: its occupancy API's answers, or "" */
 	int lock_fd, turn_fd;		/* opened by each worker (flock is per open file) */
 };
 

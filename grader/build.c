@@ -77,7 +77,8 @@ int build_compile_only(enum backend backend, const char *submission, const char 
 static int link_harness(const struct lab *lab, enum backend backend, const char *obj,
 			const char *exe, double timeout_s, char *log, size_t loglen)
 {
-	char main_o[1024], entry_o[1024], libkit[1024], entry_rel[256], linker[1024], log_o[1024];
+	char main_o[1024], entry_o[1024], libkit[1024], entry_rel[256], linker[1024], log_o[1024],
+		wrap_o[1024];
 	snprintf(entry_rel, sizeof(entry_rel), "build/harness/labs/%s_entry.o", lab->id);
 	kit_path(entry_o, sizeof(entry_o), entry_rel);
 	kit_path(libkit, sizeof(libkit), "build/libkit.a");
@@ -89,15 +90,16 @@ static int link_harness(const struct lab *lab, enum backend backend, const char 
 		kit_path(linker, sizeof(linker), "build/emu/cuemu-cc");
 	}
 	kit_path(log_o, sizeof(log_o), "build/harness/cuda/launch_log.o");
-	const char *need[] = { main_o, entry_o, libkit, log_o };
-	for (int i = 0; i < (backend == BACKEND_CUDA ? 4 : 3); i++)
+	kit_path(wrap_o, sizeof(wrap_o), "build/harness/cuda/launch_wrap.o");
+	const char *need[] = { main_o, entry_o, libkit, log_o, wrap_o };
+	for (int i = 0; i < (backend == BACKEND_CUDA ? 5 : 3); i++)
 		if (!file_exists(need[i])) {
 			snprintf(log, loglen, "the kit is not built: %s is missing (run make)", need[i]);
 			return -1;
 		}
 	if (backend == BACKEND_CUDA) {
-		char *argv[] = { linker, "-o", (char *)exe, LAUNCH_LOG_WRAP_FLAGS, main_o, log_o, entry_o,
-				 (char *)obj, libkit, NULL };
+		char *argv[] = { linker, "-o", (char *)exe, LAUNCH_LOG_WRAP_FLAGS, main_o, log_o, wrap_o,
+				 entry_o, (char *)obj, libkit, NULL };
 		return run_tool(argv, timeout_s, "link", log, loglen);
 	}
 	char *argv[] = { linker, "-o", (char *)exe, main_o, entry_o, (char *)obj, libkit, NULL };

@@ -27,6 +27,7 @@ struct grade_request {
 	void (*gpu_phase)(void *arg, int timed, int begin);
 	void *gpu_phase_arg;
 	const char *reference_harness;	/* the solution, already built for this GPU */
+	const char *occupancy_table;	/* lab 4: this GPU's occupancy API answers, already asked */
 };
 
 /* Resolves auto to cuda or emu. Returns 0, or -1 with why (cuda asked, none here). */

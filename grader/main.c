@@ -121,7 +121,7 @@ static void draw_charts(const struct options *o, const struct grade *g)
 		chart_occupancy(g, o->plot, dir, msg, sizeof(msg));
 		fprintf(stderr, "%s\n", msg);
 	}
-	if (g->lab->rank == 1 && !g->lab->has_calculator) {
+	if (g->lab->scan_chart) {
 		chart_active_threads(g, o->plot, dir, msg, sizeof(msg));
 		fprintf(stderr, "%s\n", msg);
 	}

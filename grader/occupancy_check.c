@@ -97,8 +97,7 @@ int occupancy_write_questions(const char *path, const struct occ_table *t, char 
 	return 0;
 }
 
-/* This GPU's answers, from the kit's own probe (no student code in it). */
-static int live_table(const struct run_context *ctx, char *path, size_t len, char *err, size_t errlen)
+int occupancy_live_table(const char *path, char *err, size_t errlen)
 {
 	char probe[1024];
 	kit_path(probe, sizeof(probe), "build/harness/occupancy-api");
@@ -106,8 +105,7 @@ static int live_table(const struct run_context *ctx, char *path, size_t len, cha
 		snprintf(err, errlen, "%.400s is not built (make)", probe);
 		return -1;
 	}
-	snprintf(path, len, "%s/occupancy-this-gpu.txt", ctx->work_dir);
-	char *argv[] = { probe, path, NULL };
+	char *argv[] = { probe, (char *)path, NULL };
 	struct sandbox_limits lim = { .wall_s = 120, .output_cap = 16 * 1024 };
 	struct child_result res;
 	if (sandbox_run(argv, &lim, &res, err, errlen) < 0)
@@ -159,7 +157,8 @@ static void check_table(const struct run_context *ctx, const char *name, const s
 	harness_report_free(&rep);
 }
 
-void occupancy_check_run(const struct run_context *ctx, enum backend backend, struct grade *g)
+void occupancy_check_run(const struct run_context *ctx, enum backend backend, const char *live_path,
+			 struct grade *g)
 {
 	const struct rubric *r = ctx->rubric;
 	if (!ctx->lab->has_calculator || r->occupancy_points <= 0)
@@ -171,6 +170,10 @@ void occupancy_check_run(const struct run_context *ctx, enum backend backend, st
 		int live = i == r->n_occupancy_tables;
 		if (live) {
 			snprintf(name, sizeof(name), "occupancy API on this GPU");
+			if (live_path)
+				snprintf(path, sizeof(path), "%s", live_path);
+			else
+				snprintf(path, sizeof(path), "%s/occupancy-this-gpu.txt", ctx->work_dir);
 		} else {
 			char rel[128];
 			snprintf(rel, sizeof(rel), "grader/labs/occupancy/%s.txt", r->occupancy_tables[i]);
@@ -178,7 +181,7 @@ void occupancy_check_run(const struct run_context *ctx, enum backend backend, st
 			snprintf(name, sizeof(name), "occupancy table %s", r->occupancy_tables[i]);
 		}
 		struct occ_table t;
-		if ((live && live_table(ctx, path, sizeof(path), err, sizeof(err)) < 0) ||
+		if ((live && !live_path && occupancy_live_table(path, err, sizeof(err)) < 0) ||
 		    occ_table_load(path, &t, err, sizeof(err)) < 0) {
 			struct test_result *test = grade_add_test(g, name, GROUP_CORRECTNESS, points);
 			g->internal_error = 1;

@@ -13,8 +13,13 @@
 #include "correctness.h"
 #include "grade.h"
 
-/* One test per table (see rubric.h, [occupancy]). */
-void occupancy_check_run(const struct run_context *ctx, enum backend backend, struct grade *g);
+/* One test per table (see rubric.h, [occupancy]). live_path: this GPU's
+ * answers, already asked (a batch asks once per GPU model); NULL: ask now. */
+void occupancy_check_run(const struct run_context *ctx, enum backend backend, const char *live_path,
+			 struct grade *g);
+
+/* Asks this GPU's occupancy API every question, into the table at path. */
+int occupancy_live_table(const char *path, char *err, size_t errlen);
 
 /* How many of got[0..t->n_rows) differ from the table, with the first few
  * described in msg: the configuration, what was expected and what came, and

@@ -47,7 +47,7 @@ void occupancy_sweep(const struct run_context *ctx, struct grade *g)
 	json_array_foreach(rep.timings, i, t) {
 		double gbps, copy, spread;
 		char launch[224];
-		double occ = timing_max_occupancy(t, launch, sizeof(launch));
+		double occ = launches_max_occupancy(json_object_get(t, "launches"), launch, sizeof(launch));
 		if (bad || timing_read(t, r->sweep_runs, bytes, &gbps, &copy, &spread, &sum_ms) < 0 || occ < 0) {
 			bad = 1;
 			break;
@@ -58,8 +58,7 @@ void occupancy_sweep(const struct run_context *ctx, struct grade *g)
 					      json_integer_value(json_object_get(t, "extra_shared")),
 					      "launch", launch));
 	}
-	/* As for the graded timing: event times cannot outlast the process. */
-	if (!bad && sum_ms > rep.child.wall_s * 1e3 * 1.02 + 5)
+	if (!bad && timings_outlast_child(sum_ms, &rep))
 		bad = 2;
 	if (bad) {
 		if (bad == 2)

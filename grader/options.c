@@ -6,11 +6,15 @@
 #include <string.h>
 
 #include "../common/rng.h"
+#include "labs/lab.h"
 #include "options.h"
 
 void options_usage(FILE *out)
 {
-	fputs("usage: ./grade LAB [options]        grade labs/LAB*/ (LAB is lab1, lab2, lab3)\n"
+	fputs("usage: ./grade LAB [options]        grade labs/LAB*/ (LAB is ", out);
+	for (int i = 0; lab_table[i]; i++)
+		fprintf(out, "%s%s", i ? ", " : "", lab_table[i]->id);
+	fputs(")\n"
 	      "       ./grade --list               the labs and what each asks for\n"
 	      "\n"
 	      "  --submission PATH   grade another file (a .cu) or a folder holding it\n"

@@ -64,9 +64,9 @@ static int perf_index(const struct bench_run *b, const struct shape *s)
 	return b->n - 1;
 }
 
-double timing_max_occupancy(json_t *timing, char *desc, size_t len)
+double launches_max_occupancy(json_t *launches, char *desc, size_t len)
 {
-	json_t *launches = json_object_get(timing, "launches"), *l;
+	json_t *l;
 	size_t i;
 	double best = -1;
 	desc[0] = '\0';
@@ -85,6 +85,11 @@ double timing_max_occupancy(json_t *timing, char *desc, size_t len)
 			 json_integer_value(json_object_get(l, "blocks_per_sm")));
 	}
 	return best;
+}
+
+int timings_outlast_child(double sum_ms, const struct harness_report *rep)
+{
+	return sum_ms > rep->child.wall_s * 1e3 * 1.02 + 5;
 }
 
 void bench_run_free(struct bench_run *b)
@@ -133,13 +138,11 @@ int bench_harness(const struct run_context *ctx, const char *harness, struct ben
 			snprintf(msg, len, "timing: the harness's report for %s is malformed", texts[i]);
 			goto done;
 		}
-		out->occupancy[i] = timing_max_occupancy(t, out->launch[i], sizeof(out->launch[i]));
 	}
 	json_t *graded = json_object_get(json_array_get(rep.timings, (size_t)perf_index(out, &r->perf_shape)),
 					 "launches");
 	out->launches = json_is_array(graded) ? json_deep_copy(graded) : NULL;
-	/* Event times are a part of the child's life: they cannot add up to more. */
-	if (sum_ms > rep.child.wall_s * 1e3 * 1.02 + 5) {
+	if (timings_outlast_child(sum_ms, &rep)) {
 		snprintf(msg, len, "timing: the reported times add up to %.0f ms, but the process lived "
 			 "only %.0f ms: the timings were tampered with and are not believed", sum_ms,
 			 rep.child.wall_s * 1e3);
@@ -212,21 +215,21 @@ static void describe(struct test_result *t, const struct lab *lab, const char *s
 }
 
 /* Lab 4: every launch at or below the rubric's occupancy, or no points. */
-static int occupancy_capped(const struct rubric *r, const struct bench_run *st, int i, struct test_result *t)
+static int occupancy_capped(const struct rubric *r, double occupancy, const char *launch, struct test_result *t)
 {
 	if (r->max_occupancy_pct < 0)
 		return 0;
-	if (st->occupancy[i] < 0) {
+	if (occupancy < 0) {
 		test_fail(t, "no kernel launch was seen: this lab measures the occupancy of the kernels "
 			  "your stream_scale() launches, so launch them with <<<grid, block, shared>>>");
 		return 1;
 	}
-	if (100 * st->occupancy[i] <= r->max_occupancy_pct + 1e-9)
+	if (100 * occupancy <= r->max_occupancy_pct + 1e-9)
 		return 0;
 	test_fail(t, "no points: your kernel ran at %.1f%% occupancy (%s), and this part asks for at "
 		  "most %.1f%%. Fewer resident warps per SM (more shared memory per block, fewer "
 		  "threads, more registers) and more independent loads per thread.",
-		  100 * st->occupancy[i], st->launch[i], r->max_occupancy_pct);
+		  100 * occupancy, launch, r->max_occupancy_pct);
 	return 1;
 }
 
@@ -238,9 +241,11 @@ static void score(const struct run_context *ctx, const struct bench_run *st, con
 	shape_format(&r->perf_shape, shape, sizeof(shape));
 	int i = perf_index(st, &r->perf_shape);
 	double pct = 100.0 * st->gbps[i] / st->copy_gbps[i];
-	if (st->occupancy[i] >= 0) {
-		json_object_set_new(g->metrics, "occupancy_pct", json_real(100 * st->occupancy[i]));
-		json_object_set_new(g->metrics, "launch", json_string(st->launch[i]));
+	char launch[224];
+	double occupancy = launches_max_occupancy(st->launches, launch, sizeof(launch));
+	if (occupancy >= 0) {
+		json_object_set_new(g->metrics, "occupancy_pct", json_real(100 * occupancy));
+		json_object_set_new(g->metrics, "launch", json_string(launch));
 	}
 	if (st->launches)
 		json_object_set(g->metrics, "launches", st->launches);
@@ -261,7 +266,7 @@ static void score(const struct run_context *ctx, const struct bench_run *st, con
 		json_object_set_new(g->metrics, "reference_gbps", json_real(ref_gbps));
 		json_object_set_new(g->metrics, "percent_of_reference", json_real(100 * st->gbps[i] / ref_gbps));
 	}
-	if (occupancy_capped(r, st, i, t))
+	if (occupancy_capped(r, occupancy, launch, t))
 		return;
 	struct band band;
 	int relative;

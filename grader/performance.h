@@ -16,14 +16,16 @@ struct bench_run {
 	double gbps[GRADE_MAX_BENCH];
 	double copy_gbps[GRADE_MAX_BENCH];
 	double spread[GRADE_MAX_BENCH];	/* (q3 - q1) / median of the kernel's times */
-	/* The kernels the call launched (CUDA: the harness's launch log): the
-	 * highest occupancy among them, -1 when none was seen, and that launch. */
-	double occupancy[GRADE_MAX_BENCH];
-	char launch[GRADE_MAX_BENCH][224];
-	json_t *launches;		/* the graded size's launch log, or NULL; bench_run_free */
+	/* The kernels the call launched at the graded size (CUDA: the harness's
+	 * launch log), or NULL; freed by bench_run_free. */
+	json_t *launches;
 };
 
 void bench_run_free(struct bench_run *b);
+
+/* Event times are a part of the child's life: samples adding up to more than
+ * it lived were tampered with. 1 when sum_ms cannot be believed. */
+int timings_outlast_child(double sum_ms, const struct harness_report *rep);
 
 /* Reads one MSG_TIMING of `runs` samples moving `bytes`: median GB/s of the
  * kernel and of the copy, the kernel's spread; adds the samples to *sum_ms.
@@ -31,10 +33,11 @@ void bench_run_free(struct bench_run *b);
 int timing_read(json_t *t, int runs, double bytes, double *gbps, double *copy_gbps, double *spread,
 		double *sum_ms);
 
-/* The launch in a MSG_TIMING's "launches" with the highest occupancy (0 to 1),
- * described in desc ("stream_kernel: 132 blocks of 256 threads, 120000 B
- * dynamic shared, 38 registers: 1 block/SM"). -1 when it holds none. */
-double timing_max_occupancy(json_t *timing, char *desc, size_t len);
+/* The launch of a launch log (a MSG_TIMING's "launches") with the highest
+ * occupancy (0 to 1), described in desc ("stream_kernel: 132 blocks of 256
+ * threads, 120000 B dynamic shared, 38 registers: 1 blocks/SM"). -1 when it
+ * holds none. */
+double launches_max_occupancy(json_t *launches, char *desc, size_t len);
 
 /* Points for pct on a band: 0 below lower, full above upper, linear between. */
 double band_points(const struct band *b, double pct, double max_points);

@@ -1,7 +1,6 @@
 /* atomic_file: whole or nothing, in the target's folder, mode kept. */
 #include <criterion/criterion.h>
 #include <dirent.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,14 +11,9 @@
 #include <unistd.h>
 
 #include "atomic_file.h"
+#include "kit_paths.h"
 
 static char dir[64];
-
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st, (void)flag, (void)f;
-	return remove(p);
-}
 
 static void make_dir(void)
 {
@@ -29,7 +23,7 @@ static void make_dir(void)
 
 static void remove_dir(void)
 {
-	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	remove_tree(dir);
 }
 
 TestSuite(atomic_file, .init = make_dir, .fini = remove_dir);

@@ -2,7 +2,6 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,8 @@
 
 #include "chart.h"
 #include "grade.h"
+#include "kit_paths.h"
+#include "test_support.h"
 
 static const struct lab lab3 = {
 	.id = "lab3", .dir = "lab3-transpose", .file = "transpose.cu",
@@ -26,33 +27,16 @@ static struct grade g;
 static char dir[64];
 static char msg[1024];
 
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st, (void)flag, (void)f;
-	return remove(p);
-}
-
-static void add_bench(size_t rows, size_t cols, double s, double r, double c)
-{
-	struct bench_point *b = &g.bench[g.n_bench++];
-	b->shape.rank = 2;
-	b->shape.dim[0] = rows;
-	b->shape.dim[1] = cols;
-	b->bytes = 8.0 * rows * cols;
-	b->student_gbps = s;
-	b->reference_gbps = r;
-	b->copy_gbps = c;
-}
 
 static void setup(void)
 {
 	grade_init(&g, &lab3);
 	g.backend = BACKEND_CUDA;
 	snprintf(g.device, sizeof(g.device), "NVIDIA H100 80GB HBM3");
-	add_bench(16384, 16384, 2765, 2800, 3000);	/* out of order on purpose */
-	add_bench(1024, 1024, 300, 350, 600);
-	add_bench(4096, 4096, 1900, 2100, 2600);
-	add_bench(4097, 1023, 1500, -1, 2300);
+	add_bench_point(&g, 16384, 16384, 2765, 2800, 3000);	/* out of order on purpose */
+	add_bench_point(&g, 1024, 1024, 300, 350, 600);
+	add_bench_point(&g, 4096, 4096, 1900, 2100, 2600);
+	add_bench_point(&g, 4097, 1023, 1500, -1, 2300);
 	snprintf(dir, sizeof(dir), "/tmp/kit-chart-XXXXXX");
 	cr_assert_not_null(mkdtemp(dir));
 	msg[0] = '\0';
@@ -61,7 +45,7 @@ static void setup(void)
 static void teardown(void)
 {
 	grade_free(&g);
-	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	remove_tree(dir);
 }
 
 TestSuite(chart, .init = setup, .fini = teardown, .timeout = 60);

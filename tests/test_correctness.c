@@ -5,30 +5,10 @@
 
 #include "../common/guard.h"
 #include "correctness.h"
+#include "test_support.h"
 
 extern const struct lab lab3_transpose, lab1_naive_scan;
 
-/* A report whose output span holds the right answer for (lab, shape, seed). */
-static struct harness_report good_report(const struct lab *lab, const struct shape *s, uint64_t seed,
-					 uint32_t **span_out)
-{
-	size_t n_in = lab->in_count(s), n = lab->out_count(s);
-	uint32_t *in = malloc(n_in * 4), *span = malloc((n + 2 * GUARD_WORDS) * 4);
-	for (size_t i = 0; i < n + 2 * GUARD_WORDS; i++)
-		span[i] = POISON_WORD;
-	lab->fill_input(in, s, seed);
-	lab->reference(in, span + GUARD_WORDS, s);
-	free(in);
-	struct harness_report rep;
-	memset(&rep, 0, sizeof(rep));
-	rep.began = rep.ended = 1;
-	rep.done = json_pack("{s:n, s:f, s:b}", "cuda_error", "elapsed_ms", 1.0, "input_changed", 0);
-	rep.output = span;
-	rep.output_words = n + 2 * GUARD_WORDS;
-	rep.outputs = 1;
-	*span_out = span;
-	return rep;
-}
 
 static const char *judge(const struct lab *lab, const struct shape *s, struct harness_report *rep, int expect)
 {
@@ -43,7 +23,7 @@ Test(correctness, right_answer_passes)
 {
 	struct shape s = { 2, { 31, 33 } };
 	uint32_t *span;
-	struct harness_report rep = good_report(&lab3_transpose, &s, 7, &span);
+	struct harness_report rep = correct_report(&lab3_transpose, &s, 7, &span);
 	judge(&lab3_transpose, &s, &rep, 1);
 	json_decref(rep.done);
 	free(span);
@@ -53,7 +33,7 @@ Test(correctness, wrong_element_is_named)
 {
 	struct shape s = { 2, { 31, 33 } };
 	uint32_t *span;
-	struct harness_report rep = good_report(&lab3_transpose, &s, 7, &span);
+	struct harness_report rep = correct_report(&lab3_transpose, &s, 7, &span);
 	span[GUARD_WORDS + 40] ^= 1;
 	const char *msg = judge(&lab3_transpose, &s, &rep, 0);
 	cr_expect(strstr(msg, "31x33: first wrong element is out[1][9] (should be in[9][1])"), "%s", msg);
@@ -66,7 +46,7 @@ Test(correctness, unwritten_elements_show_the_poison)
 {
 	struct shape s = { 1, { 1025 } };
 	uint32_t *span;
-	struct harness_report rep = good_report(&lab1_naive_scan, &s, 7, &span);
+	struct harness_report rep = correct_report(&lab1_naive_scan, &s, 7, &span);
 	for (size_t i = 1024; i < 1025; i++)
 		span[GUARD_WORDS + i] = POISON_WORD;
 	const char *msg = judge(&lab1_naive_scan, &s, &rep, 0);
@@ -80,7 +60,7 @@ Test(correctness, canaries_catch_writes_outside)
 {
 	struct shape s = { 1, { 33 } };
 	uint32_t *span;
-	struct harness_report rep = good_report(&lab1_naive_scan, &s, 7, &span);
+	struct harness_report rep = correct_report(&lab1_naive_scan, &s, 7, &span);
 	span[GUARD_WORDS + 33 + 2] = 0;
 	const char *msg = judge(&lab1_naive_scan, &s, &rep, 0);
 	cr_expect(strstr(msg, "wrote past the end of the output: d_out[35]"), "%s", msg);
@@ -96,7 +76,7 @@ Test(correctness, cuda_errors_and_aborts_are_failures)
 {
 	struct shape s = { 1, { 33 } };
 	uint32_t *span;
-	struct harness_report rep = good_report(&lab1_naive_scan, &s, 7, &span);
+	struct harness_report rep = correct_report(&lab1_naive_scan, &s, 7, &span);
 	json_decref(rep.done);
 	rep.done = json_pack("{s:s, s:s, s:s}", "cuda_error", "cudaErrorIllegalAddress", "cuda_error_text",
 			     "an illegal memory access was encountered", "detail", "");
@@ -123,7 +103,7 @@ Test(correctness, short_output_is_not_believed)
 {
 	struct shape s = { 1, { 33 } };
 	uint32_t *span;
-	struct harness_report rep = good_report(&lab1_naive_scan, &s, 7, &span);
+	struct harness_report rep = correct_report(&lab1_naive_scan, &s, 7, &span);
 	rep.output_words -= 1;
 	const char *msg = judge(&lab1_naive_scan, &s, &rep, 0);
 	cr_expect(strstr(msg, "incomplete"), "%s", msg);
@@ -135,7 +115,7 @@ Test(correctness, writing_the_input_fails)
 {
 	struct shape s = { 1, { 33 } };
 	uint32_t *span;
-	struct harness_report rep = good_report(&lab1_naive_scan, &s, 7, &span);
+	struct harness_report rep = correct_report(&lab1_naive_scan, &s, 7, &span);
 	json_object_set_new(rep.done, "input_changed", json_true());
 	const char *msg = judge(&lab1_naive_scan, &s, &rep, 0);
 	cr_expect(strstr(msg, "wrote into d_in"), "%s", msg);

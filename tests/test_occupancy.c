@@ -220,21 +220,19 @@ Test(occupancy, questions_file_holds_the_device_and_every_kernel)
 
 Test(occupancy, the_launch_with_the_highest_occupancy_is_the_one_judged)
 {
-	json_t *t = json_loads("{\"launches\":["
+	json_t *t = json_loads("["
 			       "{\"kernel\":\"small\",\"grid\":132,\"threads\":256,\"dynamic_shared\":116736,"
 			       "\"registers\":48,\"blocks_per_sm\":1,\"occupancy\":0.125},"
 			       "{\"kernel\":\"tail\",\"grid\":4,\"threads\":1024,\"dynamic_shared\":0,"
 			       "\"registers\":16,\"blocks_per_sm\":2,\"occupancy\":1.0},"
-			       "{\"kernel\":\"junk\",\"occupancy\":\"high\"}]}", 0, NULL);
+			       "{\"kernel\":\"junk\",\"occupancy\":\"high\"}]", 0, NULL);
 	cr_assert(t);
 	char desc[224];
-	cr_expect_float_eq(timing_max_occupancy(t, desc, sizeof(desc)), 1.0, 1e-12);
+	cr_expect_float_eq(launches_max_occupancy(t, desc, sizeof(desc)), 1.0, 1e-12);
 	cr_expect_str_eq(desc, "tail: 4 blocks of 1024 threads, 0 B dynamic shared, 16 registers: 2 blocks/SM");
 	json_decref(t);
-	t = json_loads("{\"launches\":[]}", 0, NULL);
-	cr_expect_lt(timing_max_occupancy(t, desc, sizeof(desc)), 0, "no launch seen");
+	t = json_loads("[]", 0, NULL);
+	cr_expect_lt(launches_max_occupancy(t, desc, sizeof(desc)), 0, "no launch seen");
 	json_decref(t);
-	t = json_loads("{}", 0, NULL);
-	cr_expect_lt(timing_max_occupancy(t, desc, sizeof(desc)), 0, "an old harness, or a tampered one");
-	json_decref(t);
+	cr_expect_lt(launches_max_occupancy(NULL, desc, sizeof(desc)), 0, "an old harness, or a tampered one");
 }

@@ -1,7 +1,6 @@
 /* The JSON report: the schema DESIGN.md fixes, and written whole or not at all. */
 #include <criterion/criterion.h>
 #include <dirent.h>
-#include <ftw.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,6 +10,8 @@
 #include <unistd.h>
 
 #include "grade.h"
+#include "kit_paths.h"
+#include "test_support.h"
 #include "report_json.h"
 
 static const struct lab lab3 = {
@@ -21,23 +22,6 @@ static const struct lab lab3 = {
 static struct grade g;
 static char dir[64];
 
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st, (void)flag, (void)f;
-	return remove(p);
-}
-
-static void add_bench(size_t rows, size_t cols, double s, double r, double c)
-{
-	struct bench_point *b = &g.bench[g.n_bench++];
-	b->shape.rank = 2;
-	b->shape.dim[0] = rows;
-	b->shape.dim[1] = cols;
-	b->bytes = 8.0 * rows * cols;
-	b->student_gbps = s;
-	b->reference_gbps = r;
-	b->copy_gbps = c;
-}
 
 static void setup(void)
 {
@@ -56,8 +40,8 @@ static void setup(void)
 	t->points = 37.5;
 	json_object_set_new(g.metrics, "student_gbps", json_real(2765.5));
 	json_object_set_new(g.metrics, "percent_of_copy", json_real(92.2));
-	add_bench(1024, 1024, 300, 350, 600);
-	add_bench(16384, 16384, 2765.5, -1, 3000);
+	add_bench_point(&g, 1024, 1024, 300, 350, 600);
+	add_bench_point(&g, 16384, 16384, 2765.5, -1, 3000);
 
 	snprintf(dir, sizeof(dir), "/tmp/kit-json-XXXXXX");
 	cr_assert_not_null(mkdtemp(dir));
@@ -66,7 +50,7 @@ static void setup(void)
 static void teardown(void)
 {
 	grade_free(&g);
-	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	remove_tree(dir);
 }
 
 TestSuite(report_json, .init = setup, .fini = teardown);

@@ -1,4 +1,4 @@
-/* The student's kernel launches, recorded on their way to the runtime (see launch_log.h). */
+/* The student's kernel launches, as launch_wrap.c hands them over (see launch_log.h). */
 #include "launch_log.h"
 
 #include <cuda_runtime_api.h>
@@ -17,7 +17,6 @@ struct launch {
 
 static struct launch launches[MAX_CONFIGS];
 static int n_launches, overflow;
-static int depth;		/* a runtime launch calling another is one launch */
 
 /* Since CUDA 13, <<<>>> launches through a kernel handle from
  * __cudaGetKernel; the occupancy API wants the host stub, so remember which
@@ -27,6 +26,15 @@ static struct {
 } handles[MAX_HANDLES];
 static int n_handles;
 
+void launch_log_handle(const void *handle, const void *fn)
+{
+	if (n_handles < MAX_HANDLES) {
+		handles[n_handles].handle = handle;
+		handles[n_handles].fn = fn;
+		n_handles++;
+	}
+}
+
 static const void *stub_of(const void *kernel)
 {
 	for (int i = 0; i < n_handles; i++)
@@ -35,12 +43,11 @@ static const void *stub_of(const void *kernel)
 	return kernel;
 }
 
-static void record(const void *kernel, dim3 grid, dim3 block, size_t shared)
+void launch_log_record(const void *kernel, unsigned blocks, unsigned threads, size_t shared)
 {
 	const void *fn = stub_of(kernel);
-	unsigned g = grid.x * grid.y * grid.z, t = block.x * block.y * block.z;
 	for (int i = 0; i < n_launches; i++)
-		if (launches[i].fn == fn && launches[i].grid == g && launches[i].threads == t &&
+		if (launches[i].fn == fn && launches[i].grid == blocks && launches[i].threads == threads &&
 		    launches[i].shared == shared) {
 			launches[i].count++;
 			return;
@@ -49,7 +56,7 @@ static void record(const void *kernel, dim3 grid, dim3 block, size_t shared)
 		overflow = 1;
 		return;
 	}
-	launches[n_launches++] = (struct launch){ fn, g, t, shared, 1 };
+	launches[n_launches++] = (struct launch){ fn, blocks, threads, shared, 1 };
 }
 
 void launch_log_reset(void)
@@ -57,43 +64,6 @@ void launch_log_reset(void)
 	n_launches = 0;
 	overflow = 0;
 }
-
-#define WRAP_LAUNCH(name)                                                                           \
-	cudaError_t __real_##name(const void *kernel, dim3 grid, dim3 block, void **args, size_t shared, \
-				  cudaStream_t stream);                                             \
-	cudaError_t __wrap_##name(const void *kernel, dim3 grid, dim3 block, void **args, size_t shared, \
-				  cudaStream_t stream);                                             \
-	cudaError_t __wrap_##name(const void *kernel, dim3 grid, dim3 block, void **args, size_t shared, \
-				  cudaStream_t stream)                                              \
-	{                                                                                           \
-		if (depth == 0)                                                                     \
-			record(kernel, grid, block, shared);                                        \
-		depth++;                                                                            \
-		cudaError_t e = __real_##name(kernel, grid, block, args, shared, stream);           \
-		depth--;                                                                            \
-		return e;                                                                           \
-	}
-
-WRAP_LAUNCH(cudaLaunchKernel)
-WRAP_LAUNCH(cudaLaunchKernel_ptsz)
-
-#if CUDART_VERSION >= 13000
-WRAP_LAUNCH(__cudaLaunchKernel)
-WRAP_LAUNCH(__cudaLaunchKernel_ptsz)
-
-cudaError_t __real___cudaGetKernel(const void **handle, const void *fn);
-cudaError_t __wrap___cudaGetKernel(const void **handle, const void *fn);
-cudaError_t __wrap___cudaGetKernel(const void **handle, const void *fn)
-{
-	cudaError_t e = __real___cudaGetKernel(handle, fn);
-	if (e == cudaSuccess && handle && n_handles < MAX_HANDLES) {
-		handles[n_handles].handle = *handle;
-		handles[n_handles].fn = fn;
-		n_handles++;
-	}
-	return e;
-}
-#endif
 
 /* Kernel names are the compiler's (mangled C++), made safe for a JSON string. */
 static void json_name(const char *s, char *out, size_t len)
@@ -106,10 +76,11 @@ static void json_name(const char *s, char *out, size_t len)
 
 size_t launch_log_json(char *buf, size_t len, size_t at)
 {
-	int max_warps = 64;
-	struct cudaDeviceProp p;
-	if (cudaGetDeviceProperties(&p, 0) == cudaSuccess && p.warpSize > 0)
-		max_warps = p.maxThreadsPerMultiProcessor / p.warpSize;
+	int dev = 0, warp = 32, threads_per_sm = 2048;
+	cudaGetDevice(&dev);
+	cudaDeviceGetAttribute(&warp, cudaDevAttrWarpSize, dev);
+	cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev);
+	int max_warps = warp > 0 ? threads_per_sm / warp : 64;
 	at += (size_t)snprintf(buf + at, at < len ? len - at : 0, ",\"launches_overflow\":%s,\"launches\":[",
 			       overflow ? "true" : "false");
 	for (int i = 0; i < n_launches && at < len; i++) {
@@ -131,7 +102,7 @@ size_t launch_log_json(char *buf, size_t len, size_t at)
 #endif
 		cudaGetLastError();
 		json_name(raw ? raw : "?", name, sizeof(name));
-		int warps = blocks < 0 ? -1 : blocks * (int)((l->threads + 31) / 32);
+		int warps = blocks < 0 || warp <= 0 ? -1 : blocks * (int)((l->threads + warp - 1) / warp);
 		at += (size_t)snprintf(buf + at, at < len ? len - at : 0,
 				       "%s{\"kernel\":\"%s\",\"grid\":%u,\"threads\":%u,\"dynamic_shared\":%zu,"
 				       "\"static_shared\":%d,\"registers\":%d,\"blocks_per_sm\":%d,"

@@ -2,10 +2,10 @@
  * Every kernel launch the student's code makes, seen on its way to the CUDA
  * runtime (CUDA harness only).
  *
- * The harness is linked with `--wrap` for the runtime's launch functions,
- * so a launch written as kernel<<<grid, block, shared>>>, or as
- * cudaLaunchKernel(), passes through launch_log.c before it reaches the
- * runtime. The grader then asks the CUDA occupancy API about each kernel
+ * A harness that holds student code is linked with launch_wrap.c and `--wrap`
+ * for the runtime's launch functions, so a launch written as
+ * kernel<<<grid, block, shared>>>, or as cudaLaunchKernel(), is recorded here
+ * before it reaches the runtime. The grader then asks the CUDA occupancy API about each kernel
  * actually launched: lab 4's occupancy is measured, not declared. Other ways
  * to launch (cudaLaunchKernelEx, graphs, the driver API) are refused by the
  * lab's integrity rules.
@@ -20,6 +20,12 @@
 	"-Xlinker", "--wrap=__cudaLaunchKernel", "-Xlinker", "--wrap=__cudaLaunchKernel_ptsz",   \
 		"-Xlinker", "--wrap=cudaLaunchKernel", "-Xlinker", "--wrap=cudaLaunchKernel_ptsz", \
 		"-Xlinker", "--wrap=__cudaGetKernel"
+
+/* From launch_wrap.c: one launch (the handle or host stub it names, blocks
+ * in the grid, threads per block, dynamic shared bytes), and which host
+ * stub a CUDA 13 kernel handle stands for. */
+void launch_log_record(const void *kernel, unsigned blocks, unsigned threads, size_t shared);
+void launch_log_handle(const void *handle, const void *fn);
 
 void launch_log_reset(void);
 

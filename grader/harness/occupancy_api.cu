@@ -112,7 +112,7 @@ int main(int argc, char **argv)
 	int n = occ_configs(regs, N_KERNELS, k, OCC_TABLE_MAX_ROWS), disagree = 0, refused = 0;
 	for (int i = 0; i < n; i++) {
 		struct occ_row *row = &t.rows[t.n_rows++];
-		int blocks = 0, warps_per_block = (k[i].threads_per_block + d->warp_size - 1) / d->warp_size;
+		int blocks = 0;
 		/* A block that cannot launch is an error to the runtime, and 0 blocks here. */
 		if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, (const void *)kernels[i / per_kernel],
 								  k[i].threads_per_block,
@@ -122,9 +122,7 @@ int main(int argc, char **argv)
 			cudaGetLastError();
 		}
 		row->k = k[i];
-		row->r.blocks_per_sm = blocks;
-		row->r.warps_per_sm = blocks * warps_per_block;
-		row->r.occupancy = (double)row->r.warps_per_sm / (d->max_threads_per_sm / d->warp_size);
+		occ_result_set_blocks(d, k[i].threads_per_block, blocks, &row->r);
 		struct occ_result header;
 		if (occ_cuda_header(d, &k[i], &header) == 0 && header.blocks_per_sm == blocks) {
 			row->r.limits = header.limits;

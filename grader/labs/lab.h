@@ -38,6 +38,8 @@ struct lab {
 	void (*describe_index)(const struct shape *s, size_t i, char *buf, size_t len);
 	/* Why a correct kernel is usually slow, for the performance message. */
 	const char *slow_hint;
+	/* Labs 1 and 2: the active-threads chart of a block scan belongs to the report. */
+	int scan_chart;
 	/* Lab 4: the student also writes an occupancy calculator, and a variant
 	 * of the entry point that the grader sweeps over occupancy. */
 	int has_calculator;

@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include "../../../common/occupancy_table.h"
 #include "occ_cuda.h"
 
 int occ_cuda_header(const struct occ_device *d, const struct occ_kernel *k, struct occ_result *r)
@@ -55,10 +56,7 @@ int occ_cuda_header(const struct occ_device *d, const struct occ_kernel *k, stru
 	if (cudaOccMaxActiveBlocksPerMultiprocessor(&res, &prop, &attr, &state, k->threads_per_block,
 						    (size_t)k->shared_per_block) != CUDA_OCC_SUCCESS)
 		return -1;
-	int warps_per_block = (k->threads_per_block + d->warp_size - 1) / d->warp_size;
-	r->blocks_per_sm = res.activeBlocksPerMultiprocessor;
-	r->warps_per_sm = r->blocks_per_sm * warps_per_block;
-	r->occupancy = (double)r->warps_per_sm / (d->max_threads_per_sm / d->warp_size);
+	occ_result_set_blocks(d, k->threads_per_block, res.activeBlocksPerMultiprocessor, r);
 	r->limits = 0;
 	if (res.limitingFactors & CUDA_OCC_LIMIT_WARPS)
 		r->limits |= OCC_LIMIT_WARPS;

@@ -1,0 +1,20 @@
+/* What several test files build the same way: a harness's report of a
+ * correct answer, and a grade's bandwidth points. */
+#ifndef TESTS_TEST_SUPPORT_H
+#define TESTS_TEST_SUPPORT_H
+
+#include <stdint.h>
+
+#include "grade.h"
+#include "harness_run.h"
+
+/* A report whose output span (poison, the right answer for lab, s and seed,
+ * poison) is what a correct harness run sends; *span_out is the span, to free. */
+struct harness_report correct_report(const struct lab *lab, const struct shape *s, uint64_t seed,
+				     uint32_t **span_out);
+
+/* Appends a rows x cols bandwidth point to g (negative GB/s: not measured). */
+void add_bench_point(struct grade *g, size_t rows, size_t cols, double student, double reference,
+		     double copy);
+
+#endif
