@@ -178,9 +178,11 @@ void occ_result_set_blocks(const struct occ_device *d, int threads, int blocks, 
 	X(shared_per_block_optin) X(shared_reserved_per_block) X(max_regs_per_thread)    \
 	X(reg_alloc_unit) X(sub_partitions) X(shared_alloc_unit)
 
+/* Every field exactly once: a table that leaves one out, or gives one twice,
+ * is not one the kit wrote. */
 static int parse_device(char *line, struct occ_device *d)
 {
-	int seen = 0;
+	unsigned seen = 0, field;
 	for (char *save, *tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
 		char *eq = strchr(tok, '=');
 		if (!eq)
@@ -191,19 +193,24 @@ static int parse_device(char *line, struct occ_device *d)
 		long v = strtol(eq + 1, &end, 10);
 		if (errno || *end || end == eq + 1 || v < 0 || v > 1L << 30)
 			return -1;
-#define PARSE_FIELD(f)                            \
-	if (strcmp(tok, #f) == 0) {               \
-		d->f = (int)v;                    \
-		seen++;                           \
-		continue;                         \
+		field = 0;
+#define PARSE_FIELD(f)                                      \
+	field++;                                            \
+	if (strcmp(tok, #f) == 0) {                         \
+		if (seen & 1u << field)                     \
+			return -1;                          \
+		seen |= 1u << field;                        \
+		d->f = (int)v;                              \
+		continue;                                   \
 	}
 		DEVICE_FIELDS(PARSE_FIELD)
 #undef PARSE_FIELD
 		return -1;
 	}
 #define COUNT_FIELD(f) +1
-	return seen == 0 DEVICE_FIELDS(COUNT_FIELD) ? 0 : -1;
+	enum { N_FIELDS = 0 DEVICE_FIELDS(COUNT_FIELD) };
 #undef COUNT_FIELD
+	return seen == ((1u << N_FIELDS) - 1) << 1 ? 0 : -1;
 }
 
 static int parse_row(const char *line, const struct occ_device *d, struct occ_row *row)
