@@ -63,13 +63,16 @@ $(BUILD)/%.o: %.c | $(BUILD)/.deps-ok
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # --- the grader ---------------------------------------------------------------
-GRADER_SRC := $(filter-out grader/main.c,$(wildcard grader/*.c))
+# Every .c under grader/ but the child program (harness/), the lab
+# descriptions (labs/, linked into both sides through COMMON_OBJ) and main.
+GRADER_MAIN := $(wildcard grader/main.c grader/cli/main.c)
+GRADER_SRC := $(filter-out $(GRADER_MAIN) grader/harness/% grader/labs/%,$(shell find grader -name '*.c'))
 GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/%.o)
 
 grade: $(BUILD)/grade
 	@ln -sfn $(BUILD)/grade grade
 
-$(BUILD)/grade: $(BUILD)/grader/main.o $(GRADER_OBJ) $(COMMON_OBJ)
+$(BUILD)/grade: $(GRADER_MAIN:%.c=$(BUILD)/%.o) $(GRADER_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
 
 # --- the harness: compiled once per backend, linked with a submission at
