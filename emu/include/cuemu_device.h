@@ -45,21 +45,12 @@
 #endif
 
 /* ---- qualifiers ---------------------------------------------------------- */
-#define __global__
-#define __device__
-#define __host__
-#define __constant__
-#define __managed__
-/* The rewriter turns __shared__ declarations into arena slots; this is for
- * one it cannot see (made by a macro): a static in a section the runtime
- * knows, which works outside templates. */
-#define __shared__ static __attribute__((section("cuemu_shared"), used, aligned(16)))
-#define __forceinline__ inline __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
-#define __launch_bounds__(...)
-#define __align__(n) __attribute__((aligned(n)))
-#define __device_builtin__
-#define CUDART_CB
+/* Not while cuemu-cc preprocesses the file for the rewriter, which must see
+ * __shared__ and __global__ themselves; the compile after the rewrite
+ * force-includes cuemu_qualifiers.h. */
+#ifndef CUEMU_REWRITE_PASS
+#include "cuemu_qualifiers.h"
+#endif
 
 #if defined(__clang__)
 #define CUEMU_SITE_FN static __attribute__((noinline, no_sanitize("thread")))
