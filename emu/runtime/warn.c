@@ -100,8 +100,8 @@ void __ubsan_handle_shift_out_of_bounds(struct ubsan_shift *d, uintptr_t lhs, ui
 		return;
 	if (w->count++ == 0)
 		snprintf(w->message, sizeof w->message,
-			 "%s:%u shifts a %u-bit %s by %lld bits: the GPU gives 0 (or -1 for a negative "
-			 "signed value) where x86 shifts by the count modulo %u, so this line may "
+			 "%s:%u shifts a %u-bit %s by %lld bits: the GPU gives 0 (-1 for a negative value "
+			 "shifted right) where x86 shifts by the count modulo %u, so this line may "
 			 "compute other values here than on the GPU; keep shift counts below the width",
 			 file, d->loc.line, 1u << (d->lhs->info >> 1), d->lhs->name,
 			 operand(d->rhs, rhs), 1u << (d->lhs->info >> 1));

@@ -98,3 +98,20 @@ Test(runtime, memory_from_c)
 	cr_expect_eq(cudaMalloc(&huge, (size_t)1 << 46), cudaErrorMemoryAllocation);
 	cr_expect_eq(cudaGetLastError(), cudaErrorMemoryAllocation);
 }
+
+/* A shift by 36 bits of a 32-bit value is a warning naming its line. */
+Test(runtime, shifts_past_the_width_are_warnings)
+{
+	cuemu_metrics_reset();
+	cr_assert_eq(fx_wide_shift(), 0);
+	json_t *m = metrics_now(), *w, *found = NULL;
+	size_t i;
+	json_array_foreach(json_object_get(m, "warnings"), i, w)
+		if (strcmp(json_string_value(json_object_get(w, "kind")), "shift_out_of_range") == 0)
+			found = w;
+	cr_assert_not_null(found, "no shift_out_of_range warning");
+	cr_expect_eq(json_integer_value(json_object_get(found, "line")), marker_line("features.cu", "@shift"));
+	const char *msg = json_string_value(json_object_get(found, "message"));
+	cr_expect(strstr(msg, "shifts a 32-bit 'unsigned int' by 36 bits") != NULL, "%s", msg);
+	json_decref(m);
+}

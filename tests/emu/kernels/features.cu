@@ -217,3 +217,21 @@ extern "C" long fx_host_api(void)
 	cudaEventDestroy(b);
 	return (count != 1) + (ms < 0) + (p.warpSize != 32) + (p.maxThreadsPerBlock != 1024);
 }
+
+/* A shift by the type's width or more: x86 takes the count modulo 32, the
+ * GPU gives 0; the emulator reports the line (a warning, not a fault). */
+__global__ void wide_shift(unsigned int *out, const unsigned int *count)
+{
+	out[threadIdx.x] = 0x80000000u >> count[threadIdx.x]; /* @shift */
+}
+
+extern "C" long fx_wide_shift(void)
+{
+	unsigned int *out, *count, h[2] = { 4, 36 };
+	CHECK(cudaMalloc(&out, sizeof h));
+	CHECK(cudaMalloc(&count, sizeof h));
+	CHECK(cudaMemcpy(count, h, sizeof h, cudaMemcpyHostToDevice));
+	wide_shift<<<1, 2>>>(out, count);
+	CHECK(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
+	return h[0] == 0x08000000u ? 0 : 1;
+}
