@@ -59,7 +59,7 @@ static const char *judge_call(const struct rubric *r, enum backend backend, stru
 static const char *judge_definition(struct symbol_set *known, const struct object_symbol *s)
 {
 	if (strcmp(s->raw, "main") == 0)
-		return "defines main, which is the harness's";
+		return "defines a symbol of the grading kit";	/* the harness's main */
 	/* A weak C++ definition is the compiler's copy of an inline function
 	 * or a template the file uses (std::vector's members, say); the
 	 * linker keeps one copy of the same code. */

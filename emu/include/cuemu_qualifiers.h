@@ -13,8 +13,8 @@
 #define __constant__
 #define __managed__
 /* The rewriter turns __shared__ declarations into arena slots; this is for
- * one it cannot see (made by a macro): a static in a section the runtime
- * knows, which works outside templates. */
+ * one in a header it leaves alone (under /usr): a static in a section the
+ * runtime knows, which works outside templates. */
 #define __shared__ static __attribute__((section("cuemu_shared"), used, aligned(16)))
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))

@@ -1,7 +1,9 @@
 /*
  * The source rewrite that lets g++ compile CUDA C++ (see rewrite.h).
  *
- * Three edits, everything else is left to the force-included header:
+ * The input is the preprocessor's output (rw.h says why); code of system and
+ * emulator headers is skipped. Three edits, everything else is left to the
+ * force-included headers:
  *
  *   k<<<g, b, smem, s>>>(args)
  *     -> cuemu_launch_(__FILE__, __LINE__, "k",
@@ -19,12 +21,12 @@
  *     ignores a section attribute on a template's static), and every
  *     instantiation of a template kernel gets its own array, as in CUDA.
  *
- * Every edit keeps the number of newlines, so lines after it keep their
- * numbers; the #line 1 directive at the top names the student's file, and
- * compiler messages point at the student's lines.
+ * Every edit keeps the number of newlines and the line markers inside it
+ * (rw.c), so lines after it keep their numbers, and compiler messages point
+ * at the student's lines.
  *
  * Constructs the emulator cannot run are reported as FILE:LINE: error:
- * lines, gcc style, before g++ ever sees the file.
+ * lines, gcc style, before g++ ever sees the file (refuse.c).
  */
 #include "rewrite.h"
 
