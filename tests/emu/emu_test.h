@@ -35,6 +35,7 @@ long fx_dynamic_shared_template(void);
 long fx_grids(void);
 long fx_host_api(void);
 long fx_wide_shift(void);
+long fx_tile_votes(void);
 
 /* The metrics since the last reset, parsed (the test fails if they do
  * not parse). */

@@ -115,3 +115,12 @@ Test(runtime, shifts_past_the_width_are_warnings)
 	cr_expect(strstr(msg, "shifts a 32-bit 'unsigned int' by 36 bits") != NULL, "%s", msg);
 	json_decref(m);
 }
+
+/* Tiles of 16 (cooperative groups) vote with their own masks. */
+Test(runtime, two_tiles_of_a_warp_vote_apart)
+{
+	cr_expect_eq(fx_tile_votes(), 0);
+	cuemu_set_tracing(1);
+	cr_expect_eq(fx_tile_votes(), 0, "in lockstep");
+	cuemu_set_tracing(0);
+}

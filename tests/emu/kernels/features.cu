@@ -235,3 +235,34 @@ extern "C" long fx_wide_shift(void)
 	CHECK(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
 	return h[0] == 0x08000000u ? 0 : 1;
 }
+
+/* Two tiles of one warp vote at one call site, each with its own mask. */
+#include <cooperative_groups.h>
+__global__ void tile_votes(unsigned int *out)
+{
+	namespace cg = cooperative_groups;
+	cg::thread_block_tile<16> tile = cg::tiled_partition<16>(cg::this_thread_block());
+	unsigned int lane = threadIdx.x, half = lane < 16 ? 0x0000ffffu : 0xffff0000u;
+	out[lane] = __ballot_sync(half, lane % 3 == 0);
+	out[32 + lane] = tile.ballot(lane % 3 == 0);
+	out[64 + lane] = tile.all(lane < 16) + 2 * tile.any(lane == 20);
+}
+
+extern "C" long fx_tile_votes(void)
+{
+	unsigned int *d, h[96];
+	CHECK(cudaMalloc(&d, sizeof h));
+	tile_votes<<<1, 32>>>(d);
+	CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+	unsigned int thirds = 0;
+	for (int l = 0; l < 32; l++)
+		thirds |= (l % 3 == 0 ? 1u : 0u) << l;
+	long bad = 0;
+	for (int l = 0; l < 32; l++) {
+		unsigned int half = l < 16 ? 0x0000ffffu : 0xffff0000u;
+		bad += h[l] != (thirds & half);
+		bad += h[32 + l] != (thirds & half) >> (l < 16 ? 0 : 16);
+		bad += h[64 + l] != (l < 16 ? 1u : 2u);
+	}
+	return bad;
+}
