@@ -74,11 +74,7 @@ Test(faults, threads_that_returned_do_not_count_at_a_barrier)
 {
 	cuemu_metrics_reset();
 	cr_assert_eq(fk_barrier_divergence(), cudaSuccess);
-	json_t *m = metrics_now(), *w, *found = NULL;
-	size_t i;
-	json_array_foreach(json_object_get(m, "warnings"), i, w)
-		if (strcmp(json_string_value(json_object_get(w, "kind")), "exited_before_barrier") == 0)
-			found = w;
+	json_t *m = metrics_now(), *found = warning_of(m, "exited_before_barrier");
 	cr_assert_not_null(found, "no exited_before_barrier warning");
 	cr_expect_eq(json_integer_value(json_object_get(found, "line")), marker_line("faults.cu", "@divergent"));
 	const char *msg = json_string_value(json_object_get(found, "message"));

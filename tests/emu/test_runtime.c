@@ -104,11 +104,7 @@ Test(runtime, shifts_past_the_width_are_warnings)
 {
 	cuemu_metrics_reset();
 	cr_assert_eq(fx_wide_shift(), 0);
-	json_t *m = metrics_now(), *w, *found = NULL;
-	size_t i;
-	json_array_foreach(json_object_get(m, "warnings"), i, w)
-		if (strcmp(json_string_value(json_object_get(w, "kind")), "shift_out_of_range") == 0)
-			found = w;
+	json_t *m = metrics_now(), *found = warning_of(m, "shift_out_of_range");
 	cr_assert_not_null(found, "no shift_out_of_range warning");
 	cr_expect_eq(json_integer_value(json_object_get(found, "line")), marker_line("features.cu", "@shift"));
 	const char *msg = json_string_value(json_object_get(found, "message"));

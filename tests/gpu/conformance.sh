@@ -31,6 +31,17 @@ seeds="1 20261124"
 lab_of() { sed -n 's/.*Conformance fixture, lab \([0-9]\).*/\1/p' "$1" | head -n 1; }
 sizes_of() { [ "$(lab_of "$1")" = 3 ] && echo "$transpose_sizes" || echo "$scan_sizes"; }
 
+# header FILE COLUMN...: starts a markdown table.
+header() {
+	local file=$1 line="|" rule="|"
+	shift
+	for c in "$@"; do
+		line="$line $c |"
+		rule="$rule --- |"
+	done
+	printf '%s\n%s\n' "$line" "$rule" >"$file"
+}
+
 # verdict EXE SIZE SEED DATAFILE LOG: "pass", "fail", or "error (exit N)".
 verdict() {
 	timeout "$LIMIT" "$1" "$2" "$3" "$4" >"$5" 2>&1
@@ -58,10 +69,7 @@ for step in $steps; do
 		;;
 	runs)
 		table=$DIR/table.md
-		{
-			echo "| fixture | size | seed | emulator | GPU | outputs bit-identical |"
-			echo "| --- | --- | --- | --- | --- | --- |"
-		} >"$table"
+		header "$table" fixture size seed emulator GPU "outputs bit-identical"
 		for f in tests/conformance/*.cu; do
 			name=$(basename "$f" .cu)
 			for size in $(sizes_of "$f"); do
@@ -79,10 +87,7 @@ for step in $steps; do
 		;;
 	grades)
 		grades=$DIR/grades.md
-		{
-			echo "| fixture | backend | exit | integrity | correctness passed |"
-			echo "| --- | --- | --- | --- | --- |"
-		} >"$grades"
+		header "$grades" fixture backend exit integrity "correctness passed"
 		for f in tests/conformance/*.cu; do
 			name=$(basename "$f" .cu)
 			for backend in emu cuda; do
@@ -112,10 +117,7 @@ PY
 			echo "compute-sanitizer not installed: sanitize step skipped" | tee "$san"
 			continue
 		fi
-		{
-			echo "| fixture | size | racecheck | synccheck |"
-			echo "| --- | --- | --- | --- |"
-		} >"$san"
+		header "$san" fixture size racecheck synccheck
 		for f in tests/conformance/*.cu; do
 			name=$(basename "$f" .cu)
 			size=1025
