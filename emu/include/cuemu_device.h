@@ -287,6 +287,39 @@ CUEMU_CAS(unsigned short, CUEMU_T_U16)
 #define atomicInc_block atomicInc
 #define atomicDec_block atomicDec
 
+/* ---- right shifts as the GPU computes them (rewrite/shift.c) ------------------------ */
+/* The rewriter turns a device-code "a >> b" into "a << cuemu_shr_(__FILE__,
+ * __LINE__) << b": the same precedence and associativity. A count of the
+ * width or more gives what the GPU's clamping shift gives, 0 (or -1 for a
+ * negative value), not x86's count modulo the width, and is reported. */
+extern "C" void cuemu_shift_clamped(const char *file, int line, int bits, long long count);
+struct cuemu_shr_ {
+	const char *file;
+	int line;
+	constexpr cuemu_shr_(const char *f, int l) : file(f), line(l) {}
+};
+template <class L> struct cuemu_shr_lhs_ {
+	L l;
+	const char *file;
+	int line;
+};
+template <class L> CUEMU_PURE constexpr cuemu_shr_lhs_<L> operator<<(L l, cuemu_shr_ t)
+{
+	return cuemu_shr_lhs_<L>{l, t.file, t.line};
+}
+template <class L, class R> CUEMU_PURE constexpr auto operator<<(cuemu_shr_lhs_<L> p, R r) -> decltype(p.l >> r)
+{
+	typedef decltype(p.l >> r) T;
+	if constexpr ((std::is_integral<L>::value || std::is_enum<L>::value) && std::is_integral<R>::value) {
+		constexpr int bits = (int)sizeof(T) * 8;
+		if ((unsigned long long)r >= (unsigned long long)bits) {
+			cuemu_shift_clamped(p.file, p.line, bits, (long long)r);
+			return std::is_signed<T>::value && p.l < 0 ? T(-1) : T(0);
+		}
+	}
+	return p.l >> r;
+}
+
 /* ---- memory order, loads through caches ------------------------------------------ */
 CUEMU_PURE void __threadfence(void) { __asm__ __volatile__("" ::: "memory"); }
 CUEMU_PURE void __threadfence_block(void) { __asm__ __volatile__("" ::: "memory"); }

@@ -2,8 +2,8 @@
  * The source rewrite that lets g++ compile CUDA C++ (see rewrite.h).
  *
  * The input is the preprocessor's output (rw.h says why); code of system and
- * emulator headers is skipped. Three edits, everything else is left to the
- * force-included headers:
+ * emulator headers is skipped. Three edits (and right shifts in device code,
+ * shift.c), everything else is left to the force-included headers:
  *
  *   k<<<g, b, smem, s>>>(args)
  *     -> cuemu_launch_(__FILE__, __LINE__, "k",
@@ -404,6 +404,8 @@ static void walk(struct rw *w)
 			track(w, i, &sc);
 		} else if (launch_opens(w, i)) {
 			i = launch(w, i, sc.device_depth > 0);
+		} else if (sc.device_depth > 0 && is(w, i, ">")) {
+			i = shift_rewrite(w, i);
 		} else {
 			track(w, i, &sc);
 		}

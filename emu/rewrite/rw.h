@@ -67,4 +67,9 @@ void follow_line_marker(struct rw *w, size_t i);
  * legacy shuffles, attributes that turn the instrumentation off). */
 void refuse_check(struct rw *w, size_t i);
 
+/* shift.c: at token i in device code, a ">>" that is surely a shift is
+ * rewritten to shift as the GPU does. Returns the last token it consumed
+ * (i when it is no ">>"). */
+size_t shift_rewrite(struct rw *w, size_t i);
+
 #endif

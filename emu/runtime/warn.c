@@ -7,7 +7,9 @@
  *       went on to __syncthreads(): sm_70 and later GPUs no longer count
  *       exited threads at a barrier, so this works there; older GPUs could
  *       hang, and the guide calls it undefined.
- *   shift_out_of_range  a shift by the type's width or more (a UBSan
+ *   shift_clamped  a right shift in device code by the type's width or more,
+ *       which the rewriter made give the GPU's value (rewrite/shift.c).
+ *   shift_out_of_range  another shift by the type's width or more (a UBSan
  *       check, -fsanitize=shift-exponent, calls our handler below): the
  *       GPU's shift instruction clamps the count (the result is 0, or -1
  *       for a negative signed value), x86 takes it modulo the width.
@@ -66,6 +68,18 @@ void warn_exited_before_barrier(const char *kernel, int exited, int nthreads, ui
 			 "threads had already returned: GPUs since Volta (sm_70) let the others go on, "
 			 "older ones may hang; guard the work with an if rather than returning early",
 			 kernel, file, line, exited, nthreads);
+}
+
+/* A device-code shift the rewriter made clamp as the GPU's does (cuemu_device.h). */
+void cuemu_shift_clamped(const char *file, int line, int bits, long long count)
+{
+	struct warning *w = slot("shift_clamped", file ? file : "?", (unsigned)line);
+	if (w && w->count++ == 0)
+		snprintf(w->message, sizeof w->message,
+			 "%s:%d shifts a %d-bit value by %lld bits: the emulator gives what the GPU "
+			 "gives (0, or -1 for a negative value shifted right), but C++ leaves it "
+			 "undefined and a CPU gives another value; keep shift counts below the width",
+			 file ? file : "?", line, bits, count);
 }
 
 /* GCC's and clang's description of the check that failed. */

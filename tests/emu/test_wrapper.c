@@ -98,6 +98,19 @@ Test(wrapper, attributes_that_hide_accesses_are_refused)
 		       " { p[0] = g; }\n", 2, "no_sanitize_thread is not allowed");
 }
 
+/* Device code's ">>" is rewritten where it is surely a shift; one that
+ * closes two template argument lists is left alone. */
+Test(wrapper, template_closers_in_device_code_are_no_shifts)
+{
+	char *out;
+	int status = compile("tpl.cu", "template <int N> struct W { static const int v = N; };\n"
+			     "template <class T> struct Box { T t; };\n"
+			     "__device__ int f(int x)\n{\n\tBox<W<(16 >> 2)>> b;\n\t(void)b;\n"
+			     "\treturn x >> W<3>::v >> Box<Box<int>>{}.t.t;\n}\n", &out);
+	cr_expect_eq(status, 0, "%s", out);
+	free(out);
+}
+
 /* nvcc accepts both; so does the emulator. */
 Test(wrapper, spaced_launches_and_launches_in_macros_compile)
 {

@@ -218,22 +218,26 @@ extern "C" long fx_host_api(void)
 	return (count != 1) + (ms < 0) + (p.warpSize != 32) + (p.maxThreadsPerBlock != 1024);
 }
 
-/* A shift by the type's width or more: x86 takes the count modulo 32, the
- * GPU gives 0; the emulator reports the line (a warning, not a fault). */
+/* Shifts by the type's width or more: x86 takes the count modulo 32, the
+ * GPU clamps it. A device-code ">>" is made to give the GPU's value (and
+ * noted); ">>=" keeps x86's and is reported by the shift check. */
 __global__ void wide_shift(unsigned int *out, const unsigned int *count)
 {
 	out[threadIdx.x] = 0x80000000u >> count[threadIdx.x]; /* @shift */
+	unsigned int v = 0x80000000u;
+	v >>= count[threadIdx.x]; /* @shift_assign */
+	out[2 + threadIdx.x] = v;
 }
 
 extern "C" long fx_wide_shift(void)
 {
-	unsigned int *out, *count, h[2] = { 4, 36 };
+	unsigned int *out, *count, h[4] = { 4, 36 };
 	CHECK(cudaMalloc(&out, sizeof h));
 	CHECK(cudaMalloc(&count, sizeof h));
 	CHECK(cudaMemcpy(count, h, sizeof h, cudaMemcpyHostToDevice));
 	wide_shift<<<1, 2>>>(out, count);
 	CHECK(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
-	return h[0] == 0x08000000u ? 0 : 1;
+	return (h[0] != 0x08000000u) + (h[1] != 0) + (h[2] != 0x08000000u);
 }
 
 /* Two tiles of one warp vote at one call site, each with its own mask. */
