@@ -249,6 +249,9 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
 
 /* emu/runtime/compat.c: what samples and course templates call besides. */
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream);
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream CUEMU_DV(0));
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
 			      size_t height, enum cudaMemcpyKind kind, cudaStream_t stream CUEMU_DV(0));
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
@@ -310,6 +313,10 @@ template <class T> static inline cudaError_t cudaMallocPitch(T **devPtr, size_t 
 							     size_t height)
 {
 	return ::cudaMallocPitch((void **)(void *)devPtr, pitch, width, height);
+}
+template <class T> static inline cudaError_t cudaMallocAsync(T **devPtr, size_t size, cudaStream_t stream)
+{
+	return ::cudaMallocAsync((void **)(void *)devPtr, size, stream);
 }
 template <class T> static inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *func)
 {

@@ -501,6 +501,16 @@ CUEMU_VEC2(long long, longlong, 16)
 CUEMU_VEC2(unsigned long long, ulonglong, 16)
 CUEMU_VEC2(unsigned char, uchar, 2)
 CUEMU_VEC4(unsigned char, uchar, 4)
+CUEMU_VEC2(signed char, char, 2)
+CUEMU_VEC4(signed char, char, 4)
+CUEMU_VEC2(short, short, 4)
+CUEMU_VEC4(short, short, 8)
+CUEMU_VEC2(unsigned short, ushort, 4)
+CUEMU_VEC4(unsigned short, ushort, 8)
+CUEMU_VEC3(double, double)
+CUEMU_VEC4(double, double, 16)
+CUEMU_VEC4(long long, longlong, 16)
+CUEMU_VEC4(unsigned long long, ulonglong, 16)
 #undef CUEMU_VEC2
 #undef CUEMU_VEC3
 #undef CUEMU_VEC4

@@ -264,7 +264,11 @@ cudaError_t cuemu_malloc_at(void **devPtr, size_t size, void *where)
 
 cudaError_t cudaFree(void *devPtr)
 {
-	uintptr_t site = RA();
+	return api_free_at(devPtr, RA());
+}
+
+cudaError_t api_free_at(void *devPtr, uintptr_t site)
+{
 	char at[256], what[256];
 	if (rt_gate() != cudaSuccess)
 		return rt.sticky_error;

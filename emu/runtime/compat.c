@@ -1,7 +1,7 @@
 /*
  * Runtime calls that samples, textbooks and course templates make besides
- * the kit's own: pitched memory, the pre-CUDA 4 thread calls, device flags
- * and limits. Nothing to configure on the CPU: each is checked and kept
+ * the kit's own: pitched and stream-ordered memory, the pre-CUDA 4 thread
+ * calls, device flags and limits. Nothing to configure on the CPU: each is checked and kept
  * as far as a program can read it back.
  */
 #include "internal.h"
@@ -19,6 +19,28 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t h
 		return rt_error(cudaErrorMemoryAllocation);
 	*pitch = row;
 	return cuemu_malloc_at(devPtr, row * height, __builtin_return_address(0));
+}
+
+/* Stream-ordered allocation (CUDA 11.2): every stream is in order already. */
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
+{
+	(void)stream;
+	return cuemu_malloc_at(devPtr, size, __builtin_return_address(0));
+}
+
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
+{
+	(void)stream;
+	return api_free_at(devPtr, RA());
+}
+
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream)
+{
+	(void)devPtr;
+	(void)count;
+	(void)dstDevice;
+	(void)stream;
+	return rt_gate();
 }
 
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,

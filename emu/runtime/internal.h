@@ -135,6 +135,9 @@ size_t sched_smem_limit(void);			/* a launch's dynamic shared memory, at most */
 cudaError_t api_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
 			 size_t height, enum cudaMemcpyKind kind, uintptr_t site);
 
+/* api.c: cudaFree for a call at site (cudaFreeAsync's too) */
+cudaError_t api_free_at(void *devPtr, uintptr_t site);
+
 /* heap.c */
 void heap_init(void);
 void *heap_alloc(size_t size, uintptr_t site);

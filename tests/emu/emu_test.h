@@ -36,6 +36,7 @@ long fx_grids(void);
 long fx_host_api(void);
 long fx_wide_shift(void);
 long fx_tile_votes(void);
+long fx_runtime_extras(void);
 
 /* The metrics since the last reset, parsed (the test fails if they do
  * not parse). */

@@ -128,3 +128,10 @@ Test(runtime, two_tiles_of_a_warp_vote_apart)
 	cr_expect_eq(fx_tile_votes(), 0, "in lockstep");
 	cuemu_set_tracing(0);
 }
+
+/* cudaMallocPitch, the occupancy API, kernel attributes, stream-ordered
+ * allocation, cudaThreadSynchronize. */
+Test(runtime, runtime_calls_of_samples_and_older_code)
+{
+	cr_expect_eq(fx_runtime_extras(), 0);
+}

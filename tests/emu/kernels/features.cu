@@ -270,3 +270,38 @@ extern "C" long fx_tile_votes(void)
 	}
 	return bad;
 }
+
+/* The runtime calls of samples and older code besides the kit's own. */
+extern "C" long fx_runtime_extras(void)
+{
+	float *pitched, *a;
+	size_t pitch = 0;
+	int min_grid = 0, block = 0, resident = 0;
+	struct cudaFuncAttributes attr;
+	cudaStream_t s;
+	long bad = 0;
+	CHECK(cudaMallocPitch(&pitched, &pitch, 100 * sizeof(float), 7));
+	bad += pitch < 100 * sizeof(float) || pitch % 512 != 0;
+	CHECK(cudaMemset2D(pitched, pitch, 0, 100 * sizeof(float), 7));
+	bad += cudaMemset2D(pitched, pitch, 0, pitch + 4, 7) != cudaErrorInvalidPitchValue;
+	CHECK(cudaFuncGetAttributes(&attr, wide_shift));
+	bad += attr.maxThreadsPerBlock != 1024;
+	CHECK(cudaFuncSetCacheConfig(wide_shift, cudaFuncCachePreferShared));
+	CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, wide_shift, 0, 0));
+	bad += block != 1024 || min_grid != 2;
+	CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, wide_shift, 0, 200));
+	bad += block != 128;	/* 16 blocks of 128 fill the 2048 threads; 9 of 200 do not */
+	CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, wide_shift, 256, 0));
+	bad += resident != 8;
+	CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, wide_shift, 256, 100 * 1024));
+	bad += resident != 0;	/* over the 48 KiB a block may have without opting in */
+	CHECK(cudaStreamCreate(&s));
+	CHECK(cudaMallocAsync(&a, 64, s));
+	CHECK(cudaFreeAsync(a, s));
+	CHECK(cudaStreamWaitEvent(s, NULL) == cudaErrorInvalidResourceHandle ? cudaSuccess : cudaErrorUnknown);
+	CHECK(cudaStreamQuery(s));
+	CHECK(cudaStreamDestroy(s));
+	CHECK(cudaThreadSynchronize());
+	CHECK(cudaFree(pitched));
+	return bad;
+}
