@@ -45,12 +45,21 @@ CUEMU_CG unsigned tile_mask(unsigned n)
 }
 }
 
-/* A group known at run time: the block, or a tile of it. */
+/* A group known at run time: the block, or a tile of it, or of a tile of it.
+ * A tile's meta_group_rank() counts tiles within its parent: across the
+ * block for a tile of the block, within the warp for a tile of a 32-tile. */
 class thread_group {
 protected:
-	unsigned tile_;	/* 0: the whole block */
+	unsigned tile_;		/* 0: the whole block */
+	unsigned parent_;	/* the tile's parent: 0 the block, else a tile of that size */
+	CUEMU_CG unsigned rank_in_parent() const
+	{
+		return parent_ ? details::block_rank() % parent_ : details::block_rank();
+	}
+	CUEMU_CG unsigned parent_size() const { return parent_ ? parent_ : details::block_threads(); }
 public:
-	explicit CUEMU_CG thread_group(unsigned tile) : tile_(tile) {}
+	explicit CUEMU_CG thread_group(unsigned tile, unsigned parent = 0) : tile_(tile), parent_(parent) {}
+	CUEMU_CG unsigned cuemu_tile_() const { return tile_; }	/* for tiled_partition */
 	CUEMU_CG unsigned size() const { return tile_ ? tile_ : details::block_threads(); }
 	CUEMU_CG unsigned long long num_threads() const { return size(); }
 	CUEMU_CG unsigned thread_rank() const
@@ -64,16 +73,16 @@ public:
 		else
 			__syncthreads();
 	}
-	CUEMU_CG unsigned meta_group_rank() const { return tile_ ? details::block_rank() / tile_ : 0; }
+	CUEMU_CG unsigned meta_group_rank() const { return tile_ ? rank_in_parent() / tile_ : 0; }
 	CUEMU_CG unsigned meta_group_size() const
 	{
-		return tile_ ? (details::block_threads() + tile_ - 1) / tile_ : 1;
+		return tile_ ? (parent_size() + tile_ - 1) / tile_ : 1;
 	}
 };
 
 class thread_block : public thread_group {
 public:
-	CUEMU_CG thread_block() : thread_group(0) {}
+	CUEMU_CG thread_block() : thread_group(0, 0) {}
 	CUEMU_CG void sync() const { __syncthreads(); }
 	CUEMU_CG unsigned size() const { return details::block_threads(); }
 	CUEMU_CG unsigned long long num_threads() const { return size(); }
@@ -93,13 +102,13 @@ template <unsigned N> class thread_block_tile : public thread_group {
 	CUEMU_CG unsigned mask() const { return details::tile_mask(N); }
 	CUEMU_CG unsigned first_lane() const { return details::block_rank() & 31u & ~(N - 1); }
 public:
-	CUEMU_CG thread_block_tile() : thread_group(N) {}
+	explicit CUEMU_CG thread_block_tile(unsigned parent = 0) : thread_group(N, parent) {}
 	CUEMU_CG void sync() const { __syncwarp(mask()); }
 	CUEMU_CG unsigned size() const { return N; }
 	CUEMU_CG unsigned long long num_threads() const { return N; }
 	CUEMU_CG unsigned thread_rank() const { return details::block_rank() % N; }
-	CUEMU_CG unsigned meta_group_rank() const { return details::block_rank() / N; }
-	CUEMU_CG unsigned meta_group_size() const { return (details::block_threads() + N - 1) / N; }
+	CUEMU_CG unsigned meta_group_rank() const { return rank_in_parent() / N; }
+	CUEMU_CG unsigned meta_group_size() const { return (parent_size() + N - 1) / N; }
 	template <class T> CUEMU_CG T shfl(T v, int src) const { return __shfl_sync(mask(), v, src, N); }
 	template <class T> CUEMU_CG T shfl_up(T v, unsigned d) const { return __shfl_up_sync(mask(), v, d, N); }
 	template <class T> CUEMU_CG T shfl_down(T v, unsigned d) const
@@ -117,13 +126,17 @@ public:
 	}
 };
 
-template <unsigned N, class Parent> CUEMU_CG thread_block_tile<N> tiled_partition(const Parent &)
+/* A tile of the block, or of a tile (then ranked within that tile). */
+template <unsigned N> CUEMU_CG thread_block_tile<N> tiled_partition(const thread_group &parent)
 {
-	return thread_block_tile<N>();
+	return thread_block_tile<N>(parent.cuemu_tile_());
 }
 
 /* tiled_partition(g, n): a tile whose size is known at run time. */
-CUEMU_CG thread_group tiled_partition(const thread_group &, unsigned n) { return thread_group(n); }
+CUEMU_CG thread_group tiled_partition(const thread_group &parent, unsigned n)
+{
+	return thread_group(n, parent.cuemu_tile_());
+}
 
 /* The threads of the warp that are here together. */
 class coalesced_group {

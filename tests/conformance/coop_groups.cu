@@ -3,7 +3,8 @@
  * as NVIDIA's current samples write them: this_thread_block(), .sync(),
  * cg::sync(cta), tiled_partition<32> and <16> (of the block and of a tile),
  * shfl, shfl_up, ballot, any, all, thread_rank(), size(),
- * meta_group_rank(), meta_group_size(), cg::reduce with cg::plus.
+ * meta_group_rank() and meta_group_size() (a tile of a tile counts within
+ * its parent warp, as on the GPU), cg::reduce with cg::plus.
  * Expected: passes on every size, on the emulator and on the GPU.
  */
 #include <cooperative_groups.h>
@@ -35,7 +36,7 @@ __global__ void cg_block_scan(const unsigned int *in, unsigned int *out, unsigne
 	unsigned int last = all_here ? half.size() - 1 : (here ? 31 - __clz((int)here) : 0);
 	unsigned int total = half.shfl(v, (int)last);
 	if (half.thread_rank() == 0)
-		tile_total[half.meta_group_rank()] = any_here ? total : 0;
+		tile_total[cta.thread_rank() / half.size()] = any_here ? total : 0;
 	cg::sync(cta);
 	/* The first warp scans the tile totals, one per lane. */
 	if (warp.meta_group_rank() == 0) {
@@ -51,12 +52,14 @@ __global__ void cg_block_scan(const unsigned int *in, unsigned int *out, unsigne
 			sums[blockIdx.x] = block_total;
 	}
 	cta.sync();
-	unsigned int tile = half.meta_group_rank();
+	/* A tile of a tile is ranked within its parent warp. */
+	unsigned int tile = warp.meta_group_rank() * (warp.size() / half.size()) + half.meta_group_rank();
 	if (tile > 0)
 		v += tile_total[tile - 1];
+	/* A tile of a warp has one sibling; the warps are the block's. */
+	bool ranks_right = half.meta_group_size() == 2 && warp.meta_group_size() == BLOCK / 32;
 	if (i < n)
-		out[i] = v;
-	(void)warp.meta_group_size();
+		out[i] = ranks_right ? v : 0xbadu;
 }
 
 __global__ void cg_add_offsets(unsigned int *out, const unsigned int *scanned_sums, size_t n)
