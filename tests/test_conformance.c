@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "integrity.h"
+#include "steps/integrity.h"
 
 /* The rubric of the lab a fixture's header names ("Conformance fixture,
  * lab 3"); *rank: its sizes' rank. */

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "integrity.h"
-#include "known_symbols.h"
+#include "steps/integrity.h"
+#include "steps/known_symbols.h"
 
 static struct rubric r;
 static struct symbol_set known_cuda, known_emu;
