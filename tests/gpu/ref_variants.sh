@@ -8,20 +8,21 @@
 # in the same process). Shapes timed: the lab's chart plus non-square and odd
 # ones, all well over the L2.
 #
-#   OUT=/tmp/out bash tests/gpu/ref_variants.sh [lab3] [lab2] [solutions]
+#   OUT=/tmp/out bash tests/gpu/ref_variants.sh [lab3] [lab2] [solutions] [cub]
 #
 # The candidates are tests/gpu/variants/transpose_tile.cu and scan_tiles.cu,
 # one copy per setting of their #define knobs (the lists below); "solutions"
-# grades solutions/ the same way. Each candidate is graded twice (two rounds,
-# so run-to-run noise shows). Writes $OUT/variants/table.md, the JSON reports,
-# and ptxas's register counts.
+# grades solutions/ the same way; "cub" times CUB's scan beside a copy
+# (tests/gpu/variants/cub_scan.cu), the anchor of lab 2's handout. Each
+# candidate is graded twice (two rounds, so run-to-run noise shows). Writes
+# $OUT/variants/table.md, the JSON reports, and ptxas's register counts.
 set -u
 OUT=${OUT:-build/variants}
 LOG=$OUT/variants
 mkdir -p "$LOG/src"
 LOG=$(cd "$LOG" && pwd)
 export DEPS_PREFIX=${DEPS_PREFIX:-.deps} KIT_NO_INSTALL=1 NO_COLOR=1
-steps=${*:-lab3 lab2 solutions}
+steps=${*:-lab3 lab2 solutions cub}
 
 # name:TILE:VEC:BLOCK_ROWS:SWIZZLE
 LAB3_VARIANTS="t32_scalar_32x8_padded:32:1:8:0 t32_scalar_32x8_swizzled:32:1:8:1
@@ -119,7 +120,12 @@ for step in $steps; do
 		candidate lab3 lab3-solution solutions/lab3-transpose/transpose.cu
 		candidate lab2 lab2-solution solutions/lab2-blelloch-scan/scan.cu
 		;;
-	*) echo "unknown step $step (lab3 lab2 solutions)"; exit 2 ;;
+	cub)
+		say "CUB's DeviceScan::ExclusiveSum (not a submission: its own bench)"
+		timeout 300 "$NVCC" -O3 -arch="$ARCH" -std=c++17 tests/gpu/variants/cub_scan.cu -o "$LOG/cub-scan" &&
+			for round in 1 2; do timeout 300 "$LOG/cub-scan" 28 30; done | tee "$LOG/cub.txt"
+		;;
+	*) echo "unknown step $step (lab3 lab2 solutions cub)"; exit 2 ;;
 	esac
 done
 

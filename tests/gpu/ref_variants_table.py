@@ -83,6 +83,12 @@ def main():
                 print('- %s: %s GB/s (copy %s GB/s) at the graded size' % (
                     name, ' / '.join('%.0f' % x[1] for x in big), ' / '.join('%.0f' % x[2] for x in big)))
         print()
+    cub = os.path.join(d, 'cub.txt')
+    if os.path.exists(cub):
+        print('## CUB DeviceScan::ExclusiveSum (2^28 words, its own bench)\n')
+        for line in open(cub):
+            print('- ' + line.strip())
+        print()
 
 
 if __name__ == '__main__':
