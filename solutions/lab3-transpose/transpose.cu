@@ -15,13 +15,14 @@
  *     64 bytes in flight, 4 times what a 32 x 32 tile with 32 x 8 threads keeps.
  *     A kernel that only moves memory is limited by bytes in flight over DRAM
  *     latency (Little's law): this is what the higher bandwidth of an H200 asks
- *     for (see the handout, section 6).
+ *     for (see the handout, section 9).
  *   - 32 registers a thread (nvcc --resource-usage): 8 blocks of 256 threads,
  *     2048 threads, fit on an SM, as do their 8 x 16.6 KiB of shared memory.
- *   - tile[64][65]: the padding column spreads a tile column over the banks.
- *     A warp's column read touches rows 2x (and 2x+1) of the tile, 130 words
- *     apart, so two lanes share each bank: 2 wavefronts per request, the same
- *     as a float2 request needs anyway.
+ *   - tile[64][65]: the padding column spreads a tile column over the banks,
+ *     but lane x writes tile columns 2x, 2x+1 and reads tile rows 2x, 2x+1, so
+ *     lanes x and x + 16 share a bank: 2 wavefronts per request (the rubric
+ *     allows 2). Shared memory has bandwidth to spare in a kernel that waits on
+ *     DRAM; the loads in flight are what count.
  *   - Any shape: a tile that lies wholly inside the matrix, whose rows are
  *     8-byte aligned (an even row length), takes the float2 path (the load and
  *     the store decide apart: the output's rows are rows long); any other tile
