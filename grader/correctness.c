@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../common/guard.h"
+#include "../common/parallel.h"
 #include "../common/rng.h"
 
 #define HANGS_BEFORE_GIVING_UP 2
@@ -35,17 +36,47 @@ static int check_guards(const struct lab *lab, const struct shape *s, const uint
 	return 1;
 }
 
+/* Every word compared, in pieces on the machine's cores (parallel.h). */
+struct compare_job {
+	const uint32_t *got, *want;
+	size_t n;
+	size_t first[PARALLEL_MAX_THREADS], wrong[PARALLEL_MAX_THREADS],
+		unwritten[PARALLEL_MAX_THREADS];
+};
+
+static void compare_pieces(size_t begin, size_t end, void *arg)
+{
+	struct compare_job *job = arg;
+	for (size_t p = begin; p < end; p++) {
+		size_t lo = job->n * p / PARALLEL_MAX_THREADS, hi = job->n * (p + 1) / PARALLEL_MAX_THREADS;
+		size_t first = job->n, wrong = 0, unwritten = 0;
+		for (size_t i = lo; i < hi; i++)
+			if (job->got[i] != job->want[i]) {
+				if (first == job->n)
+					first = i;
+				wrong++;
+				unwritten += job->got[i] == POISON_WORD;
+			}
+		job->first[p] = first;
+		job->wrong[p] = wrong;
+		job->unwritten[p] = unwritten;
+	}
+}
+
 static int compare_words(const struct lab *lab, const struct shape *s, const uint32_t *got,
 			 const uint32_t *want, size_t n, char *msg, size_t len)
 {
+	struct compare_job job = { .got = got, .want = want, .n = n };
+	/* PARALLEL_MAX_THREADS fixed pieces, shared out among the threads. */
+	parallel_for(PARALLEL_MAX_THREADS, n < ((size_t)1 << 20) ? PARALLEL_MAX_THREADS : 1,
+		     compare_pieces, &job);
 	size_t first = n, wrong = 0, unwritten = 0;
-	for (size_t i = 0; i < n; i++)
-		if (got[i] != want[i]) {
-			if (first == n)
-				first = i;
-			wrong++;
-			unwritten += got[i] == POISON_WORD;
-		}
+	for (int p = 0; p < PARALLEL_MAX_THREADS; p++) {
+		if (first == n)
+			first = job.first[p];
+		wrong += job.wrong[p];
+		unwritten += job.unwritten[p];
+	}
 	if (wrong == 0)
 		return 1;
 	char where[64], at[160], w[64], g[64];
