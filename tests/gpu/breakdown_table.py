@@ -76,8 +76,9 @@ def lab_table(lab, rows):
                                                         100 * (whole_s - accounted) / whole_s if whole_s else 0))
     out.append('| **whole grade** (median of %d) | **%s** | |' % (len(whole), fmt(whole_s)))
     out.append('')
-    out.append('Whole grade without bubblewrap: %s s; without the analysis: %s s.' % (fmt(noiso), fmt(noana)))
-    out.append('')
+    if noiso or noana:
+        out.append('Whole grade without bubblewrap: %s s; without the analysis: %s s.' % (fmt(noiso), fmt(noana)))
+        out.append('')
     # Per size.
     sizes = []
     for step, s, note in rows:
