@@ -4,7 +4,7 @@
 #
 #   OUT=/tmp/out bash tests/gpu/breakdown.sh [lab1 lab2 lab3 lab4]
 #
-# About 25 s a lab on an H100 before issue 15 (two whole grades and a replay).
+# Per lab it costs about three grades' time (two whole grades and a replay).
 #
 # Measured from outside, so that it runs on any version of the kit unchanged:
 #  1. whole grades, timed: twice as students run them (with
