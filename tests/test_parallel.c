@@ -1,5 +1,6 @@
-/* Data-parallel loops, and the references and inputs built on them: the
- * same results as one core, on sizes split into several pieces. */
+/* Data-parallel loops, and the scans and inputs built on them: the same
+ * results as one core, on sizes split into several pieces (the transpose's
+ * are in test_reference.c). */
 #include <criterion/criterion.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -78,23 +79,4 @@ Test(parallel, inputs_do_not_depend_on_the_split)
 	}
 	free(w);
 	free(f);
-}
-
-Test(parallel, transpose_matches_definition_when_split)
-{
-	size_t shapes[][2] = { { 2049, 1023 }, { 1023, 2049 }, { 4097, 1281 }, { 33, 70000 } };
-	for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
-		size_t rows = shapes[k][0], cols = shapes[k][1];
-		float *in = malloc(rows * cols * 4), *out = malloc(rows * cols * 4);
-		cr_assert(in && out);
-		for (size_t i = 0; i < rows * cols; i++)
-			in[i] = (float)i;
-		ref_transpose(in, out, rows, cols);
-		for (size_t r = 0; r < rows; r++)
-			for (size_t c = 0; c < cols; c++)
-				cr_assert_eq(out[c * rows + r], in[r * cols + c], "%zux%zu at (%zu,%zu)", rows,
-					     cols, r, c);
-		free(in);
-		free(out);
-	}
 }

@@ -10,17 +10,9 @@
 # (one line per grade: performance points, % of copy, verdict) and the
 # rubric diff (the lines to commit).
 set -u
-OUT=${OUT:-build/bands}
-LOG=$OUT/bands
-mkdir -p "$LOG"
-export DEPS_PREFIX=${DEPS_PREFIX:-.deps} KIT_NO_INSTALL=1 NO_COLOR=1
+. "$(dirname "$0")/setup.sh"
 labs=${*:-lab1 lab2 lab3 lab4}
-
-{ nvidia-smi; date -u; git log --oneline -1; } >"$LOG/machine.txt" 2>&1
-head -12 "$LOG/machine.txt"
-timeout 900 make -j"$(nproc)" all DEPS_PREFIX="$DEPS_PREFIX" >"$LOG/build.log" 2>&1 ||
-	{ tail -30 "$LOG/build.log"; echo "BUILD FAILED"; exit 1; }
-GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+gpu_setup bands
 SUMMARY=$LOG/summary.md
 printf '# Bands and verdicts on %s\n\n' "$GPU" >"$SUMMARY"
 
@@ -46,7 +38,7 @@ EOF
 
 for lab in $labs; do
 	dir=$(cd labs && ls -d "$lab"-* | head -1)
-	printf '\n=== %s  [%s]\n' "$lab" "$(date -u +%H:%M:%S)"
+	say "$lab"
 	timeout 900 ./grade "$lab" --calibrate 2>&1 | tee "$LOG/calibrate-$lab.txt"
 	printf '\n## %s\n\n' "$lab" >>"$SUMMARY"
 	sed -n '/^\[gpu "'"$GPU"'"\]/,/^measured/p' "labs/$dir/lab.ini" | sed 's/^/    /' >>"$SUMMARY"

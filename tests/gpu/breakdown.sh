@@ -20,17 +20,13 @@
 #  3. what a fresh CUDA process pays before its first kernel (breakdown_ctx.cu).
 # Writes $OUT/breakdown/rows.tsv (every measurement) and $OUT/breakdown.md.
 set -u
-OUT=${OUT:-build/breakdown}
-LOG=$OUT/breakdown
-mkdir -p "$LOG"
-LOG=$(cd "$LOG" && pwd)
-export DEPS_PREFIX=${DEPS_PREFIX:-.deps} KIT_NO_INSTALL=1 NO_COLOR=1
+. "$(dirname "$0")/setup.sh"
 labs=${*:-lab1 lab2 lab3 lab4}
+say "machine and build"
+gpu_setup breakdown
 ROWS=$LOG/rows.tsv
 KIT=$PWD
 : >"$ROWS"
-
-say() { printf '\n=== %s  [%s]\n' "$*" "$(date -u +%H:%M:%S)"; }
 
 # row LAB STEP SECONDS NOTE: one measurement.
 row() { printf '%s\t%s\t%s\t%s\n' "$@" >>"$ROWS"; }
@@ -67,15 +63,6 @@ for k in ('correctness_shapes', 'performance_shape', 'performance_chart_shapes',
 EOF
 }
 
-say "machine and build"
-{ nvidia-smi; nvcc --version; uname -a; nproc; date -u; git log --oneline -1; } >"$LOG/machine.txt" 2>&1
-head -15 "$LOG/machine.txt"
-timeout 900 make -j"$(nproc)" all DEPS_PREFIX="$DEPS_PREFIX" >"$LOG/build.log" 2>&1 ||
-	{ tail -30 "$LOG/build.log"; echo "BUILD FAILED"; exit 1; }
-NVCC=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
-[ -x "$NVCC" ] || NVCC=$(command -v nvcc)
-CC=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d '. ')
-ARCH=sm_$CC
 TOOLS=$LOG/tools
 mkdir -p "$TOOLS"
 cppflags=""

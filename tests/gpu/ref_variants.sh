@@ -10,18 +10,15 @@
 #
 #   OUT=/tmp/out bash tests/gpu/ref_variants.sh [lab3] [lab2] [solutions] [cub]
 #
-# The candidates are tests/gpu/variants/transpose_tile.cu and scan_tiles.cu,
-# one copy per setting of their #define knobs (the lists below); "solutions"
+# The candidates are tests/gpu/variants/transpose_tile.cu and lab 2's
+# reference solution, one copy per setting of their #define knobs (the lists
+# below); "solutions"
 # grades solutions/ the same way; "cub" times CUB's scan beside a copy
 # (tests/gpu/variants/cub_scan.cu), the anchor of lab 2's handout. Each
 # candidate is graded twice (two rounds, so run-to-run noise shows). Writes
 # $OUT/variants/table.md, the JSON reports, and ptxas's register counts.
 set -u
-OUT=${OUT:-build/variants}
-LOG=$OUT/variants
-mkdir -p "$LOG/src"
-LOG=$(cd "$LOG" && pwd)
-export DEPS_PREFIX=${DEPS_PREFIX:-.deps} KIT_NO_INSTALL=1 NO_COLOR=1
+. "$(dirname "$0")/setup.sh"
 steps=${*:-lab3 lab2 solutions cub}
 
 # name:TILE:VEC:BLOCK_ROWS:SWIZZLE
@@ -29,22 +26,13 @@ LAB3_VARIANTS="t32_scalar_32x8_padded:32:1:8:0 t32_scalar_32x8_swizzled:32:1:8:1
 t32_float2_16x8_padded:32:2:8:0 t64_scalar_64x4_padded:64:1:4:0 t64_scalar_64x4_swizzled:64:1:4:1
 t64_float2_32x4_padded:64:2:4:0 t64_float2_32x8_padded:64:2:8:0 t64_float2_32x16_padded:64:2:16:0
 t64_float2_32x8_swizzled:64:2:8:1 t64_float4_16x8_padded:64:4:8:0 t64_float4_16x16_padded:64:4:16:0"
-# name:THREADS:ITEMS:STAGED
-LAB2_VARIANTS="s128_i8_staged:128:8:1 s128_i16_staged:128:16:1 s256_i4_staged:256:4:1
-s256_i8_staged:256:8:1 s256_i16_staged:256:16:1 s512_i8_staged:512:8:1 s512_i16_staged:512:16:1
-s256_i8_direct:256:8:0 s256_i16_direct:256:16:0 s128_i16_direct:128:16:0"
-
-say() { printf '\n=== %s  [%s]\n' "$*" "$(date -u +%H:%M:%S)"; }
+# name:THREADS:ITEMS (knobs of solutions/lab2-blelloch-scan/scan.cu itself)
+LAB2_VARIANTS="s128_i8:128:8 s128_i16:128:16 s256_i4:256:4 s256_i8:256:8 s256_i16:256:16
+s512_i4:512:4 s512_i8:512:8 s512_i16:512:16 s1024_i4:1024:4 s1024_i8:1024:8"
 
 say "machine and build"
-{ nvidia-smi; nvcc --version; date -u; git log --oneline -1; } >"$LOG/machine.txt" 2>&1
-head -12 "$LOG/machine.txt"
-timeout 900 make -j"$(nproc)" all DEPS_PREFIX="$DEPS_PREFIX" >"$LOG/build.log" 2>&1 ||
-	{ tail -30 "$LOG/build.log"; echo "BUILD FAILED"; exit 1; }
-NVCC=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
-[ -x "$NVCC" ] || NVCC=$(command -v nvcc)
-ARCH=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d '. ')
-GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+gpu_setup variants
+mkdir -p "$LOG/src"
 
 # bench_rubric LAB SHAPES: the lab's rubric with these timed shapes and a band
 # for this GPU (so that no reference solution is timed beside each candidate).
@@ -107,9 +95,8 @@ for step in $steps; do
 		say "lab 2 candidates"
 		bench_rubric lab2 "2^24 2^26 2^28 2^28+7"
 		for v in $LAB2_VARIANTS; do
-			IFS=: read -r name threads items staged <<<"$v"
-			knobs tests/gpu/variants/scan_tiles.cu "$LOG/src/$name.cu" THREADS=$threads ITEMS=$items \
-				STAGED=$staged
+			IFS=: read -r name threads items <<<"$v"
+			knobs solutions/lab2-blelloch-scan/scan.cu "$LOG/src/$name.cu" THREADS=$threads ITEMS=$items
 			candidate lab2 "lab2-$name" "$LOG/src/$name.cu"
 		done
 		;;
