@@ -6,7 +6,7 @@
  * out[0] = 0, out[i] = in[0] + ... + in[i-1] (mod 2^32).
  *
  * Design
- *   - The input is cut into tiles of 2048 elements: 256 threads, 8 elements
+ *   - The input is cut into tiles of 2048 elements: 128 threads, 16 elements
  *     each. Three passes:
  *       1. reduce_tiles: sums[b] = the sum of tile b (reads n words);
  *       2. the sums are scanned by the same code, recursively
@@ -17,18 +17,22 @@
  *     3n words cross DRAM where a copy moves 2n, so the best this can reach is
  *     two thirds of copy bandwidth. (A scan that writes its block-level result
  *     and then adds the block sums in a second pass moves 4n.)
- *   - Inside a tile, each thread owns 8 consecutive elements and scans them in
- *     registers, serially: 8 additions, no barrier. Only the 256 per-thread
- *     totals go through the work-efficient Blelloch scan in shared memory
- *     (up-sweep, then down-sweep: about 2 x 256 additions), and each thread
- *     adds its total's prefix to its 8 elements. Work per element stays
- *     constant: about 3 additions, against log2(n) for Hillis-Steele.
+ *   - Inside a tile, each thread owns 16 consecutive elements and scans them
+ *     in registers, serially: 16 additions, no barrier. Only the 128
+ *     per-thread totals go through the work-efficient Blelloch scan in shared
+ *     memory (up-sweep, then down-sweep: about 2 x 128 additions), and each
+ *     thread adds its total's prefix to its 16 elements. Work per element
+ *     stays constant: about 3 additions with the reduce pass's, against
+ *     log2(n) for Hillis-Steele. On an H100, 128 threads x 16 elements
+ *     measured 67.0% of copy, 128 x 8 66.8% and 256 x 4 56.1%
+ *     (docs/results/h100-2026-11-24-candidates/variants.md), against the 67%
+ *     that 3n words allow.
  *   - Global memory moves in coalesced 16-byte (uint4) requests: a warp reads
  *     512 consecutive bytes. The tile goes through shared memory on the way in
- *     and out, so that the consecutive 8 elements a thread scans come from
+ *     and out, so that the 16 consecutive elements a thread scans come from
  *     coalesced loads made by the whole block.
- *   - PADDED(i) = i + i/32: one padding word per 32. Thread t reads its 8
- *     words at 8t + m + (8t + m)/32: bank 8(t % 4) + t/4 + m (mod 32), 32
+ *   - PADDED(i) = i + i/32: one padding word per 32. Thread t reads its 16
+ *     words at 16t + m + (16t + m)/32: bank 16(t % 2) + t/2 + m (mod 32), 32
  *     different banks for the 32 lanes of a warp. The same padding keeps the
  *     Blelloch sweeps' strided pairs apart (one wavefront per request).
  *   - Tiles that are partial (the last one), or whose pointers are not 16-byte
@@ -41,8 +45,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define THREADS 256			/* threads per block (a power of two) */
-#define ITEMS   8			/* consecutive elements per thread (a multiple of 4) */
+#define THREADS 128			/* threads per block (a power of two) */
+#define ITEMS   16			/* consecutive elements per thread (a multiple of 4) */
 #define TILE    (THREADS * ITEMS)	/* 2048 elements a tile */
 #define PADDED(i) ((i) + ((i) >> 5))	/* one padding word per 32 banks */
 
@@ -84,7 +88,7 @@ __device__ unsigned int block_exclusive_scan(unsigned int *s, unsigned int value
 }
 
 /* Pass 1: sums[b] = the sum of tile b. A sum does not care about order, so
- * thread t simply adds the uint4s t, t + 256, ... of its tile. */
+ * thread t simply adds the uint4s t, t + THREADS, ... of its tile. */
 __global__ void reduce_tiles(const unsigned int *in, unsigned int *sums, size_t n, bool aligned)
 {
 	__shared__ unsigned int s[THREADS];
@@ -143,7 +147,7 @@ __global__ void scan_tiles(const unsigned int *in, unsigned int *out, const unsi
 	}
 	__syncthreads();
 
-	/* This thread's 8 consecutive elements, scanned in registers. */
+	/* This thread's ITEMS consecutive elements, scanned in registers. */
 	for (m = 0; m < ITEMS; m++) {
 		unsigned int x = tile[PADDED(tid * ITEMS + m)];
 		v[m] = sum;

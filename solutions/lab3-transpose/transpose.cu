@@ -1,5 +1,6 @@
 /*
- * Lab 3, reference solution: tiled transpose, a 64 x 64 tile, float2 accesses.
+ * Lab 3, reference solution: tiled transpose, a 64 x 64 swizzled tile, float2
+ * accesses.
  *
  *     extern "C" void transpose(const float *d_in, float *d_out, int rows, int cols);
  *
@@ -16,13 +17,14 @@
  *     A kernel that only moves memory is limited by bytes in flight over DRAM
  *     latency (Little's law): this is what the higher bandwidth of an H200 asks
  *     for (see the handout, section 9).
- *   - 32 registers a thread (nvcc --resource-usage): 8 blocks of 256 threads,
- *     2048 threads, fit on an SM, as do their 8 x 16.6 KiB of shared memory.
- *   - tile[64][65]: the padding column spreads a tile column over the banks,
- *     but lane x writes tile columns 2x, 2x+1 and reads tile rows 2x, 2x+1, so
- *     lanes x and x + 16 share a bank: 2 wavefronts per request (the rubric
- *     allows 2). Shared memory has bandwidth to spare in a kernel that waits on
- *     DRAM; the loads in flight are what count.
+ *   - The tile is swizzled instead of padded: column c of tile row r is stored
+ *     at c ^ (r % 32), so a tile column is spread over the banks as a padded
+ *     [64][65] tile spreads it (two lanes a bank: lane x reads rows 2x and
+ *     2x+1, and rows 2x and 2x+32 get the same swizzle), while every row stays
+ *     64 words long. On an H100 the swizzled candidate of this design timed
+ *     96.3% of copy, the padded one 95.4% (docs/results/h100-2026-11-24-
+ *     candidates/variants.md). This file compiles to 32 registers a thread
+ *     (nvcc --resource-usage, sm_90): 8 blocks, 2048 threads, per SM.
  *   - Any shape: a tile that lies wholly inside the matrix, whose rows are
  *     8-byte aligned (an even row length), takes the float2 path (the load and
  *     the store decide apart: the output's rows are rows long); any other tile
@@ -40,11 +42,14 @@
 #define BLOCK_ROWS 8			/* rows of threads; TILE / 2 = 32 threads per row */
 #define PER_THREAD (TILE / BLOCK_ROWS)	/* tile rows per thread: 8 */
 
+/* Element (r, c) of the tile: column c of row r, swizzled. */
+#define AT(r, c) tile[r][(c) ^ ((r) % 32)]
+
 __global__ void transpose_tile(const float *__restrict__ in, float *__restrict__ out,
 			       int rows, int cols, unsigned int tiles_across,
 			       bool in_pairs, bool out_pairs)
 {
-	__shared__ float tile[TILE][TILE + 1];	/* +1: a column spreads over the banks */
+	__shared__ float tile[TILE][TILE];
 	const size_t nrows = (size_t)rows, ncols = (size_t)cols;
 	const size_t row0 = (size_t)(blockIdx.x / tiles_across) * TILE;	/* first input row */
 	const size_t col0 = (size_t)(blockIdx.x % tiles_across) * TILE;	/* first input column */
@@ -52,7 +57,7 @@ __global__ void transpose_tile(const float *__restrict__ in, float *__restrict__
 	const bool inside = row0 + TILE <= nrows && col0 + TILE <= ncols;
 	int j;
 
-	/* Load: tile[r][c] = in(row0 + r, col0 + c), r = y + 8j. */
+	/* Load: (r, c) of the tile = in(row0 + r, col0 + c), r = y + 8j. */
 	if (inside && in_pairs) {
 		float2 v[PER_THREAD];
 #pragma unroll
@@ -60,35 +65,35 @@ __global__ void transpose_tile(const float *__restrict__ in, float *__restrict__
 			v[j] = *(const float2 *)&in[(row0 + y + j * BLOCK_ROWS) * ncols + col0 + 2 * x];
 #pragma unroll
 		for (j = 0; j < PER_THREAD; j++) {
-			tile[y + j * BLOCK_ROWS][2 * x] = v[j].x;
-			tile[y + j * BLOCK_ROWS][2 * x + 1] = v[j].y;
+			AT(y + j * BLOCK_ROWS, 2 * x) = v[j].x;
+			AT(y + j * BLOCK_ROWS, 2 * x + 1) = v[j].y;
 		}
 	} else {
 		for (j = 0; j < PER_THREAD; j++) {
 			int r = y + j * BLOCK_ROWS;
 			for (int c = x; c < TILE; c += TILE / 2)
 				if (row0 + r < nrows && col0 + c < ncols)
-					tile[r][c] = in[(row0 + r) * ncols + col0 + c];
+					AT(r, c) = in[(row0 + r) * ncols + col0 + c];
 		}
 	}
 
 	__syncthreads();	/* the whole tile is loaded before anyone reads it */
 
 	/* Store: output row col0 + c holds input column col0 + c, so its words
-	 * row0 + r are tile[r][c], c = y + 8j: the shared read walks a column. */
+	 * row0 + r are (r, c) of the tile, c = y + 8j: the read walks a column. */
 	if (inside && out_pairs) {
 #pragma unroll
 		for (j = 0; j < PER_THREAD; j++) {
 			int c = y + j * BLOCK_ROWS;
 			*(float2 *)&out[(col0 + c) * nrows + row0 + 2 * x] =
-				make_float2(tile[2 * x][c], tile[2 * x + 1][c]);
+				make_float2(AT(2 * x, c), AT(2 * x + 1, c));
 		}
 	} else {
 		for (j = 0; j < PER_THREAD; j++) {
 			int c = y + j * BLOCK_ROWS;
 			for (int r = x; r < TILE; r += TILE / 2)
 				if (col0 + c < ncols && row0 + r < nrows)
-					out[(col0 + c) * nrows + row0 + r] = tile[r][c];
+					out[(col0 + c) * nrows + row0 + r] = AT(r, c);
 		}
 	}
 }
