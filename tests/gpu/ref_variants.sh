@@ -21,14 +21,14 @@ set -u
 . "$(dirname "$0")/setup.sh"
 steps=${*:-lab3 lab2 solutions cub}
 
-# name:TILE:VEC:BLOCK_ROWS:SWIZZLE
-LAB3_VARIANTS="t32_scalar_32x8_padded:32:1:8:0 t32_scalar_32x8_swizzled:32:1:8:1
+# name:TILE:VEC:BLOCK_ROWS:SWIZZLE (either list may be set in the environment)
+LAB3_VARIANTS=${LAB3_VARIANTS:-"t32_scalar_32x8_padded:32:1:8:0 t32_scalar_32x8_swizzled:32:1:8:1
 t32_float2_16x8_padded:32:2:8:0 t64_scalar_64x4_padded:64:1:4:0 t64_scalar_64x4_swizzled:64:1:4:1
 t64_float2_32x4_padded:64:2:4:0 t64_float2_32x8_padded:64:2:8:0 t64_float2_32x16_padded:64:2:16:0
-t64_float2_32x8_swizzled:64:2:8:1 t64_float4_16x8_padded:64:4:8:0 t64_float4_16x16_padded:64:4:16:0"
+t64_float2_32x8_swizzled:64:2:8:1 t64_float4_16x8_padded:64:4:8:0 t64_float4_16x16_padded:64:4:16:0"}
 # name:THREADS:ITEMS (knobs of solutions/lab2-blelloch-scan/scan.cu itself)
-LAB2_VARIANTS="s128_i8:128:8 s128_i16:128:16 s256_i4:256:4 s256_i8:256:8 s256_i16:256:16
-s512_i4:512:4 s512_i8:512:8 s512_i16:512:16 s1024_i4:1024:4 s1024_i8:1024:8"
+LAB2_VARIANTS=${LAB2_VARIANTS:-"s128_i16:128:16 s128_i8:128:8 s256_i8:256:8 s256_i16:256:16
+s64_i16:64:16 s128_i32:128:32 s512_i8:512:8"}
 
 say "machine and build"
 gpu_setup variants
