@@ -221,22 +221,39 @@ static size_t extern_shared(struct rw *w, size_t i)
 
 /* The tokens of one declarator of a __shared__ declaration, [a, b): the
  * name (the last identifier before the first '[', or the last one). */
+/* Bracket and template-argument depth of a declaration, token by token. '<'
+ * and '>' count only outside brackets, where they can only be template
+ * argument lists: inside, "(n) >> 5" of an expanded macro is a shift. */
+struct nesting {
+	int brackets, angles;
+};
+
+static void nest(const struct rw *w, size_t k, struct nesting *d)
+{
+	if (is(w, k, "(") || is(w, k, "[") || is(w, k, "{"))
+		d->brackets++;
+	else if (is(w, k, ")") || is(w, k, "]") || is(w, k, "}"))
+		d->brackets--;
+	else if (d->brackets == 0 && is(w, k, "<"))
+		d->angles++;
+	else if (d->brackets == 0 && is(w, k, ">") && d->angles > 0)
+		d->angles--;
+}
+
 static size_t declarator_name(const struct rw *w, size_t a, size_t b, int *is_array)
 {
 	size_t name = 0;
-	int depth = 0;
+	struct nesting d = { 0, 0 };
 	*is_array = 0;
 	for (size_t k = a; k < b; k++) {
-		if (is(w, k, "(") || is(w, k, "<"))
-			depth++;
-		else if (is(w, k, ")") || is(w, k, ">"))
-			depth--;
-		else if (depth == 0 && is(w, k, "[")) {
+		int depth = d.brackets + d.angles;
+		if (depth == 0 && is(w, k, "[")) {
 			*is_array = 1;
 			break;
 		} else if (depth == 0 && tok(w, k)->kind == TK_IDENT && !is(w, k, "__align__") &&
 			   !is(w, k, "__attribute__") && !is(w, k, "const") && !is(w, k, "volatile"))
 			name = k;
+		nest(w, k, &d);
 	}
 	return name;
 }
@@ -260,7 +277,9 @@ static void put_declarator(struct sb *s, const struct rw *w, size_t a, size_t b,
 			sb_puts(s, is_array ? ")" : "");
 			continue;
 		}
-		sb_puts(s, " ");
+		/* Tokens that touch stay together: ">>" of an expanded macro is a shift. */
+		if (k == a || tok(w, k - 1)->end != tok(w, k)->start)
+			sb_puts(s, " ");
 		put_span(s, w, k, k);
 	}
 	sb_puts(s, " = cuemu_shared_ref_<decltype(");
@@ -274,15 +293,12 @@ static size_t static_shared(struct rw *w, size_t start, size_t i, int at_namespa
 {
 	static int slots;
 	size_t end = i + 1, parts[64], n = 0;
-	int depth = 0;
+	struct nesting d = { 0, 0 };
 	parts[n++] = start;
-	for (; tok(w, end)->kind != TK_END && !(depth == 0 && is(w, end, ";")); end++) {
-		if (is(w, end, "(") || is(w, end, "[") || is(w, end, "{") || is(w, end, "<"))
-			depth++;
-		else if (is(w, end, ")") || is(w, end, "]") || is(w, end, "}") || is(w, end, ">"))
-			depth--;
-		else if (depth == 0 && is(w, end, ",") && n < 63)
+	for (; tok(w, end)->kind != TK_END && !(d.brackets == 0 && is(w, end, ";")); end++) {
+		if (d.brackets == 0 && d.angles == 0 && is(w, end, ",") && n < 63)
 			parts[n++] = end + 1;
+		nest(w, end, &d);
 	}
 	parts[n] = end + 1;
 	if (!is(w, end, ";")) {

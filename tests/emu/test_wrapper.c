@@ -111,6 +111,21 @@ Test(wrapper, template_closers_in_device_code_are_no_shifts)
 	free(out);
 }
 
+/* A shared array sized by a macro that shifts: after preprocessing the
+ * rewriter sees the ">>" (and a template type's closing "> >"). */
+Test(wrapper, shared_arrays_sized_by_shifting_macros_compile)
+{
+	char *out;
+	int status = compile("pad.cu", "#define PADDED(i) ((i) + ((i) >> 5))\n"
+			     "template <class T> struct Box { T t; };\n"
+			     "__global__ void k(unsigned int *p)\n{\n"
+			     "\t__shared__ unsigned int tile[PADDED(256)], other[PADDED(64) >> 1];\n"
+			     "\t__shared__ Box<Box<int>> box;\n\ttile[threadIdx.x] = other[0] + box.t.t;\n"
+			     "\tp[0] = tile[0];\n}\n", &out);
+	cr_expect_eq(status, 0, "%s", out);
+	free(out);
+}
+
 /* nvcc accepts both; so does the emulator. */
 Test(wrapper, spaced_launches_and_launches_in_macros_compile)
 {
