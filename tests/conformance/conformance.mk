@@ -10,7 +10,7 @@ CONF_SRC    := $(wildcard tests/conformance/*.cu)
 CONF_OBJ    := $(CONF_SRC:tests/conformance/%.cu=$(CONF_DIR)/%.o)
 CONF_EXE    := $(CONF_SRC:tests/conformance/%.cu=$(CONF_DIR)/%.emu)
 CONF_DRIVER := $(CONF_DIR)/driver.o $(BUILD)/common/rng.o $(BUILD)/common/reference.o \
-               $(BUILD)/common/shape.o
+               $(BUILD)/common/shape.o $(BUILD)/common/parallel.o
 
 .PHONY: conformance-tests
 
@@ -23,7 +23,7 @@ $(CONF_DIR)/driver.o: tests/conformance/driver.c | $(BUILD)/.deps-ok
 	$(CC) $(CFLAGS) -Iemu/include -Icommon -c $< -o $@
 
 $(CONF_DIR)/%.emu: $(CONF_DIR)/%.o $(CONF_DRIVER) $(EMU_TOOLS)
-	$(EMU_CC) -o $@ $< $(CONF_DRIVER)
+	$(EMU_CC) -o $@ $< $(CONF_DRIVER) -pthread
 
 conformance-tests: $(CONF_EXE)
 	sh tests/conformance/run.sh tests/conformance $(CONF_DIR)

@@ -64,8 +64,9 @@ for step in $steps; do
 			{ tail -30 "$DIR/logs/build.log"; echo "BUILD FAILED"; }
 		for f in tests/conformance/*.cu; do
 			name=$(basename "$f" .cu)
-			timeout "$LIMIT" "$NVCC" -O3 -arch=native -lineinfo -std=c++17 -Icommon -o "$BIN/$name.gpu" \
+			timeout "$LIMIT" "$NVCC" -O3 -arch=native -lineinfo -std=c++17 -D_GNU_SOURCE -Icommon -o "$BIN/$name.gpu" \
 				"$f" tests/conformance/driver.c common/rng.c common/reference.c common/shape.c \
+				common/parallel.c -lpthread \
 				>"$DIR/logs/$name.nvcc.log" 2>&1 || echo "nvcc failed on $f (see logs/$name.nvcc.log)"
 		done
 		;;
