@@ -162,3 +162,24 @@ Test(rubric, gpu_bands_are_written_and_replaced)
 	cr_expect_str_eq(first, "; keep this comment\n", "comments are kept");
 	unlink(path);
 }
+
+/* A rubric whose last line has no newline: the new section starts on a line
+ * of its own, and the last key keeps its value. */
+Test(rubric, gpu_band_after_a_last_line_without_newline)
+{
+	struct rubric r;
+	cr_assert_str_eq(load(MINIMAL "[gpu \"Old GPU\"]\nlower_pct = 1\nupper_pct = 10", &r), "");
+	rubric_free(&r);
+	struct gpu_band b = { .device = "NVIDIA H100 80GB HBM3", .band = { 15.9, 77.3 } };
+	char err[512];
+	cr_assert_eq(rubric_write_gpu_band(path, &b, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(rubric_load(path, 2, &r, err, sizeof(err)), 0, "%s", err);
+	const struct gpu_band *old = rubric_gpu_band(&r, "Old GPU");
+	cr_assert(old, "the old section is kept");
+	cr_expect_float_eq(old->band.upper_pct, 10, 1e-9);
+	const struct gpu_band *got = rubric_gpu_band(&r, "NVIDIA H100 80GB HBM3");
+	cr_assert(got, "the new section is read back");
+	cr_expect_float_eq(got->band.upper_pct, 77.3, 1e-9);
+	rubric_free(&r);
+	unlink(path);
+}

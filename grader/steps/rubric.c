@@ -484,6 +484,8 @@ int rubric_write_gpu_band(const char *path, const struct gpu_band *b, char *err,
 			fputs(line, out);
 	}
 	fclose(in);
+	/* len and text say what was written only after a flush. */
+	fflush(out);
 	if (len > 0 && text[len - 1] != '\n')
 		fputc('\n', out);
 	fprintf(out, "[gpu \"%s\"]\nlower_pct = %.1f\nupper_pct = %.1f\nmeasured = %s\n", b->device,
