@@ -400,7 +400,7 @@ static void write_gradebook(const struct batch *b)
 
 /* ---- running the workers -------------------------------------------------------- */
 
-static void launch(struct batch *b, struct worker *w, int slot, int student)
+static void start_worker(struct batch *b, struct worker *w, int slot, int student)
 {
 	fflush(NULL);
 	pid_t parent = getpid(), pid = fork();
@@ -507,7 +507,7 @@ static int run_workers(struct batch *b, const int *todo, int n_todo, int jobs)
 	while ((next < n_todo || running > 0) && !stop_requested) {
 		for (int i = 0; i < jobs && next < n_todo; i++)
 			if (w[i].pid == 0) {
-				launch(b, &w[i], i, todo[next++]);
+				start_worker(b, &w[i], i, todo[next++]);
 				running += w[i].pid > 0;
 			}
 		draw(&p, b, w, jobs);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "sys/atomic_file.h"
+#include "sys/kit_paths.h"
 
 extern char **environ;
 
@@ -56,34 +57,10 @@ static const char *gnuplot_program(void)
 	return p && *p ? p : "gnuplot";
 }
 
-static int is_program(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
-/* The same search posix_spawnp makes: a name with a slash is a path,
- * anything else is looked up along PATH (an empty entry is "."). */
 int gnuplot_available(void)
 {
-	const char *prog = gnuplot_program();
-	const char *path = getenv("PATH");
 	char buf[PATH_MAX];
-
-	if (strchr(prog, '/'))
-		return is_program(prog);
-	if (!path)
-		path = "/bin:/usr/bin";
-	for (const char *p = path;; p++) {
-		const char *end = strchrnul(p, ':');
-		int n = (int)(end - p);
-		snprintf(buf, sizeof(buf), "%.*s%s%s", n, n ? p : ".", "/", prog);
-		if (is_program(buf))
-			return 1;
-		if (!*end)
-			return 0;
-		p = end;
-	}
+	return find_program(gnuplot_program(), buf, sizeof(buf));
 }
 
 /* 1 (and the reason in msg) when no chart of this kind can be drawn. */

@@ -38,8 +38,10 @@ static int run_tool(char *const argv[], double timeout_s, const char *step, char
 static const char *nvcc_path(void)
 {
 	static char path[1024];
-	/* The toolkit the Makefile looks for: CUDA_HOME, else /usr/local/cuda,
-	 * else whatever nvcc is on PATH. */
+	/* The toolkit the Makefile built the harness with, searched in its
+	 * order: nvcc on PATH, else CUDA_HOME, else /usr/local/cuda. */
+	if (find_program("nvcc", path, sizeof(path)))
+		return path;
 	const char *home = getenv("CUDA_HOME");
 	snprintf(path, sizeof(path), "%s/bin/nvcc", home && *home ? home : "/usr/local/cuda");
 	return file_exists(path) ? path : "nvcc";

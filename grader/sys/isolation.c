@@ -84,7 +84,7 @@ static const char *lock_dir(void)
 /* Kills every process running as uid. A helper becomes uid and sends
  * kill(-1): a process of that uid may signal exactly the processes of that
  * uid, wherever they are (another session, another pid namespace). */
-static void sweep(long uid)
+static void kill_uid(long uid)
 {
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -148,7 +148,7 @@ long isolation_uid(void)
 		/* Orphans of our children come to us, not to an init that may
 		 * never reap them (a container's). */
 		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-		sweep(uid);	/* whatever a holder that crashed left running */
+		kill_uid(uid);	/* whatever a holder that crashed left running */
 		return uid;
 	}
 	return -1;
@@ -288,7 +288,8 @@ static void push(struct vec *a, const char *s)
 	a->v[++a->n] = NULL;
 }
 
-static void push3(struct vec *a, const char *flag, const char *x, const char *y)
+/* A bwrap option and its one or two arguments (y NULL: one). */
+static void push_option(struct vec *a, const char *flag, const char *x, const char *y)
 {
 	push(a, flag);
 	push(a, x);
@@ -379,7 +380,7 @@ static void reexpose(struct vec *a)
 			continue;
 		absolute(need[i], abs, sizeof(abs));
 		if (under_private(abs) && is_dir(abs))
-			push3(a, "--ro-bind", abs, abs);
+			push_option(a, "--ro-bind", abs, abs);
 	}
 }
 
@@ -397,18 +398,18 @@ static void bwrap_argv(struct vec *a, char *const argv[], const char *work, cons
 		push(a, "--disable-userns");
 	push(a, "--die-with-parent");
 	push(a, "--new-session");
-	push3(a, "--ro-bind", "/", "/");
-	push3(a, "--proc", "/proc", NULL);
-	push3(a, "--dev", "/dev", NULL);
+	push_option(a, "--ro-bind", "/", "/");
+	push_option(a, "--proc", "/proc", NULL);
+	push_option(a, "--dev", "/dev", NULL);
 	glob_t gl;
 	if (glob("/dev/nvidia*", 0, NULL, &gl) == 0) {
 		for (size_t i = 0; i < gl.gl_pathc; i++)
-			push3(a, "--dev-bind", gl.gl_pathv[i], gl.gl_pathv[i]);
+			push_option(a, "--dev-bind", gl.gl_pathv[i], gl.gl_pathv[i]);
 		globfree(&gl);
 	}
 	for (int i = 0; private_dirs[i]; i++)
 		if (is_dir(private_dirs[i]))
-			push3(a, "--tmpfs", private_dirs[i], NULL);
+			push_option(a, "--tmpfs", private_dirs[i], NULL);
 	reexpose(a);
 	char secret[ISOLATION_MAX_HIDE + 2][PATH_MAX];
 	int n = secret_dirs(secret, ISOLATION_MAX_HIDE + 2), hidden_prog = 0;
@@ -416,28 +417,28 @@ static void bwrap_argv(struct vec *a, char *const argv[], const char *work, cons
 	absolute(argv[0], prog, sizeof(prog));
 	for (int i = 0; i < n; i++) {
 		if (is_dir(secret[i]))
-			push3(a, "--tmpfs", secret[i], NULL);
+			push_option(a, "--tmpfs", secret[i], NULL);
 		hidden_prog |= under(prog, secret[i]);
 	}
 	/* A program kept in a hidden folder (the batch's reference harness). */
 	if (argv[0][0] == '/' && (hidden_prog || under_private(prog)) && access(prog, F_OK) == 0 &&
 	    !(work[0] && under(prog, work)))
-		push3(a, "--ro-bind", prog, prog);
+		push_option(a, "--ro-bind", prog, prog);
 	if (work[0] && strcmp(work, scratch) != 0)
-		push3(a, "--ro-bind", work, work);
+		push_option(a, "--ro-bind", work, work);
 	if (scratch[0])
-		push3(a, "--bind", scratch, scratch);
+		push_option(a, "--bind", scratch, scratch);
 	/* The empty folders over what is hidden stay empty: a file written
 	 * there would vanish anyway, but a probe could not tell it from an
 	 * escape, and the child has no business writing there. */
 	for (int i = 0; private_dirs[i]; i++)
 		if (strcmp(private_dirs[i], "/tmp") != 0 && is_dir(private_dirs[i]))
-			push3(a, "--remount-ro", private_dirs[i], NULL);
+			push_option(a, "--remount-ro", private_dirs[i], NULL);
 	for (int i = 0; i < n; i++)
 		if (is_dir(secret[i]))
-			push3(a, "--remount-ro", secret[i], NULL);
+			push_option(a, "--remount-ro", secret[i], NULL);
 	if (cwd[0])
-		push3(a, "--chdir", cwd, NULL);
+		push_option(a, "--chdir", cwd, NULL);
 	push(a, "--");
 	for (int i = 0; argv[i]; i++)
 		push(a, argv[i]);
@@ -561,7 +562,7 @@ void isolation_fix_status(const struct isolation_plan *plan, struct child_result
 void isolation_finish(struct isolation_plan *plan)
 {
 	if (plan->uid >= 0) {
-		sweep(plan->uid);
+		kill_uid(plan->uid);
 		reap_orphans();
 	}
 	if (plan->owned) {

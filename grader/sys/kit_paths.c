@@ -76,3 +76,30 @@ void remove_tree(const char *path)
 {
 	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
+
+static int is_program(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+int find_program(const char *name, char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+	if (strchr(name, '/')) {
+		snprintf(buf, len, "%s", name);
+		return is_program(buf);
+	}
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (const char *p = path;; p++) {
+		const char *end = strchrnul(p, ':');
+		int n = (int)(end - p);
+		snprintf(buf, len, "%.*s/%s", n, n ? p : ".", name);
+		if (is_program(buf))
+			return 1;
+		if (!*end)
+			return 0;
+		p = end;
+	}
+}
