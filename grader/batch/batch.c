@@ -30,6 +30,7 @@
 #include "sys/isolation.h"
 #include "sys/kit_paths.h"
 #include "steps/occupancy_check.h"
+#include "sys/clock.h"
 
 struct worker {
 	pid_t pid;		/* 0: the slot is free */
@@ -51,13 +52,6 @@ static volatile sig_atomic_t stop_requested;
 static void on_signal(int sig)
 {
 	stop_requested = sig;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* ---- setup ------------------------------------------------------------------ */

@@ -84,15 +84,13 @@ int batch_copy_source(const char *src, const char *dst, char *why, size_t len);
 
 /* ---- batch_summary.c: one student's row, and the resume key -------------- */
 
-#define BATCH_GROUPS 5	/* build, integrity, correctness, performance, analysis */
-
 struct summary {
 	char student[BATCH_NAME_LEN];
 	char hash[65];
 	int complete;		/* graded to the end: a rerun may skip it */
 	double score, max_score;
-	int has_group[BATCH_GROUPS];	/* in batch_group_order */
-	double group_points[BATCH_GROUPS];
+	int has_group[GROUP_COUNT];	/* in group_order */
+	double group_points[GROUP_COUNT];
 	double percent_of_copy;	/* < 0: not measured */
 	char verdict[512];
 	int exit_status;	/* what ./grade would have returned */
@@ -103,8 +101,6 @@ struct summary {
 	char gpu[64];		/* CUDA_VISIBLE_DEVICES of the worker: which GPU; "" for one */
 	double wall_s;		/* the worker's time for this student */
 };
-
-extern const enum test_group batch_group_order[BATCH_GROUPS];
 
 /* The resume key: SHA-256 over the lab, the rubric file's bytes, the salt,
  * the backend and device, and the submission's bytes, as 64 hex digits.

@@ -27,13 +27,7 @@
 #include "sys/kit_paths.h"
 #include "report/report_json.h"
 #include "report/report_text.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "sys/clock.h"
 
 void batch_student_dir(const struct batch_config *c, const char *name, char *buf, size_t len)
 {

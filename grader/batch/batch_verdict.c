@@ -18,7 +18,7 @@ void batch_clean_text(char *s)
 	unsigned char *p = (unsigned char *)s;
 	while (*p) {
 		size_t n = utf8_len(p);
-		if (n == 0 || *p < 0x20 || *p == 0x7f) {
+		if (n == 0 || is_control_char(*p)) {
 			*p++ = '?';
 			continue;
 		}

@@ -25,6 +25,7 @@
 
 #include "sys/atomic_file.h"
 #include "sys/kit_paths.h"
+#include "sys/utf8.h"
 
 extern char **environ;
 
@@ -93,7 +94,7 @@ static void gp_str(FILE *f, const char *s)
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p == '\'')
 			fputs("''", f);
-		else if (*p < 0x20 || *p == 0x7f)
+		else if (is_control_char(*p))
 			fputc(' ', f);
 		else
 			fputc(*p, f);
@@ -117,7 +118,7 @@ static void gp_strf(FILE *f, const char *fmt, ...)
 static int has_control(const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
+		if (is_control_char(*p))
 			return 1;
 	return 0;
 }

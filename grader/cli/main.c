@@ -244,7 +244,9 @@ int main(int argc, char **argv)
 		return show_device();
 	const struct lab *lab = lab_find(o.lab_id);
 	if (!lab) {
-		fprintf(stderr, "grade: no lab called '%s' (./grade --list)\n", o.lab_id);
+		char ids[256];
+		fprintf(stderr, "grade: no lab called '%s': the labs are %s (./grade --list)\n", o.lab_id,
+			lab_ids(ids, sizeof(ids)));
 		return 2;
 	}
 

@@ -62,6 +62,9 @@ extern void (*const lab_sweep_call)(const void *d_in, void *d_out, const struct 
 /* lab_table.c */
 extern const struct lab *const lab_table[];
 const struct lab *lab_find(const char *id);	/* "lab3" or "lab3-transpose"; NULL if none */
+/* The table's ids, "lab1, lab2, lab3, lab4", for every message that lists
+ * the labs. Returns buf. */
+const char *lab_ids(char *buf, size_t len);
 
 /* Shared helpers for descriptions. */
 void lab_format_word(enum elem_kind elem, uint32_t w, char *buf, size_t len);

@@ -17,13 +17,7 @@
 
 #include "channel.h"
 #include "sys/isolation.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "sys/clock.h"
 
 static void set_limit(int resource, rlim_t value)
 {
