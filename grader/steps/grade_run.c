@@ -108,13 +108,6 @@ static void gpu_phase(const struct grade_request *req, enum backend backend, int
 		req->gpu_phase(req->gpu_phase_arg, timed, begin);
 }
 
-static int has_analysis_checks(const struct rubric *r)
-{
-	return r->max_load_sectors_per_request >= 0 || r->max_store_sectors_per_request >= 0 ||
-	       r->max_shared_wavefronts_per_request >= 0 || r->max_races >= 0 ||
-	       r->max_uninit_shared_reads >= 0 || r->max_active_warp_steps >= 0;
-}
-
 void grade_submission(const struct grade_request *req, const struct device_info *dev,
 		      struct grade *g)
 {
@@ -168,7 +161,7 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 		gpu_phase(req, backend, 1, 0);
 
 	/* 5. Analysis by the emulator; not for a kernel that never ends. */
-	if (req->analysis && has_analysis_checks(req->rubric)) {
+	if (req->analysis && analysis_checks_present(req->rubric)) {
 		if (g->hangs == 0) {
 			analysis_step(req, &ctx, backend, &built, dev, g);
 		} else {
