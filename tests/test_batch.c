@@ -17,7 +17,7 @@
 #include "../common/guard.h"
 #include "batch/batch.h"
 #include "steps/correctness.h"
-#include "steps/harness_run.h"
+#include "steps/harness_door.h"
 #include "test_support.h"
 #include "steps/integrity.h"
 #include "sys/kit_paths.h"

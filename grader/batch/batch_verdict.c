@@ -2,7 +2,7 @@
  * The gradebook's verdict: one line an instructor can sort and scan, made
  * from the grade's tests. The student's report has the whole message; this
  * names the first thing that went wrong and the kind of failure, which it
- * reads from the messages correctness.c and harness_run.c write (their
+ * reads from the messages correctness.c and harness_door.c write (their
  * wording is tested against these patterns in tests/test_batch.c).
  */
 #include "batch/batch.h"

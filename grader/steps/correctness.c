@@ -114,7 +114,7 @@ int correctness_run(const struct run_context *ctx, enum backend backend, struct 
 	int n = backend == BACKEND_EMU ? r->n_emu_shapes : r->n_shapes;
 	int failed = 0;
 	for (int i = 0; i < n; i++) {
-		char shape_text[64], seed_text[32], name[96], err[256];
+		char shape_text[64], name[96], err[256];
 		shape_format(&shapes[i], shape_text, sizeof(shape_text));
 		snprintf(name, sizeof(name), "correctness %s", shape_text);
 		struct test_result *t = grade_add_test(g, name, GROUP_CORRECTNESS,
@@ -128,13 +128,8 @@ int correctness_run(const struct run_context *ctx, enum backend backend, struct 
 			continue;
 		}
 		uint64_t seed = rng_test_seed(ctx->seed, ctx->salt, (unsigned)i);
-		snprintf(seed_text, sizeof(seed_text), "%" PRIu64, seed);
-		char *argv[] = { (char *)ctx->harness, "correct", (char *)ctx->lab->id, shape_text,
-				 seed_text, NULL };
-		size_t words = GUARD_WORDS * 2 + ctx->lab->out_count(&shapes[i]);
 		struct harness_report rep;
-		if (harness_run(argv, r, r->test_timeout_s, words * 4 + 65536, ctx->isolate,
-				ctx->work_dir, &rep, err, sizeof(err)) < 0) {
+		if (harness_correct(ctx, &shapes[i], seed, &rep, err, sizeof(err)) < 0) {
 			test_fail(t, "the grader could not start the harness: %s", err);
 			failed++;
 			continue;

@@ -75,14 +75,9 @@ static void analysis_step(const struct grade_request *req, const struct run_cont
 		}
 		use = &emu;
 	}
-	char shape[64], seed[32], err[256];
-	shape_format(&r->analysis_shape, shape, sizeof(shape));
-	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)ctx->seed);
-	char *argv[] = { (char *)use->harness, "analysis", (char *)req->lab->id, shape, seed, NULL };
+	char err[256];
 	struct harness_report rep;
-	size_t words = 2 * 4096 + req->lab->out_count(&r->analysis_shape);
-	if (harness_run(argv, r, r->analysis_timeout_s, words * 4 + (64 << 20), req->isolate,
-			req->work_dir, &rep, err, sizeof(err)) < 0) {
+	if (harness_analysis(ctx, use->harness, &rep, err, sizeof(err)) < 0) {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, r->analysis_points);
 		test_fail(t, "the grader could not start the emulator: %s", err);
 		return;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "steps/harness_run.h"
+#include "steps/harness_door.h"
 #include "sys/kit_paths.h"
 
 /* Why a calculator usually gets a case of this kind wrong. */
@@ -124,7 +124,6 @@ int occupancy_live_table(const char *path, char *err, size_t errlen)
 static void check_table(const struct run_context *ctx, const char *name, const struct occ_table *t,
 			double points, struct grade *g)
 {
-	const struct rubric *r = ctx->rubric;
 	struct test_result *test = grade_add_test(g, name, GROUP_CORRECTNESS, points);
 	char questions[1100], err[512];
 	snprintf(questions, sizeof(questions), "%s/occupancy-questions.bin", ctx->work_dir);
@@ -132,11 +131,9 @@ static void check_table(const struct run_context *ctx, const char *name, const s
 		test_fail(test, "the grader could not write its questions: %s", err);
 		return;
 	}
-	char *argv[] = { (char *)ctx->harness, "occupancy", (char *)ctx->lab->id, questions, NULL };
 	struct harness_report rep;
 	size_t want = (size_t)t->n_rows * sizeof(struct occ_result);
-	if (harness_run(argv, r, r->occupancy_timeout_s, want + 65536, ctx->isolate, ctx->work_dir, &rep,
-			err, sizeof(err)) < 0) {
+	if (harness_occupancy(ctx, questions, t->n_rows, &rep, err, sizeof(err)) < 0) {
 		test_fail(test, "the grader could not start the harness: %s", err);
 		return;
 	}

@@ -104,21 +104,12 @@ int bench_harness(const struct run_context *ctx, const char *harness, struct ben
 	const struct rubric *r = ctx->rubric;
 	memset(out, 0, sizeof(*out));
 	out->n = bench_shapes(r, out->shapes);
-	char runs[16], texts[GRADE_MAX_BENCH][64], err[256];
-	char *argv[GRADE_MAX_BENCH + 5];
-	int a = 0;
-	snprintf(runs, sizeof(runs), "%d", r->runs);
-	argv[a++] = (char *)harness;
-	argv[a++] = "bench";
-	argv[a++] = (char *)ctx->lab->id;
-	argv[a++] = runs;
+	char texts[GRADE_MAX_BENCH][64], err[256];
 	for (int i = 0; i < out->n; i++)
-		argv[a++] = (char *)shape_format(&out->shapes[i], texts[i], sizeof(texts[i]));
-	argv[a] = NULL;
+		shape_format(&out->shapes[i], texts[i], sizeof(texts[i]));
 
 	struct harness_report rep;
-	if (harness_run(argv, r, r->bench_timeout_s, 1 << 20, ctx->isolate, ctx->work_dir, &rep, err,
-			sizeof(err)) < 0) {
+	if (harness_bench(ctx, harness, out->shapes, out->n, &rep, err, sizeof(err)) < 0) {
 		snprintf(msg, len, "the grader could not start the harness: %s", err);
 		return -1;
 	}
