@@ -181,9 +181,8 @@ static int check_kit(struct batch_config *c)
  * student's sandbox can see it; used as the performance reference. */
 static void build_references(struct batch_config *c)
 {
-	char solution[PATH_MAX], rel[512], dir[PATH_MAX + 32], log[8192];
-	snprintf(rel, sizeof(rel), "solutions/%s/%s", c->lab->dir, c->lab->file);
-	if (c->backend != BACKEND_CUDA || !file_exists(kit_path(solution, sizeof(solution), rel)))
+	char solution[PATH_MAX], dir[PATH_MAX + 32], log[8192];
+	if (c->backend != BACKEND_CUDA || !reference_solution(c->lab, solution, sizeof(solution)))
 		return;
 	for (int i = 0; i < c->n_gpus; i++) {
 		struct gpu_slot *g = &c->gpus[i];
@@ -196,8 +195,7 @@ static void build_references(struct batch_config *c)
 		struct build_result b;
 		snprintf(dir, sizeof(dir), "%s/reference-%d", c->work_root, i);
 		if (mkdir(dir, 0711) == 0 &&
-		    build_submission(c->lab, BACKEND_CUDA, solution, dir, &g->dev, c->r->build_timeout_s,
-				     &b, log, sizeof(log)) == 0)
+		    build_reference(c->lab, dir, &g->dev, c->r->build_timeout_s, &b, log, sizeof(log)) == 0)
 			snprintf(g->reference_harness, sizeof(g->reference_harness), "%s", b.harness);
 		else
 			fprintf(stderr, "grade: the reference solution did not build for %s: scores use the "

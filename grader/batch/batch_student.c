@@ -81,7 +81,7 @@ static void grade_in_sandbox(const struct batch_config *c, const struct student 
 		.seed = c->o->seed_given ? c->o->seed : rng_fresh_seed(),
 		.salt = c->salt,
 		.work_dir = work,
-		.reference = NULL,	/* never built next to student code: see below */
+		.time_reference = 0,	/* never built next to student code: see below */
 		.isolate = c->isolate,
 		.analysis = !c->o->no_analysis,
 		.gpu_phase = gpu ? batch_gpu_phase : NULL,

@@ -181,9 +181,6 @@ static int grade_one(const struct options *o, const struct lab *lab, const struc
 {
 	struct grade g;
 	grade_init(&g, lab);
-	char reference[1024], rel[512];
-	snprintf(rel, sizeof(rel), "solutions/%s/%s", lab->dir, lab->file);
-	kit_path(reference, sizeof(reference), rel);
 	struct grade_request req = {
 		.lab = lab,
 		.rubric = r,
@@ -192,7 +189,7 @@ static int grade_one(const struct options *o, const struct lab *lab, const struc
 		.seed = o->seed_given ? o->seed : rng_fresh_seed(),
 		.salt = 0,
 		.work_dir = work,
-		.reference = reference_needed(o, r, dev) && file_exists(reference) ? reference : NULL,
+		.time_reference = reference_needed(o, r, dev),
 		.isolate = !o->no_isolation,
 		.analysis = !o->no_analysis,
 	};

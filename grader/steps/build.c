@@ -128,3 +128,21 @@ int build_submission(const struct lab *lab, enum backend backend, const char *su
 	rc = link_harness(lab, backend, out->student_obj, out->harness, timeout_s, log, loglen);
 	return rc == 0 ? 0 : rc < 0 ? -1 : 1;
 }
+
+const char *reference_solution(const struct lab *lab, char *buf, size_t len)
+{
+	char rel[512];
+	snprintf(rel, sizeof(rel), "solutions/%s/%s", lab->dir, lab->file);
+	return file_exists(kit_path(buf, len, rel)) ? buf : NULL;
+}
+
+int build_reference(const struct lab *lab, const char *work_dir, const struct device_info *dev,
+		    double timeout_s, struct build_result *out, char *log, size_t loglen)
+{
+	char solution[1024];
+	if (!reference_solution(lab, solution, sizeof(solution))) {
+		snprintf(log, loglen, "%s: no reference solution", solution);
+		return -1;
+	}
+	return build_submission(lab, BACKEND_CUDA, solution, work_dir, dev, timeout_s, out, log, loglen);
+}

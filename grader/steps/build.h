@@ -25,6 +25,16 @@ int build_submission(const struct lab *lab, enum backend backend, const char *su
 		     const char *work_dir, const struct device_info *dev, double timeout_s,
 		     struct build_result *out, char *log, size_t loglen);
 
+/* The lab's reference solution, solutions/LAB/FILE, in buf; NULL when the
+ * kit has none. */
+const char *reference_solution(const struct lab *lab, char *buf, size_t len);
+
+/* The one way the reference solution is built, for a single grade and for
+ * a batch: reference_solution() for the GPU backend into work_dir (which
+ * exists). Returns as build_submission; -1 also when there is no solution. */
+int build_reference(const struct lab *lab, const char *work_dir, const struct device_info *dev,
+		    double timeout_s, struct build_result *out, char *log, size_t loglen);
+
 /* Only compiles (no harness), for `make labN`. Same return values. */
 int build_compile_only(enum backend backend, const char *submission, const char *work_dir,
 		       const struct device_info *dev, double timeout_s, char *log, size_t loglen);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "steps/harness_door.h"
-#include "steps/performance.h"
+#include "steps/timing.h"
 
 /* Keeps the sweep sorted by occupancy, one point per occupancy (several
  * shared sizes can give the same number of resident blocks). */
