@@ -121,7 +121,7 @@ static void draw_charts(const struct options *o, const struct grade *g)
 		chart_occupancy(g, o->plot, dir, msg, sizeof(msg));
 		fprintf(stderr, "%s\n", msg);
 	}
-	if (g->lab->scan_chart) {
+	if (g->lab->handout_steps) {
 		chart_active_threads(g, o->plot, dir, msg, sizeof(msg));
 		fprintf(stderr, "%s\n", msg);
 	}

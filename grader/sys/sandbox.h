@@ -19,6 +19,8 @@ struct sandbox_limits {
 	const char *cwd;	/* the child's working directory, or NULL */
 	const char *writable_dir;	/* with isolation: the only folder it may write */
 	int isolate;		/* run under bubblewrap when it is installed */
+	const void *input;	/* what the child reads on stdin; NULL: /dev/null */
+	size_t input_len;
 };
 
 struct child_result {
