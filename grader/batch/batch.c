@@ -28,6 +28,7 @@
 #include "steps/build.h"
 #include "steps/grade_run.h"
 #include "sys/isolation.h"
+#include "sys/uid_lease.h"
 #include "sys/kit_paths.h"
 #include "steps/occupancy_check.h"
 #include "sys/clock.h"
@@ -167,7 +168,7 @@ static int check_kit(struct batch_config *c)
 		fprintf(stderr, "grade: the emulator is not built (%s is missing): run make\n", cc);
 		return 4;
 	}
-	long uid = c->isolate ? isolation_uid() : -1;
+	long uid = c->isolate ? uid_lease() : -1;
 	if (uid >= 0 && !sandbox_can_read_kit(uid, c->backend)) {
 		fprintf(stderr, "grade: the sandbox user (uid %ld) cannot read the kit at %s: a folder "
 			"above it is private. Move the kit, or chmod o+rx the folders above it, or run with "
@@ -195,7 +196,8 @@ static void build_references(struct batch_config *c)
 		struct build_result b;
 		snprintf(dir, sizeof(dir), "%s/reference-%d", c->work_root, i);
 		if (mkdir(dir, 0711) == 0 &&
-		    build_reference(c->lab, dir, &g->dev, c->r->build_timeout_s, &b, log, sizeof(log)) == 0)
+		    build_reference(c->lab, dir, &g->dev, NULL, c->r->build_timeout_s, &b, log,
+				    sizeof(log)) == 0)
 			snprintf(g->reference_harness, sizeof(g->reference_harness), "%s", b.harness);
 		else
 			fprintf(stderr, "grade: the reference solution did not build for %s: scores use the "
@@ -219,20 +221,12 @@ static void ask_occupancy_apis(struct batch_config *c)
 					 c->gpus[k].occupancy_table);
 		if (g->occupancy_table[0])
 			continue;
-		char path[PATH_MAX], *saved = getenv("CUDA_VISIBLE_DEVICES");
-		char keep[256];
-		snprintf(keep, sizeof(keep), "%s", saved ? saved : "");
+		char path[PATH_MAX];
 		snprintf(path, sizeof(path), "%.4000s/occupancy-gpu%d.txt", c->work_root, i);
-		if (g->visible[0])
-			setenv("CUDA_VISIBLE_DEVICES", g->visible, 1);
-		if (occupancy_live_table(path, err, sizeof(err)) == 0)
+		if (occupancy_live_table(path, NULL, batch_worker_gpu(g), err, sizeof(err)) == 0)
 			snprintf(g->occupancy_table, sizeof(g->occupancy_table), "%s", path);
 		else
 			fprintf(stderr, "grade: %s\n", err);
-		if (saved)
-			setenv("CUDA_VISIBLE_DEVICES", keep, 1);
-		else
-			unsetenv("CUDA_VISIBLE_DEVICES");
 	}
 }
 
@@ -257,14 +251,14 @@ static void describe_isolation(const struct batch_config *c)
 			geteuid() == 0 ? "root" : "you");
 		return;
 	}
-	if (isolation_available())
+	if (bwrap_available())
 		fprintf(stderr, "isolation: bubblewrap (no network; solutions, this batch's folders and "
 			"other submissions hidden)");
 	else
-		fprintf(stderr, "isolation: no bubblewrap (%s)", isolation_unavailable_reason());
+		fprintf(stderr, "isolation: no bubblewrap (%s)", bwrap_unavailable_reason());
 	fprintf(stderr, "%s\n", geteuid() == 0 ? "; each worker runs submissions as an unprivileged uid "
 						   "of its own, with a process limit" : "");
-	if (!isolation_available())
+	if (!bwrap_available())
 		warn_readable(c);
 }
 
@@ -530,14 +524,17 @@ static int run_workers(struct batch *b, const int *todo, int n_todo, int jobs)
 
 /* ---- the end ----------------------------------------------------------------------- */
 
+/* How a worker isolates its children (batch_student.c), as the summary tells it. */
+static const struct isolation_policy batch_isolation = { .force = 1 };
+
 static void write_batch_json(const struct batch *b, int jobs, double wall_s)
 {
 	char path[PATH_MAX + 16], err[512], target[256], note[256];
 	target_of(&b->c, target, sizeof(target));
-	isolation_describe(b->c.isolate, note, sizeof(note));
+	isolation_describe(b->c.isolate ? &batch_isolation : NULL, note, sizeof(note));
 	json_t *j = json_pack("{s:s, s:s, s:s, s:b, s:i, s:i, s:i, s:i, s:i, s:i, s:f}", "lab",
 			      b->c.lab->id, "target", target, "rubric", b->c.r->path, "isolated",
-			      b->c.isolate && isolation_available(), "jobs", jobs, "students",
+			      b->c.isolate && bwrap_available(), "jobs", jobs, "students",
 			      b->roster.n, "graded", b->graded, "resumed", b->resumed, "skipped",
 			      b->roster.n_skipped, "errors", b->errors, "wall_s", wall_s);
 	char *text = j ? json_dumps(j, JSON_INDENT(2)) : NULL;

@@ -189,6 +189,10 @@ struct gpu_slot {
  * as the probe finds them. Returns how many (0 when there is none). */
 int batch_gpus(const struct device_info *dev, const char *lock_dir, struct gpu_slot *out, int max);
 
+/* The CUDA_VISIBLE_DEVICES a worker's children get for slot (NULL: none):
+ * the slot's GPU, else the grader's own setting (NULL when unset). */
+const char *batch_worker_gpu(const struct gpu_slot *slot);
+
 /* grade_request.gpu_phase for a gpu_slot: correctness shares the GPU,
  * timing has it alone; a timed run that waits goes before new shares. */
 void batch_gpu_phase(void *slot, int timed, int begin);

@@ -45,9 +45,15 @@ static void slot_init(struct gpu_slot *s, const char *visible, const struct devi
 /* Probes the GPU that CUDA_VISIBLE_DEVICES=visible shows; 1 if there is one. */
 static int probe_one(const char *visible, struct device_info *d)
 {
-	setenv("CUDA_VISIBLE_DEVICES", visible, 1);
-	device_probe(d);
+	device_probe(d, visible);
 	return d->present;
+}
+
+const char *batch_worker_gpu(const struct gpu_slot *slot)
+{
+	if (slot && slot->visible[0])
+		return slot->visible;
+	return getenv("CUDA_VISIBLE_DEVICES");
 }
 
 int batch_gpus(const struct device_info *dev, const char *lock_dir, struct gpu_slot *out, int max)
@@ -55,11 +61,9 @@ int batch_gpus(const struct device_info *dev, const char *lock_dir, struct gpu_s
 	if (!dev->present)
 		return 0;
 	const char *env = getenv("CUDA_VISIBLE_DEVICES");
-	char saved[256] = "", list[256];
-	int had = env != NULL, n = 0;
+	char list[256];
+	int n = 0;
 	struct device_info d;
-	if (env)
-		snprintf(saved, sizeof(saved), "%s", env);
 	if (env && *env) {
 		snprintf(list, sizeof(list), "%s", env);
 		char *save;
@@ -75,10 +79,6 @@ int batch_gpus(const struct device_info *dev, const char *lock_dir, struct gpu_s
 			slot_init(&out[n++], id, &d, lock_dir);
 		}
 	}
-	if (had)
-		setenv("CUDA_VISIBLE_DEVICES", saved, 1);
-	else
-		unsetenv("CUDA_VISIBLE_DEVICES");
 	if (n == 0)	/* the probe saw one as the grader started: use it as it is */
 		slot_init(&out[n++], "", dev, lock_dir);
 	return n;

@@ -114,8 +114,7 @@ void summary_from_grade(const struct grade *g, const char *student, const char *
 	snprintf(s->backend, sizeof(s->backend), "%s", backend_name(g->backend));
 	snprintf(s->device, sizeof(s->device), "%s", g->device);
 	snprintf(s->isolation, sizeof(s->isolation), "%s", g->isolation_note);
-	const char *gpu = getenv("CUDA_VISIBLE_DEVICES");	/* set by the worker (batch_gpu.c) */
-	snprintf(s->gpu, sizeof(s->gpu), "%s", g->backend == BACKEND_CUDA && gpu ? gpu : "");
+	snprintf(s->gpu, sizeof(s->gpu), "%s", g->backend == BACKEND_CUDA ? g->gpu : "");
 	s->wall_s = wall_s;
 }
 

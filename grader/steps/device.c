@@ -25,7 +25,7 @@ static void read_device_json(const json_t *j, struct device_info *d)
 	}
 }
 
-int device_probe(struct device_info *d)
+int device_probe(struct device_info *d, const char *gpu)
 {
 	memset(d, 0, sizeof(*d));
 	char probe[1024];
@@ -37,7 +37,7 @@ int device_probe(struct device_info *d)
 	}
 	struct harness_report rep;
 	char err[256];
-	if (harness_device(probe, &rep, err, sizeof(err)) < 0) {
+	if (harness_device(probe, gpu, &rep, err, sizeof(err)) < 0) {
 		snprintf(d->why_absent, sizeof(d->why_absent), "device probe: %.200s", err);
 		return 0;
 	}

@@ -50,12 +50,12 @@ static int step_build(struct grade_run *run, struct grade *g)
 	struct test_result *t = grade_add_test(g, run->backend == BACKEND_CUDA ? "build (nvcc)" :
 					       "build (emulator)", GROUP_BUILD, 0);
 	int rc = build_submission(req->lab, run->backend, req->submission, req->work_dir, run->dev,
-				  req->rubric->build_timeout_s, &run->built, g->build_log,
+				  isolation_for_tools(req->isolation), req->rubric->build_timeout_s, &run->built, g->build_log,
 				  sizeof(g->build_log));
 	if (rc == 0) {
 		test_pass(t, "%s", "");
 		run->ctx = (struct run_context){ req->lab, req->rubric, run->built.harness, req->work_dir,
-						 req->seed, req->salt, req->isolate };
+						 req->seed, req->salt, req->isolation, req->gpu };
 		return 1;
 	}
 	if (rc < 0) {
@@ -73,7 +73,8 @@ static int step_build(struct grade_run *run, struct grade *g)
 /* 2. Integrity: nothing runs that calls what the lab forbids. */
 static int step_integrity(struct grade_run *run, struct grade *g)
 {
-	return integrity_check(run->req->rubric, run->backend, run->built.student_obj, g);
+	return integrity_check(run->req->rubric, run->backend, run->built.student_obj,
+			       isolation_for_tools(run->req->isolation), g);
 }
 
 /* 3. Correctness, one child per size. */
@@ -103,7 +104,8 @@ static int step_reference(struct grade_run *run, struct grade *g)
 		return 1;
 	snprintf(ref_dir, sizeof(ref_dir), "%s/reference", req->work_dir);
 	if (make_dirs(ref_dir) == 0 &&
-	    build_reference(req->lab, ref_dir, run->dev, req->rubric->build_timeout_s, &run->ref, log,
+	    build_reference(req->lab, ref_dir, run->dev, isolation_for_tools(req->isolation),
+			    req->rubric->build_timeout_s, &run->ref, log,
 			    sizeof(log)) == 0)
 		run->ref_harness = run->ref.harness;
 	return 1;
@@ -139,7 +141,7 @@ static void analyse(const struct grade_request *req, const struct run_context *c
 	const struct build_result *use = built;
 	if (backend != BACKEND_EMU) {
 		if (build_submission(req->lab, BACKEND_EMU, req->submission, req->work_dir, dev,
-				     r->build_timeout_s, &emu, log, sizeof(log)) != 0) {
+				     isolation_for_tools(req->isolation), r->build_timeout_s, &emu, log, sizeof(log)) != 0) {
 			struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, 0);
 			t->status = TEST_NOT_MEASURED;
 			snprintf(t->message, sizeof(t->message), "the emulator could not build this file, "
@@ -232,7 +234,8 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 		return;
 	}
 	g->backend = run.backend;
-	isolation_describe(req->isolate, g->isolation_note, sizeof(g->isolation_note));
+	isolation_describe(req->isolation, g->isolation_note, sizeof(g->isolation_note));
+	snprintf(g->gpu, sizeof(g->gpu), "%s", req->gpu ? req->gpu : "");
 	snprintf(g->device, sizeof(g->device), "%s", run.backend == BACKEND_CUDA ? dev->name : "CPU emulator");
 
 	enum gpu_use held = GPU_NONE;

@@ -19,7 +19,10 @@ struct grade_request {
 	uint64_t salt;			/* 0: none */
 	const char *work_dir;		/* builds and runs happen here */
 	int time_reference;		/* build the lab's solution and time it beside */
-	int isolate;			/* bubblewrap where available */
+	/* How the children that run student code are isolated (isolation.h);
+	 * NULL: not at all (--no-isolation). */
+	const struct isolation_policy *isolation;
+	const char *gpu;		/* the children's CUDA_VISIBLE_DEVICES; NULL: the grader's own */
 	int analysis;			/* run the emulator's analysis (0 to skip) */
 
 	/* Batch mode (zero otherwise). gpu_phase is called when a phase that

@@ -77,16 +77,18 @@ static int run_student(const struct run_context *ctx, char *const argv[], double
 		.with_channel = 1,
 		.cwd = ctx->work_dir,
 		.writable_dir = ctx->work_dir,
-		.isolate = ctx->isolate,
+		.isolation = ctx->isolation,
+		.gpu = ctx->gpu,
 	};
 	return run(argv, &lim, rep, err, errlen);
 }
 
-int harness_device(const char *program, struct harness_report *rep, char *err, size_t errlen)
+int harness_device(const char *program, const char *gpu, struct harness_report *rep, char *err,
+		   size_t errlen)
 {
 	/* Kit code only, but a broken driver can crash or hang it. */
 	char *argv[] = { (char *)program, "device", NULL };
-	struct sandbox_limits lim = { .wall_s = 60, .output_cap = 4096, .with_channel = 1 };
+	struct sandbox_limits lim = { .wall_s = 60, .output_cap = 4096, .with_channel = 1, .gpu = gpu };
 	return run(argv, &lim, rep, err, errlen);
 }
 

@@ -32,9 +32,11 @@ struct harness_report {
 	int outputs;			/* how many MSG_OUTPUT frames came */
 };
 
-/* device: the GPU the program sees (MSG_DEVICE); program is the device
+/* device: the GPU the program sees (MSG_DEVICE) with gpu as its
+ * CUDA_VISIBLE_DEVICES (NULL: the grader's own); program is the device
  * probe, the harness linked with no lab. */
-int harness_device(const char *program, struct harness_report *rep, char *err, size_t errlen);
+int harness_device(const char *program, const char *gpu, struct harness_report *rep, char *err,
+		   size_t errlen);
 
 /* correct: one call of the entry point on shape s with the inputs of seed. */
 int harness_correct(const struct run_context *ctx, const struct shape *s, uint64_t seed,

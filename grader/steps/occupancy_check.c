@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "steps/harness_door.h"
+#include "sys/isolation.h"
 #include "sys/kit_paths.h"
 
 /* Why a calculator usually gets a case of this kind wrong. */
@@ -97,7 +98,8 @@ int occupancy_write_questions(const char *path, const struct occ_table *t, char 
 	return 0;
 }
 
-int occupancy_live_table(const char *path, char *err, size_t errlen)
+int occupancy_live_table(const char *path, const struct isolation_policy *tools, const char *gpu,
+			 char *err, size_t errlen)
 {
 	char probe[1024];
 	kit_path(probe, sizeof(probe), "build/harness/occupancy-api");
@@ -106,7 +108,8 @@ int occupancy_live_table(const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	char *argv[] = { probe, (char *)path, NULL };
-	struct sandbox_limits lim = { .wall_s = 120, .output_cap = 16 * 1024 };
+	struct sandbox_limits lim = { .wall_s = 120, .output_cap = 16 * 1024, .isolation = tools,
+				      .gpu = gpu };
 	struct child_result res;
 	if (sandbox_run(argv, &lim, &res, err, errlen) < 0)
 		return -1;
@@ -178,7 +181,8 @@ void occupancy_check_run(const struct run_context *ctx, enum backend backend, co
 			snprintf(name, sizeof(name), "occupancy table %s", r->occupancy_tables[i]);
 		}
 		struct occ_table t;
-		if ((live && !live_path && occupancy_live_table(path, err, sizeof(err)) < 0) ||
+		if ((live && !live_path && occupancy_live_table(path, isolation_for_tools(ctx->isolation), ctx->gpu, err,
+					 sizeof(err)) < 0) ||
 		    occ_table_load(path, &t, err, sizeof(err)) < 0) {
 			struct test_result *test = grade_add_test(g, name, GROUP_CORRECTNESS, points);
 			g->internal_error = 1;

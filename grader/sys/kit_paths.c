@@ -103,3 +103,17 @@ int find_program(const char *name, char *buf, size_t len)
 		p = end;
 	}
 }
+
+/* path made absolute and free of symbolic links, as bwrap needs it; the
+ * path itself (made absolute) when it does not exist yet. */
+void absolute_path(const char *path, char *out, size_t len)
+{
+	char buf[PATH_MAX], cwd[PATH_MAX];
+	if (realpath(path, buf)) {
+		snprintf(out, len, "%s", buf);
+	} else if (path[0] == '/' || !getcwd(cwd, sizeof(cwd))) {
+		snprintf(out, len, "%s", path);
+	} else {
+		snprintf(out, len, "%.2000s/%.2000s", cwd, path);
+	}
+}

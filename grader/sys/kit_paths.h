@@ -19,6 +19,10 @@ int file_exists(const char *path);
  * make. Returns 1 and the path in buf, or 0 when there is none. */
 int find_program(const char *name, char *buf, size_t len);
 
+/* path made absolute and free of symbolic links (realpath), or only made
+ * absolute when it does not exist yet. */
+void absolute_path(const char *path, char *out, size_t len);
+
 /* mkdir -p. Returns 0, or -1 with errno set. */
 int make_dirs(const char *path);
 
