@@ -1,8 +1,10 @@
 /*
  * Sharing the GPUs between a batch's workers.
  *
- * Worker k uses GPU k mod n (CUDA_VISIBLE_DEVICES set before anything of
- * the student's runs). On each GPU, correctness runs may overlap -- they
+ * Worker k uses GPU k mod n (its children get CUDA_VISIBLE_DEVICES through
+ * the sandbox's arguments: batch_worker_gpu). Before the workers start,
+ * each GPU model gets the reference solution built and lab 4's occupancy
+ * API asked, once. On each GPU, correctness runs may overlap -- they
  * are checked, not timed -- but a timed run must have the GPU alone, or
  * another student's kernel would eat its bandwidth. A readers-writer lock
  * made of two flock(2) files per GPU does it, across processes and across
@@ -22,7 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "steps/build.h"
+#include "steps/occupancy_check.h"
 
 static void slot_init(struct gpu_slot *s, const char *visible, const struct device_info *d,
 		      const char *lock_dir)
@@ -118,4 +124,67 @@ void batch_gpu_phase(void *arg, int timed, int begin)
 		if (timed)
 			lock(s->turn_fd, LOCK_UN);
 	}
+}
+
+/* ---- before the workers start ---------------------------------------------------- */
+
+/* The solution, built once per GPU model by the batch itself, where no
+ * student's sandbox can see it; used as the performance reference. */
+static void build_references(struct batch_config *c)
+{
+	char solution[PATH_MAX], dir[PATH_MAX + 32], log[8192];
+	if (c->backend != BACKEND_CUDA || !reference_solution(c->lab, solution, sizeof(solution)))
+		return;
+	for (int i = 0; i < c->n_gpus; i++) {
+		struct gpu_slot *g = &c->gpus[i];
+		for (int k = 0; k < i && !g->reference_harness[0]; k++)
+			if (c->gpus[k].dev.major == g->dev.major && c->gpus[k].dev.minor == g->dev.minor)
+				snprintf(g->reference_harness, sizeof(g->reference_harness), "%s",
+					 c->gpus[k].reference_harness);
+		if (g->reference_harness[0])
+			continue;
+		struct build_result b;
+		snprintf(dir, sizeof(dir), "%s/reference-%d", c->work_root, i);
+		if (mkdir(dir, 0711) == 0 &&
+		    build_reference(c->lab, dir, &g->dev, NULL, c->r->build_timeout_s, &b, log,
+				    sizeof(log)) == 0)
+			snprintf(g->reference_harness, sizeof(g->reference_harness), "%s", b.harness);
+		else
+			fprintf(stderr, "grade: the reference solution did not build for %s: scores use the "
+				"rubric's band\n%s\n", g->dev.name, log);
+	}
+}
+
+/* Lab 4: each GPU model's occupancy API asked once for the whole batch, by
+ * the kit's probe on that GPU; a student whose grade could not use it asks
+ * again in its own grade. */
+static void ask_occupancy_apis(struct batch_config *c)
+{
+	char err[512];
+	if (c->backend != BACKEND_CUDA || !c->lab->has_calculator || c->r->occupancy_points <= 0)
+		return;
+	for (int i = 0; i < c->n_gpus; i++) {
+		struct gpu_slot *g = &c->gpus[i];
+		for (int k = 0; k < i && !g->occupancy_table[0]; k++)
+			if (strcmp(c->gpus[k].dev.name, g->dev.name) == 0)
+				snprintf(g->occupancy_table, sizeof(g->occupancy_table), "%s",
+					 c->gpus[k].occupancy_table);
+		if (g->occupancy_table[0])
+			continue;
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%.4000s/occupancy-gpu%d.txt", c->work_root, i);
+		if (occupancy_live_table(path, NULL, batch_worker_gpu(g), err, sizeof(err)) == 0)
+			snprintf(g->occupancy_table, sizeof(g->occupancy_table), "%s", path);
+		else
+			fprintf(stderr, "grade: %s\n", err);
+	}
+}
+
+/* Without bubblewrap nothing is hidden: code that gets past the symbol
+ * check (see the hostile fixtures) reads whatever other users may read. */
+
+void batch_prepare_gpus(struct batch_config *c)
+{
+	build_references(c);
+	ask_occupancy_apis(c);
 }
