@@ -5,6 +5,7 @@
  * table or not at all.
  */
 #include "report/report_text.h"
+#include "sys/utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +16,6 @@
 #define YELLOW "\033[33m"
 #define BOLD "\033[1m"
 #define RESET "\033[0m"
-
-/* The order a student thinks in: did it build, is it honest, is it right,
- * is it fast, is it fast for the right reasons. */
-static const enum test_group group_order[] = {
-	GROUP_BUILD, GROUP_INTEGRITY, GROUP_CORRECTNESS, GROUP_PERFORMANCE, GROUP_ANALYSIS,
-};
 
 int report_use_colour(FILE *f)
 {
@@ -54,7 +49,7 @@ static void put_clean(FILE *out, const char *s, const char *indent)
 			fputc('\n', out);
 			if (p[1])
 				fputs(indent, out);
-		} else if ((*p < 0x20 && *p != '\t') || *p == 0x7f) {
+		} else if (is_control_char(*p) && *p != '\t') {
 			fputc('?', out);
 		} else {
 			fputc(*p, out);
@@ -347,7 +342,7 @@ void report_text(FILE *out, const struct grade *g, int colour)
 	fputc('\n', out);
 	if (g->n_tests > 0) {
 		fprintf(out, "  %-*s%-*s  Points\n", namew, "Test", VERDICT_W, "Result");
-		for (size_t i = 0; i < sizeof(group_order) / sizeof(group_order[0]); i++)
+		for (size_t i = 0; i < GROUP_COUNT; i++)
 			put_group(out, g, group_order[i], namew, colour);
 		fputc('\n', out);
 	}

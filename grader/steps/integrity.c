@@ -104,14 +104,14 @@ const char *integrity_judge(const struct rubric *r, enum backend backend, const 
  * first refused name's verdict in why/name, 0 when all are allowed, -1 when
  * nm failed. */
 static int judge_names(const struct rubric *r, enum backend backend, const char *obj,
-		       const char *which, int defined, const char **why, char *name, size_t len,
-		       char *err, size_t errlen)
+		       const struct isolation_policy *tools, const char *which, int defined,
+		       const char **why, char *name, size_t len, char *err, size_t errlen)
 {
 	/* -u alone lists every undefined name, weak references too. */
 	char *defined_argv[] = { "nm", "-C", "-j", "-g", (char *)which, (char *)obj, NULL };
 	char *called_argv[] = { "nm", "-C", "-j", "-u", (char *)obj, NULL };
 	char **argv = defined ? defined_argv : called_argv;
-	struct sandbox_limits lim = { .wall_s = 60, .output_cap = 16 << 20 };
+	struct sandbox_limits lim = { .wall_s = 60, .output_cap = 16 << 20, .isolation = tools };
 	struct child_result res;
 	if (sandbox_run(argv, &lim, &res, err, errlen) < 0 || !res.exited || res.exit_status) {
 		if (res.output)
@@ -134,15 +134,15 @@ static int judge_names(const struct rubric *r, enum backend backend, const char 
 }
 
 int integrity_check(const struct rubric *r, enum backend backend, const char *student_obj,
-		    struct grade *g)
+		    const struct isolation_policy *tools, struct grade *g)
 {
 	struct test_result *t = grade_add_test(g, "symbols", GROUP_INTEGRITY, 0);
 	const char *why = NULL;
 	char name[1024], err[512];
-	int rc = judge_names(r, backend, student_obj, "--defined-only", 1, &why, name, sizeof(name),
-			     err, sizeof(err));
+	int rc = judge_names(r, backend, student_obj, tools, "--defined-only", 1, &why, name,
+			     sizeof(name), err, sizeof(err));
 	if (rc == 0)
-		rc = judge_names(r, backend, student_obj, NULL, 0, &why, name, sizeof(name), err,
+		rc = judge_names(r, backend, student_obj, tools, NULL, 0, &why, name, sizeof(name), err,
 				 sizeof(err));
 	if (rc < 0) {
 		test_fail(t, "could not list the symbols of your object file (nm): %s", err);

@@ -10,9 +10,12 @@
 #include "steps/grade.h"
 #include "steps/rubric.h"
 
-/* Adds the integrity test to g. Returns 1 if the submission may run. */
+struct isolation_policy;
+
+/* Adds the integrity test to g; nm runs under tools (isolation_for_tools).
+ * Returns 1 if the submission may run. */
 int integrity_check(const struct rubric *r, enum backend backend, const char *student_obj,
-		    struct grade *g);
+		    const struct isolation_policy *tools, struct grade *g);
 
 /* For tests: the verdict on one symbol. defined: the object defines it.
  * Returns NULL when allowed, else a reason ("calls a forbidden function"). */

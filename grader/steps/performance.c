@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
-#include "steps/occupancy_sweep.h"
+#include "steps/timing.h"
 
 double band_points(const struct band *b, double pct, double max_points)
 {
@@ -30,66 +29,12 @@ static int bench_shapes(const struct rubric *r, struct shape *out)
 	return n;
 }
 
-int timing_read(json_t *t, int runs, double bytes, double *gbps, double *copy_gbps, double *spread,
-		double *sum_ms)
-{
-	json_t *s = json_object_get(t, "student_ms"), *c = json_object_get(t, "copy_ms");
-	if (!json_is_array(s) || !json_is_array(c) || (int)json_array_size(s) != runs ||
-	    (int)json_array_size(c) != runs)
-		return -1;
-	double *x = malloc(sizeof(double) * (size_t)runs), *y = malloc(sizeof(double) * (size_t)runs);
-	int ok = x && y;
-	for (int i = 0; ok && i < runs; i++) {
-		x[i] = json_number_value(json_array_get(s, (size_t)i));
-		y[i] = json_number_value(json_array_get(c, (size_t)i));
-		ok = x[i] > 0 && y[i] > 0;
-		*sum_ms += x[i] + y[i];
-	}
-	if (ok) {
-		struct stats st = stats_of(x, (size_t)runs);
-		*gbps = bytes / (st.median * 1e-3) / 1e9;
-		*copy_gbps = bytes / (stats_median(y, (size_t)runs) * 1e-3) / 1e9;
-		*spread = st.spread;
-	}
-	free(x);
-	free(y);
-	return ok ? 0 : -1;
-}
-
 static int perf_index(const struct bench_run *b, const struct shape *s)
 {
 	for (int i = 0; i < b->n; i++)
 		if (memcmp(&b->shapes[i], s, sizeof(*s)) == 0)
 			return i;
 	return b->n - 1;
-}
-
-double launches_max_occupancy(json_t *launches, char *desc, size_t len)
-{
-	json_t *l;
-	size_t i;
-	double best = -1;
-	desc[0] = '\0';
-	json_array_foreach(launches, i, l) {
-		double occ = json_number_value(json_object_get(l, "occupancy"));
-		if (!json_is_number(json_object_get(l, "occupancy")) || occ <= best)
-			continue;
-		best = occ;
-		const char *kernel = json_string_value(json_object_get(l, "kernel"));
-		snprintf(desc, len, "%.60s: %lld blocks of %lld threads, %lld B dynamic shared, %lld "
-			 "registers: %lld blocks/SM", kernel ? kernel : "?",
-			 json_integer_value(json_object_get(l, "grid")),
-			 json_integer_value(json_object_get(l, "threads")),
-			 json_integer_value(json_object_get(l, "dynamic_shared")),
-			 json_integer_value(json_object_get(l, "registers")),
-			 json_integer_value(json_object_get(l, "blocks_per_sm")));
-	}
-	return best;
-}
-
-int timings_outlast_child(double sum_ms, const struct harness_report *rep)
-{
-	return sum_ms > rep->child.wall_s * 1e3 * 1.02 + 5;
 }
 
 void bench_run_free(struct bench_run *b)
@@ -104,21 +49,12 @@ int bench_harness(const struct run_context *ctx, const char *harness, struct ben
 	const struct rubric *r = ctx->rubric;
 	memset(out, 0, sizeof(*out));
 	out->n = bench_shapes(r, out->shapes);
-	char runs[16], texts[GRADE_MAX_BENCH][64], err[256];
-	char *argv[GRADE_MAX_BENCH + 5];
-	int a = 0;
-	snprintf(runs, sizeof(runs), "%d", r->runs);
-	argv[a++] = (char *)harness;
-	argv[a++] = "bench";
-	argv[a++] = (char *)ctx->lab->id;
-	argv[a++] = runs;
+	char texts[GRADE_MAX_BENCH][64], err[256];
 	for (int i = 0; i < out->n; i++)
-		argv[a++] = (char *)shape_format(&out->shapes[i], texts[i], sizeof(texts[i]));
-	argv[a] = NULL;
+		shape_format(&out->shapes[i], texts[i], sizeof(texts[i]));
 
 	struct harness_report rep;
-	if (harness_run(argv, r, r->bench_timeout_s, 1 << 20, ctx->isolate, ctx->work_dir, &rep, err,
-			sizeof(err)) < 0) {
+	if (harness_bench(ctx, harness, out->shapes, out->n, &rep, err, sizeof(err)) < 0) {
 		snprintf(msg, len, "the grader could not start the harness: %s", err);
 		return -1;
 	}
@@ -279,9 +215,9 @@ static void score(const struct run_context *ctx, const struct bench_run *st, con
 		 st->spread[i]);
 }
 
-void performance_run(const struct run_context *ctx, enum backend backend, int correct,
-		     const struct bench_run *reference_timing, const char *reference_harness,
-		     const struct device_info *dev, struct grade *g)
+int performance_run(const struct run_context *ctx, enum backend backend, int correct,
+		    const struct bench_run *reference_timing, const char *reference_harness,
+		    const struct device_info *dev, struct grade *g)
 {
 	const struct rubric *r = ctx->rubric;
 	char shape[64], name[96], msg[TEST_MESSAGE_LEN];
@@ -294,18 +230,18 @@ void performance_run(const struct run_context *ctx, enum backend backend, int co
 		snprintf(t->message, sizeof(t->message), "bandwidth needs a GPU: the emulator checks "
 			 "correctness and analysis, not speed (%.0f points are given on a GPU)",
 			 r->performance_points);
-		return;
+		return 0;
 	}
 	if (!correct) {
 		snprintf(t->message, sizeof(t->message), "not measured: speed counts only once every "
 			 "correctness test passes");
-		return;
+		return 0;
 	}
 	struct bench_run st, ref;
 	if (bench_harness(ctx, ctx->harness, &st, msg, sizeof(msg)) < 0) {
 		test_fail(t, "%s", msg);
 		bench_run_free(&st);
-		return;
+		return 0;
 	}
 	const struct bench_run *use = reference_timing;
 	int timed_now = !use && reference_harness;
@@ -316,6 +252,5 @@ void performance_run(const struct run_context *ctx, enum backend backend, int co
 	bench_run_free(&st);
 	if (timed_now)
 		bench_run_free(&ref);
-	if (r->sweep_runs > 0)
-		occupancy_sweep(ctx, g);
+	return 1;
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "shape.h"
+#include "steps/analysis_check.h"
 
 #define RUBRIC_MAX_SHAPES 32
 #define RUBRIC_MAX_BANDS 16
@@ -67,15 +68,10 @@ struct rubric {
 	struct gpu_band gpus[RUBRIC_MAX_BANDS];
 	int n_gpus;
 
-	/* [analysis]: a check runs only when its key is present (>= 0). */
+	/* [analysis]: a check runs only when its key is present. */
 	struct shape analysis_shape;
 	double analysis_points;		/* split evenly over the checks present */
-	double max_load_sectors_per_request;
-	double max_store_sectors_per_request;
-	double max_shared_wavefronts_per_request;
-	double max_races;
-	double max_uninit_shared_reads;
-	double max_active_warp_steps;
+	double analysis_limit[ANALYSIS_CHECKS];	/* by analysis_check.h's table; < 0: absent */
 	double analysis_timeout_s;
 
 	/* [integrity] */
