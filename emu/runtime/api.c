@@ -129,7 +129,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
 	p->major = 8;
 	p->minor = 0;
 	p->textureAlignment = 512;
-	p->multiProcessorCount = 1;
+	p->multiProcessorCount = rt.device_sms;
 	p->canMapHostMemory = 1;
 	p->unifiedAddressing = 1;
 	p->memoryBusWidth = 64;

@@ -5,6 +5,7 @@
  *   harness correct LAB SHAPE SEED
  *   harness bench LAB RUNS SHAPE [SHAPE ...]
  *   harness analysis LAB SHAPE SEED        (emulator build only)
+ *   harness predict LAB SHAPE SEED SMS     (emulator build only: the performance model's trace)
  *   harness occupancy LAB QUERIES          (lab 4's calculator, on the CPU)
  *   harness sweep LAB RUNS SHAPE           (lab 4: bandwidth against occupancy)
  *
@@ -424,12 +425,45 @@ static size_t l2_flush_bytes(void)
 	return 4 * l2;
 }
 
+#ifdef KIT_EMU
+/*
+ * The performance model's trace at the graded size: a seeded sample of each
+ * launch's blocks runs traced and the others do not run at all, on inputs
+ * that are never filled (the emulator's fresh device memory reads as zeros).
+ * The device reports the predicted GPU's SM count, so that code that sizes
+ * its grid by it launches what it would there. No result is computed.
+ */
+static void run_predict(const struct lab *lab, const struct shape *s, uint64_t seed, int sms)
+{
+	uint32_t *d_in, *d_out;
+	cuemu_set_tracing(1);
+	cuemu_set_sample_seed(seed);
+	cuemu_set_skip_untraced(1);
+	cuemu_set_device_sms(sms);
+	cuemu_metrics_reset();
+	check(cudaMalloc((void **)&d_in, lab->in_count(s) * 4), "cudaMalloc (input)");
+	check(cudaMalloc((void **)&d_out, lab->out_count(s) * 4), "cudaMalloc (output)");
+	send_json(MSG_BEGIN, "{\"seed\":\"%llu\"}", (unsigned long long)seed);
+	lab_entry_call(d_in, d_out, s);
+	cudaError_t sync = cudaDeviceSynchronize(), last = cudaGetLastError();
+	cudaError_t e = sync != cudaSuccess ? sync : last;
+	send_json(MSG_DONE, "{\"cuda_error\":%s%s%s}", e ? "\"" : "", e ? cudaGetErrorName(e) : "null",
+		  e ? "\"" : "");
+	char *metrics = cuemu_metrics_json();
+	if (!metrics)
+		fail("predict", "the emulator produced no metrics");
+	channel_send(CHANNEL_FD, MSG_METRICS, metrics, strlen(metrics));
+	free(metrics);
+}
+#endif
+
 /* ---- main ------------------------------------------------------------- */
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: harness device | correct LAB SHAPE SEED | bench LAB RUNS SHAPE... | "
-			"analysis LAB SHAPE SEED | occupancy LAB QUERIES | sweep LAB RUNS SHAPE\n");
+			"analysis LAB SHAPE SEED | predict LAB SHAPE SEED SMS | occupancy LAB QUERIES | "
+			"sweep LAB RUNS SHAPE\n");
 	exit(2);
 }
 
@@ -491,6 +525,13 @@ int main(int argc, char **argv)
 			fail("analysis", "the emulator produced no metrics");
 		channel_send(CHANNEL_FD, MSG_METRICS, metrics, strlen(metrics));
 		free(metrics);
+	} else if (strcmp(cmd, "predict") == 0 && argc == 6) {
+		const struct lab *lab = need_lab(argv[2]);
+		struct shape s = need_shape(lab, argv[3]);
+		int sms = atoi(argv[5]);
+		if (sms < 1 || sms > 4096)
+			usage();
+		run_predict(lab, &s, strtoull(argv[4], NULL, 10), sms);
 #endif
 	} else {
 		usage();

@@ -1,0 +1,195 @@
+/*
+ * The figures of a launch that the grader's performance model needs
+ * (grader/model/, docs/model.md), summed over the launch's traced blocks:
+ *
+ *   global requests, sectors and 128-byte lines, for loads, stores, atomics;
+ *   the distinct sectors each block touches (a block's warps share the L2,
+ *     so what they touch twice reaches DRAM once), summed over the blocks;
+ *   shared-memory requests and wavefronts;
+ *   load runs: a warp's global loads that follow each other with no global
+ *     store, atomic or barrier between them can all be in flight at once
+ *     (a store may alias a later load, so a compiler cannot hoist that load
+ *     above it); requests / runs is the loads a warp keeps in flight;
+ *   barrier intervals, warps, and the span of static shared memory touched.
+ *
+ * The sectors of one request arrive sorted (trace.c). A block is recognised
+ * by rt.block_serial, which sched.c bumps for every traced block.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "sb.h"
+
+/* A block's distinct sectors, up to SET_MAX; past that every sector counts
+ * as new (a block that touches that much streams, and rarely comes back). */
+#define SET_MAX (1u << 16)
+
+struct sector_set {
+	uintptr_t *slot;	/* open addressing; 0 is empty (sector ids are addresses >> 5, never 0) */
+	size_t cap, n, over;
+};
+
+struct perf_rec {
+	uint64_t req[3], sectors[3], lines[3];	/* by akind: load, store, atomic */
+	uint64_t block_sectors[2];		/* load, store (atomics count as stores) */
+	uint64_t sh_req, sh_wf, ld_runs, intervals;
+	uintptr_t static_lo, static_hi;
+	uint32_t serial;
+	int in_block;
+	uint8_t open[MAX_WARPS];		/* the warp's load run is open */
+	struct sector_set set[2];
+};
+
+struct perf_rec *perf_begin(void)
+{
+	return calloc(1, sizeof(struct perf_rec));
+}
+
+static size_t set_hash(uintptr_t x)
+{
+	return (size_t)((x * 0x9e3779b97f4a7c15ull) >> 20);
+}
+
+static int set_grow(struct sector_set *s)
+{
+	size_t cap = s->cap ? 2 * s->cap : 1024;
+	uintptr_t *t = calloc(cap, sizeof *t);
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < s->cap; i++) {
+		if (!s->slot[i])
+			continue;
+		size_t j = set_hash(s->slot[i]) & (cap - 1);
+		while (t[j])
+			j = (j + 1) & (cap - 1);
+		t[j] = s->slot[i];
+	}
+	free(s->slot);
+	s->slot = t;
+	s->cap = cap;
+	return 0;
+}
+
+static void set_add(struct sector_set *s, uintptr_t x)
+{
+	if (s->n >= SET_MAX) {
+		s->over++;
+		return;
+	}
+	if ((s->n + 1) * 2 > s->cap && set_grow(s) < 0)
+		return;
+	size_t j = set_hash(x) & (s->cap - 1);
+	for (; s->slot[j]; j = (j + 1) & (s->cap - 1))
+		if (s->slot[j] == x)
+			return;
+	s->slot[j] = x;
+	s->n++;
+}
+
+/* The block that ran before this one is over: its distinct sectors count. */
+static void block_flush(struct perf_rec *p)
+{
+	for (int k = 0; k < 2; k++) {
+		p->block_sectors[k] += p->set[k].n + p->set[k].over;
+		if (p->set[k].n)
+			memset(p->set[k].slot, 0, p->set[k].cap * sizeof *p->set[k].slot);
+		p->set[k].n = p->set[k].over = 0;
+	}
+	memset(p->open, 0, sizeof p->open);
+	p->in_block = 0;
+}
+
+static void block_check(struct perf_rec *p)
+{
+	if (p->in_block && p->serial == rt.block_serial)
+		return;
+	block_flush(p);
+	p->serial = rt.block_serial;
+	p->in_block = 1;
+}
+
+void perf_global(struct perf_rec *p, int kind, int warp, const uintptr_t *sector, int n)
+{
+	if (!p || kind > AK_ATOMIC)
+		return;
+	block_check(p);
+	uint64_t lines = 0;
+	for (int i = 0; i < n; i++)
+		lines += i == 0 || sector[i] >> 2 != sector[i - 1] >> 2;
+	p->req[kind]++;
+	p->sectors[kind] += (uint64_t)n;
+	p->lines[kind] += lines;
+	struct sector_set *set = &p->set[kind == AK_LOAD ? 0 : 1];
+	for (int i = 0; i < n; i++)
+		set_add(set, sector[i]);
+	warp %= MAX_WARPS;
+	if (kind == AK_LOAD) {
+		p->ld_runs += !p->open[warp];
+		p->open[warp] = 1;
+	} else {
+		p->open[warp] = 0;
+	}
+}
+
+void perf_shared(struct perf_rec *p, uint64_t wavefronts, uintptr_t lo, uintptr_t hi)
+{
+	if (!p)
+		return;
+	block_check(p);
+	p->sh_req++;
+	p->sh_wf += wavefronts;
+	/* Static shared memory (the arena and the section), not the dynamic buffer. */
+	if (lo - rt.dyn_lo < DYN_SMEM_MAX)
+		return;
+	if (!p->static_hi || lo < p->static_lo)
+		p->static_lo = lo;
+	if (hi > p->static_hi)
+		p->static_hi = hi;
+}
+
+void perf_interval_end(struct perf_rec *p)
+{
+	if (!p)
+		return;
+	block_check(p);
+	p->intervals++;
+	memset(p->open, 0, sizeof p->open);
+}
+
+uint64_t perf_requests(const struct perf_rec *p)
+{
+	return p ? p->req[0] + p->req[1] + p->req[2] + p->sh_req : 0;
+}
+
+void perf_free(struct perf_rec *p)
+{
+	if (!p)
+		return;
+	free(p->set[0].slot);
+	free(p->set[1].slot);
+	free(p);
+}
+
+void perf_json(struct sb *s, struct perf_rec *p)
+{
+	static const char *const kind[3] = { "load", "store", "atomic" };
+	if (!p) {
+		sb_puts(s, "\"model\":null");
+		return;
+	}
+	if (p->in_block)
+		block_flush(p);
+	sb_puts(s, "\"model\":{");
+	for (int k = 0; k < 3; k++)
+		sb_printf(s, "\"%s_requests\":%llu,\"%s_sectors\":%llu,\"%s_lines\":%llu,", kind[k],
+			  (unsigned long long)p->req[k], kind[k], (unsigned long long)p->sectors[k],
+			  kind[k], (unsigned long long)p->lines[k]);
+	sb_printf(s, "\"load_block_sectors\":%llu,\"store_block_sectors\":%llu,",
+		  (unsigned long long)p->block_sectors[0], (unsigned long long)p->block_sectors[1]);
+	sb_printf(s, "\"shared_requests\":%llu,\"shared_wavefronts\":%llu,\"load_runs\":%llu,"
+		  "\"intervals\":%llu,\"static_shared_bytes\":%llu}",
+		  (unsigned long long)p->sh_req, (unsigned long long)p->sh_wf,
+		  (unsigned long long)p->ld_runs, (unsigned long long)p->intervals,
+		  (unsigned long long)(p->static_hi - p->static_lo));
+}
