@@ -65,7 +65,7 @@ $(BUILD)/%.o: %.c | $(BUILD)/.deps-ok
 # --- the grader ---------------------------------------------------------------
 # Every .c under grader/ but the child program (harness/), the lab
 # descriptions (labs/, linked into both sides through COMMON_OBJ) and main.
-GRADER_MAIN := $(wildcard grader/main.c grader/cli/main.c)
+GRADER_MAIN := grader/cli/main.c
 GRADER_SRC := $(filter-out $(GRADER_MAIN) grader/harness/% grader/labs/%,$(shell find grader -name '*.c'))
 GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/%.o)
 
@@ -76,7 +76,7 @@ $(BUILD)/grade: $(GRADER_MAIN:%.c=$(BUILD)/%.o) $(GRADER_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
 
 # --- the harness: compiled once per backend, linked with a submission at
-# grade time by grader/build.c ----------------------------------------------
+# grade time by grader/steps/build.c ----------------------------------------------
 HARNESS_SRC := grader/harness/harness_main.c
 ENTRY_SRC   := $(wildcard grader/labs/*_entry.c) grader/harness/no_entry.c
 

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "device.h"
-#include "kit_paths.h"
-#include "sandbox.h"
+#include "steps/device.h"
+#include "sys/kit_paths.h"
+#include "sys/sandbox.h"
 
 /* KIT_EVIDENCE_DIR: keep each grade's whole output and JSON report there,
  * so that the GPU tests' run is also the committed evidence. */

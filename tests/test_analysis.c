@@ -1,13 +1,13 @@
 /*
- * grader/analysis.c: the emulator's metrics become analysis tests, one per
+ * grader/steps/analysis.c: the emulator's metrics become analysis tests, one per
  * rubric key present, with messages that name the line and say what to do.
  */
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "grade.h"
-#include "rubric.h"
+#include "steps/analysis.h"
+#include "steps/grade.h"
+#include "steps/rubric.h"
 
 /* A rubric with every analysis key absent, 10 points. */
 static struct rubric no_checks(void)

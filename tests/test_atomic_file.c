@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atomic_file.h"
-#include "kit_paths.h"
+#include "sys/atomic_file.h"
+#include "sys/kit_paths.h"
 
 static char dir[64];
 

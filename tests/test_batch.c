@@ -15,13 +15,13 @@
 #include <unistd.h>
 
 #include "../common/guard.h"
-#include "batch.h"
-#include "correctness.h"
-#include "harness_run.h"
+#include "batch/batch.h"
+#include "steps/correctness.h"
+#include "steps/harness_run.h"
 #include "test_support.h"
-#include "integrity.h"
-#include "kit_paths.h"
-#include "rubric.h"
+#include "steps/integrity.h"
+#include "sys/kit_paths.h"
+#include "steps/rubric.h"
 
 extern const struct lab lab3_transpose;
 

@@ -29,9 +29,9 @@
 #include <unistd.h>
 
 #include "grade_runner.h"
-#include "isolation.h"
-#include "kit_paths.h"
-#include "sandbox.h"
+#include "sys/isolation.h"
+#include "sys/kit_paths.h"
+#include "sys/sandbox.h"
 
 #define SALT "hostile-salt-7d41"
 

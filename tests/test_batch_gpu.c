@@ -18,8 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "batch.h"
-#include "kit_paths.h"
+#include "batch/batch.h"
+#include "sys/kit_paths.h"
 
 static char dir[64];
 static int events[2];

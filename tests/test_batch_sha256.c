@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "sha256.h"
+#include "sys/sha256.h"
 
 static void digest_of(const void *data, size_t len, char hex[65])
 {

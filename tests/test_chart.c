@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "chart.h"
-#include "grade.h"
-#include "kit_paths.h"
+#include "chart/chart.h"
+#include "steps/grade.h"
+#include "sys/kit_paths.h"
 #include "test_support.h"
 
 static const struct lab lab3 = {

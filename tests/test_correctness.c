@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "../common/guard.h"
-#include "correctness.h"
+#include "steps/correctness.h"
 #include "test_support.h"
 
 extern const struct lab lab3_transpose, lab1_naive_scan;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "integrity.h"
+#include "steps/integrity.h"
 
 static struct rubric r;
 

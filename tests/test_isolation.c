@@ -14,9 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "isolation.h"
-#include "kit_paths.h"
-#include "sandbox.h"
+#include "sys/isolation.h"
+#include "sys/kit_paths.h"
+#include "sys/sandbox.h"
 
 static char top[64], work[80];
 

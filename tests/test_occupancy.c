@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "../common/occupancy_table.h"
-#include "occupancy_check.h"
-#include "performance.h"
+#include "steps/occupancy_check.h"
+#include "steps/performance.h"
 
 static void load_stored(const char *name, struct occ_table *t)
 {

@@ -1,6 +1,6 @@
 #include <criterion/criterion.h>
 
-#include "options.h"
+#include "cli/options.h"
 
 static int parse(struct options *o, char *err, int argc, ...)
 {

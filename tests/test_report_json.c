@@ -9,10 +9,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "grade.h"
-#include "kit_paths.h"
+#include "steps/grade.h"
+#include "sys/kit_paths.h"
 #include "test_support.h"
-#include "report_json.h"
+#include "report/report_json.h"
 
 static const struct lab lab3 = {
 	.id = "lab3", .dir = "lab3-transpose", .file = "transpose.cu",

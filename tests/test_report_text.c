@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "grade.h"
-#include "report_text.h"
+#include "steps/grade.h"
+#include "report/report_text.h"
 
 static const struct lab lab3 = {
 	.id = "lab3", .dir = "lab3-transpose", .file = "transpose.cu",

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "rubric.h"
+#include "steps/rubric.h"
 
 static char path[64];
 

@@ -1,7 +1,7 @@
 #include <criterion/criterion.h>
 #include <signal.h>
 
-#include "sandbox.h"
+#include "sys/sandbox.h"
 
 static struct child_result run_sh(const char *script, double wall_s, size_t cap)
 {

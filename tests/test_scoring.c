@@ -1,7 +1,7 @@
 #include <criterion/criterion.h>
 
-#include "calibrate.h"
-#include "performance.h"
+#include "cli/calibrate.h"
+#include "steps/performance.h"
 
 Test(scoring, band_is_linear_between_edges)
 {

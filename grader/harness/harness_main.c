@@ -383,7 +383,7 @@ static void run_sweep(const struct lab *lab, const struct shape *s, int runs, si
 
 /*
  * QUERIES holds one device and the kernels to ask about (written by the
- * grader, see grader/occupancy_check.c): "KITOCC1\n", the occ_device, an
+ * grader, see grader/steps/occupancy_check.c): "KITOCC1\n", the occ_device, an
  * int count, count occ_kernels. The answers go back as one MSG_OUTPUT of
  * count occ_results; the grader compares them with its table.
  */

@@ -126,7 +126,7 @@ static void compile_all(const char *pattern)
 		cr_skip_test("no %s yet", pattern);
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		char cmd[2048], *out;
-		/* As grader/build.c compiles them: the kit's common/ on the include path. */
+		/* As grader/steps/build.c compiles them: the kit's common/ on the include path. */
 		snprintf(cmd, sizeof cmd, "%s/cuemu-cc -I%s/common -c %s -o %s/lab%zu.o", CUEMU_BUILD_DIR,
 			 CUEMU_SOURCE_DIR, g.gl_pathv[i], dir, i);
 		int status = run_command(cmd, &out);

@@ -1,0 +1,669 @@
+/*
+ * --batch: the whole run (see batch.h for the files it writes).
+ *
+ *   setup     folders, backend, the sandbox user can read the kit, GPUs,
+ *             the reference solution built once per GPU
+ *   scan      the students; the resume key of each; who is done already
+ *   run       up to --jobs workers, one student each; after each, the
+ *             gradebook again, from every finished student
+ *   finish    the class charts, batch.json, the work folder removed
+ */
+#include "batch/batch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sys/atomic_file.h"
+#include "steps/build.h"
+#include "steps/grade_run.h"
+#include "sys/isolation.h"
+#include "sys/kit_paths.h"
+#include "steps/occupancy_check.h"
+
+struct worker {
+	pid_t pid;		/* 0: the slot is free */
+	int student;		/* index in the roster */
+	double started;
+};
+
+struct batch {
+	struct batch_config c;
+	struct roster roster;
+	struct summary *rows;	/* one per student; rows[i].student[0] == 0: not finished */
+	char salt[1024];
+	int graded, resumed, errors;
+	double deadline_s;	/* a worker that takes longer is stopped */
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	stop_requested = sig;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- setup ------------------------------------------------------------------ */
+
+uint64_t batch_take_salt(const struct options *o, char *text, size_t len)
+{
+	uint64_t salt = options_salt(o);	/* before the wipe: after it, every salt is "" */
+	text[0] = '\0';
+	if (o->salt) {
+		snprintf(text, len, "%s", o->salt);
+		memset((char *)o->salt, 0, strlen(o->salt));
+	}
+	return salt;
+}
+
+/* Work folders of batches that are gone (killed: they had no chance to
+ * clean up). A live batch holds the flock on its folder's .lock. */
+static void remove_stale_work(const char *work, const char *mine)
+{
+	char pattern[PATH_MAX + 16], lock[PATH_MAX + 16];
+	glob_t g;
+	snprintf(pattern, sizeof(pattern), "%s/batch-*", work);
+	if (glob(pattern, GLOB_ONLYDIR, NULL, &g) != 0)
+		return;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		if (strcmp(g.gl_pathv[i], mine) == 0)
+			continue;
+		snprintf(lock, sizeof(lock), "%s/.lock", g.gl_pathv[i]);
+		int fd = open(lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+			remove_tree(g.gl_pathv[i]);
+		if (fd >= 0)
+			close(fd);
+	}
+	globfree(&g);
+}
+
+/* Our work folder's lock, held (by the open file) until the batch ends. */
+static int hold_work_lock(const char *work_root)
+{
+	char lock[PATH_MAX + 16];
+	snprintf(lock, sizeof(lock), "%s/.lock", work_root);
+	int fd = open(lock, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	return fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 ? 0 : -1;
+}
+
+static int setup_dirs(const struct options *o, struct batch_config *c)
+{
+	char out[PATH_MAX];
+	struct stat st;
+	if (stat(o->batch_dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "grade: --batch %s: not a folder\n", o->batch_dir);
+		return 2;
+	}
+	if (o->out_dir) {
+		snprintf(out, sizeof(out), "%s", o->out_dir);
+	} else {
+		size_t n = strlen(o->batch_dir);
+		while (n > 1 && o->batch_dir[n - 1] == '/')
+			n--;
+		snprintf(out, sizeof(out), "%.*s-graded", (int)n, o->batch_dir);
+	}
+	if (make_dirs(out) < 0 || !realpath(out, c->out_dir) || !realpath(o->batch_dir, c->in_dir)) {
+		fprintf(stderr, "grade: cannot create the output folder %s: %s\n", out, strerror(errno));
+		return 4;
+	}
+	if (strcmp(c->out_dir, c->in_dir) == 0) {
+		fprintf(stderr, "grade: --out must not be the batch's own folder\n");
+		return 2;
+	}
+	char students[PATH_MAX + 16];
+	snprintf(students, sizeof(students), "%s/students", c->out_dir);
+	char work[PATH_MAX];
+	kit_path(work, sizeof(work), "build/work");
+	snprintf(c->work_root, sizeof(c->work_root), "%.3000s/batch-XXXXXX", work);
+	if (make_dirs(students) < 0 || make_dirs(work) < 0 || !mkdtemp(c->work_root) ||
+	    chmod(c->work_root, 0711) < 0 || hold_work_lock(c->work_root) < 0) {
+		fprintf(stderr, "grade: cannot create %s or %s: %s\n", students, c->work_root,
+			strerror(errno));
+		return 4;
+	}
+	remove_stale_work(work, c->work_root);
+	return 0;
+}
+
+/* Whether the sandbox user (root's workers) can reach the kit's build:
+ * a kit under a private home folder cannot be used by another user. */
+static int sandbox_can_read_kit(long uid, enum backend backend)
+{
+	char lib[PATH_MAX], cc[PATH_MAX];
+	kit_path(lib, sizeof(lib), "build/libkit.a");
+	kit_path(cc, sizeof(cc), "build/emu/cuemu-cc");
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (setgid((gid_t)uid) < 0 || setuid((uid_t)uid) < 0)
+			_exit(1);
+		_exit(access(lib, R_OK) == 0 && (backend != BACKEND_EMU || access(cc, X_OK) == 0) ? 0 : 1);
+	}
+	int status = 1;
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static int check_kit(struct batch_config *c)
+{
+	char cc[PATH_MAX], why[512];
+	if (backend_resolve(c->o->backend, c->dev, &c->backend, why, sizeof(why)) < 0) {
+		fprintf(stderr, "grade: %s\n", why);
+		return 4;
+	}
+	if (c->backend == BACKEND_EMU && !file_exists(kit_path(cc, sizeof(cc), "build/emu/cuemu-cc"))) {
+		fprintf(stderr, "grade: the emulator is not built (%s is missing): run make\n", cc);
+		return 4;
+	}
+	long uid = c->isolate ? isolation_uid() : -1;
+	if (uid >= 0 && !sandbox_can_read_kit(uid, c->backend)) {
+		fprintf(stderr, "grade: the sandbox user (uid %ld) cannot read the kit at %s: a folder "
+			"above it is private. Move the kit, or chmod o+rx the folders above it, or run with "
+			"--no-isolation (untrusted code then runs as root).\n", uid, kit_root());
+		return 4;
+	}
+	return 0;
+}
+
+/* The solution, built once per GPU model by the batch itself, where no
+ * student's sandbox can see it; used as the performance reference. */
+static void build_references(struct batch_config *c)
+{
+	char solution[PATH_MAX], rel[512], dir[PATH_MAX + 32], log[8192];
+	snprintf(rel, sizeof(rel), "solutions/%s/%s", c->lab->dir, c->lab->file);
+	if (c->backend != BACKEND_CUDA || !file_exists(kit_path(solution, sizeof(solution), rel)))
+		return;
+	for (int i = 0; i < c->n_gpus; i++) {
+		struct gpu_slot *g = &c->gpus[i];
+		for (int k = 0; k < i && !g->reference_harness[0]; k++)
+			if (c->gpus[k].dev.major == g->dev.major && c->gpus[k].dev.minor == g->dev.minor)
+				snprintf(g->reference_harness, sizeof(g->reference_harness), "%s",
+					 c->gpus[k].reference_harness);
+		if (g->reference_harness[0])
+			continue;
+		struct build_result b;
+		snprintf(dir, sizeof(dir), "%s/reference-%d", c->work_root, i);
+		if (mkdir(dir, 0711) == 0 &&
+		    build_submission(c->lab, BACKEND_CUDA, solution, dir, &g->dev, c->r->build_timeout_s,
+				     &b, log, sizeof(log)) == 0)
+			snprintf(g->reference_harness, sizeof(g->reference_harness), "%s", b.harness);
+		else
+			fprintf(stderr, "grade: the reference solution did not build for %s: scores use the "
+				"rubric's band\n%s\n", g->dev.name, log);
+	}
+}
+
+/* Lab 4: each GPU model's occupancy API asked once for the whole batch, by
+ * the kit's probe on that GPU; a student whose grade could not use it asks
+ * again in its own grade. */
+static void ask_occupancy_apis(struct batch_config *c)
+{
+	char err[512];
+	if (c->backend != BACKEND_CUDA || !c->lab->has_calculator || c->r->occupancy_points <= 0)
+		return;
+	for (int i = 0; i < c->n_gpus; i++) {
+		struct gpu_slot *g = &c->gpus[i];
+		for (int k = 0; k < i && !g->occupancy_table[0]; k++)
+			if (strcmp(c->gpus[k].dev.name, g->dev.name) == 0)
+				snprintf(g->occupancy_table, sizeof(g->occupancy_table), "%s",
+					 c->gpus[k].occupancy_table);
+		if (g->occupancy_table[0])
+			continue;
+		char path[PATH_MAX], *saved = getenv("CUDA_VISIBLE_DEVICES");
+		char keep[256];
+		snprintf(keep, sizeof(keep), "%s", saved ? saved : "");
+		snprintf(path, sizeof(path), "%.4000s/occupancy-gpu%d.txt", c->work_root, i);
+		if (g->visible[0])
+			setenv("CUDA_VISIBLE_DEVICES", g->visible, 1);
+		if (occupancy_live_table(path, err, sizeof(err)) == 0)
+			snprintf(g->occupancy_table, sizeof(g->occupancy_table), "%s", path);
+		else
+			fprintf(stderr, "grade: %s\n", err);
+		if (saved)
+			setenv("CUDA_VISIBLE_DEVICES", keep, 1);
+		else
+			unsetenv("CUDA_VISIBLE_DEVICES");
+	}
+}
+
+/* Without bubblewrap nothing is hidden: code that gets past the symbol
+ * check (see the hostile fixtures) reads whatever other users may read. */
+static void warn_readable(const struct batch_config *c)
+{
+	char sol[PATH_MAX];
+	const char *dirs[] = { kit_path(sol, sizeof(sol), "solutions"), c->in_dir, c->out_dir };
+	for (int i = 0; i < 3; i++) {
+		struct stat st;
+		if (stat(dirs[i], &st) == 0 && (st.st_mode & 0005))
+			fprintf(stderr, "warning: without bubblewrap, a submission could read %s (other users "
+				"may): chmod -R o-rwx %s\n", dirs[i], dirs[i]);
+	}
+}
+
+static void describe_isolation(const struct batch_config *c)
+{
+	if (!c->isolate) {
+		fprintf(stderr, "isolation: off (--no-isolation): submissions run as %s\n",
+			geteuid() == 0 ? "root" : "you");
+		return;
+	}
+	if (isolation_available())
+		fprintf(stderr, "isolation: bubblewrap (no network; solutions, this batch's folders and "
+			"other submissions hidden)");
+	else
+		fprintf(stderr, "isolation: no bubblewrap (%s)", isolation_unavailable_reason());
+	fprintf(stderr, "%s\n", geteuid() == 0 ? "; each worker runs submissions as an unprivileged uid "
+						   "of its own, with a process limit" : "");
+	if (!isolation_available())
+		warn_readable(c);
+}
+
+static int setup(struct batch *b, const struct options *o, const struct lab *lab,
+		 const struct rubric *r, const struct device_info *dev)
+{
+	struct batch_config *c = &b->c;
+	memset(b, 0, sizeof(*b));
+	c->salt = batch_take_salt(o, b->salt, sizeof(b->salt));
+	c->o = o;
+	c->lab = lab;
+	c->r = r;
+	c->dev = dev;
+	c->isolate = !o->no_isolation;
+	int rc = setup_dirs(o, c);
+	if (rc == 0)
+		rc = check_kit(c);
+	if (rc != 0)
+		return rc;
+	char locks[PATH_MAX];
+	kit_path(locks, sizeof(locks), "build/locks");
+	make_dirs(locks);
+	c->n_gpus = c->backend == BACKEND_CUDA ? batch_gpus(dev, locks, c->gpus, BATCH_MAX_GPUS) : 0;
+	build_references(c);
+	ask_occupancy_apis(c);
+	describe_isolation(c);
+	return 0;
+}
+
+/* ---- the roster and what is done already ---------------------------------------- */
+
+static void write_skipped(const struct batch *b)
+{
+	char path[PATH_MAX + 16], err[512];
+	snprintf(path, sizeof(path), "%s/skipped.txt", b->c.out_dir);
+	if (b->roster.n_skipped == 0) {
+		unlink(path);
+		return;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	for (int i = 0; f && i < b->roster.n_skipped; i++)
+		fprintf(f, "%s: %s\n", b->roster.skipped[i].name, b->roster.skipped[i].why);
+	if (f)
+		fclose(f);
+	if (text && atomic_write(path, text, len, err, sizeof(err)) < 0)
+		fprintf(stderr, "grade: %s\n", err);
+	free(text);
+	fprintf(stderr, "%d entr%s of %s skipped (not a student folder or .cu file): see %s\n",
+		b->roster.n_skipped, b->roster.n_skipped == 1 ? "y" : "ies", b->c.in_dir, path);
+}
+
+/* What the grades were made with: the backend, the GPU, and the kit's own
+ * build (grader, harness, emulator), so that a fixed grader regrades. */
+static void target_of(const struct batch_config *c, char *buf, size_t len)
+{
+	char p[5][PATH_MAX], rel[256], kit[65];
+	const char *paths[6] = { "/proc/self/exe" };
+	snprintf(rel, sizeof(rel), "build/harness/%s/harness_main.o",
+		 c->backend == BACKEND_CUDA ? "cuda" : "emu");
+	paths[1] = kit_path(p[0], sizeof(p[0]), rel);
+	snprintf(rel, sizeof(rel), "build/harness/labs/%s_entry.o", c->lab->id);
+	paths[2] = kit_path(p[1], sizeof(p[1]), rel);
+	paths[3] = kit_path(p[2], sizeof(p[2]), "build/libkit.a");
+	paths[4] = kit_path(p[3], sizeof(p[3]), "build/emu/libcuemu.a");
+	paths[5] = kit_path(p[4], sizeof(p[4]), "build/emu/cuemu-cc");
+	batch_fingerprint(paths, 6, kit);	/* a GPU batch runs the emulator too, for the analysis */
+	snprintf(buf, len, "%s %s kit %s", backend_name(c->backend),
+		 c->backend == BACKEND_CUDA && c->n_gpus ? c->gpus[0].dev.name : "", kit);
+}
+
+/* Fills rows with what is final already: problems, and students graded
+ * from the same file, rubric and salt (their summary's hash). Returns the
+ * indices still to grade. */
+static int *plan_work(struct batch *b, int *n_todo)
+{
+	char target[256], dir[PATH_MAX], path[PATH_MAX + 16];
+	int *todo = malloc(sizeof(int) * (size_t)(b->roster.n + 1));
+	b->rows = calloc((size_t)b->roster.n + 1, sizeof(*b->rows));
+	*n_todo = 0;
+	if (!todo || !b->rows) {
+		free(todo);
+		return NULL;
+	}
+	target_of(&b->c, target, sizeof(target));
+	for (int i = 0; i < b->roster.n; i++) {
+		struct student *s = &b->roster.students[i];
+		if (s->problem[0]) {
+			summary_problem(s->name, "", s->problem, &b->rows[i]);
+			continue;
+		}
+		if (batch_hash(b->c.lab->id, b->c.r->path, b->salt, target, s->source, s->hash) < 0) {
+			summary_problem(s->name, "", "not graded: the file cannot be read", &b->rows[i]);
+			continue;
+		}
+		struct summary old;
+		batch_student_dir(&b->c, s->name, dir, sizeof(dir));
+		snprintf(path, sizeof(path), "%s/summary.json", dir);
+		if (summary_read(path, &old) == 0 && old.complete && strcmp(old.hash, s->hash) == 0) {
+			b->rows[i] = old;
+			snprintf(b->rows[i].student, sizeof(b->rows[i].student), "%s", s->name);
+			b->resumed++;
+			continue;
+		}
+		todo[(*n_todo)++] = i;
+	}
+	return todo;
+}
+
+/* Rows of the students finished so far, in the roster's order. */
+static void write_gradebook(const struct batch *b)
+{
+	char path[PATH_MAX + 16], err[512];
+	struct summary *done = malloc(sizeof(*done) * (size_t)(b->roster.n + 1));
+	int n = 0;
+	for (int i = 0; done && i < b->roster.n; i++)
+		if (b->rows[i].student[0])
+			done[n++] = b->rows[i];
+	snprintf(path, sizeof(path), "%s/gradebook.csv", b->c.out_dir);
+	if (!done || gradebook_write(path, done, n, err, sizeof(err)) < 0)
+		fprintf(stderr, "grade: %s\n", done ? err : "out of memory for the gradebook");
+	free(done);
+}
+
+/* ---- running the workers -------------------------------------------------------- */
+
+static void launch(struct batch *b, struct worker *w, int slot, int student)
+{
+	fflush(NULL);
+	pid_t parent = getpid(), pid = fork();
+	if (pid == 0) {
+		/* A batch killed outright takes its workers along; what they had
+		 * finished is on disk, what they had not is graded by the rerun. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		if (getppid() != parent)
+			_exit(1);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		int rc = batch_grade_student(&b->c, &b->roster.students[student], slot);
+		fflush(NULL);
+		_exit(rc);
+	}
+	if (pid < 0) {
+		summary_problem(b->roster.students[student].name, "", "grader error: fork failed", &b->rows[student]);
+		b->errors++;
+		return;
+	}
+	w->pid = pid;
+	w->student = student;
+	w->started = now_s();
+}
+
+/* A worker ended: its summary is the row, or the row says why there is none. */
+static void collect(struct batch *b, struct worker *w, int status, int timed_out, struct progress *p)
+{
+	struct student *s = &b->roster.students[w->student];
+	struct summary *row = &b->rows[w->student];
+	char dir[PATH_MAX], path[PATH_MAX + 16], why[256], err[512];
+	batch_student_dir(&b->c, s->name, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	if (!timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0 && summary_read(path, row) == 0 &&
+	    strcmp(row->hash, s->hash) == 0) {
+		snprintf(row->student, sizeof(row->student), "%s", s->name);
+	} else {
+		if (timed_out)
+			snprintf(why, sizeof(why), "grader error: grading took longer than %.0f s and was "
+				 "stopped", b->deadline_s);
+		else if (WIFSIGNALED(status))
+			snprintf(why, sizeof(why), "grader error: the grading process was killed by signal %d",
+				 WTERMSIG(status));
+		else
+			snprintf(why, sizeof(why), "grader error: the grading process wrote no results "
+				 "(exit %d)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		summary_problem(s->name, s->hash, why, row);
+		row->wall_s = now_s() - w->started;
+		make_dirs(dir);
+		if (summary_write(path, row, err, sizeof(err)) < 0)
+			fprintf(stderr, "grade: %s\n", err);
+	}
+	if (!row->complete)
+		b->errors++;
+	b->graded++;
+	w->pid = 0;
+	progress_finished(p, row);
+	write_gradebook(b);
+}
+
+/* Generous: every step at its limit, and (on a GPU) the wait for the
+ * timing lock behind every other worker's timing. */
+static double student_deadline(const struct batch_config *c, int jobs)
+{
+	const struct rubric *r = c->r;
+	double t = 3 * r->build_timeout_s + (r->n_shapes + 2) * r->test_timeout_s +
+		   r->analysis_timeout_s + 120;
+	if (c->backend == BACKEND_CUDA)
+		t += 2 * r->bench_timeout_s * (jobs + 1);
+	return t;
+}
+
+static void stop_all(struct worker *w, int jobs)
+{
+	for (int i = 0; i < jobs; i++)
+		if (w[i].pid > 0) {
+			kill(w[i].pid, SIGKILL);
+			waitpid(w[i].pid, NULL, 0);
+			w[i].pid = 0;
+		}
+}
+
+static void draw(struct progress *p, const struct batch *b, const struct worker *w, int jobs)
+{
+	const char *names[64];
+	int n = 0;
+	for (int i = 0; i < jobs && n < 64; i++)
+		if (w[i].pid > 0)
+			names[n++] = b->roster.students[w[i].student].name;
+	progress_draw(p, names, n);
+}
+
+/* Returns 0, or -1 when the batch was stopped by a signal. */
+static int run_workers(struct batch *b, const int *todo, int n_todo, int jobs)
+{
+	struct worker *w = calloc((size_t)jobs, sizeof(*w));
+	struct progress p;
+	int next = 0, running = 0;
+	if (!w)
+		return -1;
+	progress_init(&p, n_todo, isatty(STDERR_FILENO));
+	b->deadline_s = student_deadline(&b->c, jobs);
+	while ((next < n_todo || running > 0) && !stop_requested) {
+		for (int i = 0; i < jobs && next < n_todo; i++)
+			if (w[i].pid == 0) {
+				launch(b, &w[i], i, todo[next++]);
+				running += w[i].pid > 0;
+			}
+		draw(&p, b, w, jobs);
+		int status;
+		pid_t pid = waitpid(-1, &status, WNOHANG);
+		for (int i = 0; i < jobs; i++) {
+			int late = w[i].pid > 0 && w[i].pid != pid && now_s() - w[i].started > b->deadline_s;
+			int st = status;
+			if (late) {
+				kill(w[i].pid, SIGKILL);
+				waitpid(w[i].pid, &st, 0);
+			}
+			if (w[i].pid > 0 && (late || w[i].pid == pid)) {
+				collect(b, &w[i], st, late, &p);
+				running--;
+			}
+		}
+		if (pid <= 0) {
+			struct timespec ts = { 0, 100 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+	progress_clear(&p);
+	stop_all(w, jobs);
+	free(w);
+	return stop_requested ? -1 : 0;
+}
+
+/* ---- the end ----------------------------------------------------------------------- */
+
+static void write_batch_json(const struct batch *b, int jobs, double wall_s)
+{
+	char path[PATH_MAX + 16], err[512], target[256], note[256];
+	target_of(&b->c, target, sizeof(target));
+	isolation_describe(b->c.isolate, note, sizeof(note));
+	json_t *j = json_pack("{s:s, s:s, s:s, s:b, s:i, s:i, s:i, s:i, s:i, s:i, s:f}", "lab",
+			      b->c.lab->id, "target", target, "rubric", b->c.r->path, "isolated",
+			      b->c.isolate && isolation_available(), "jobs", jobs, "students",
+			      b->roster.n, "graded", b->graded, "resumed", b->resumed, "skipped",
+			      b->roster.n_skipped, "errors", b->errors, "wall_s", wall_s);
+	char *text = j ? json_dumps(j, JSON_INDENT(2)) : NULL;
+	snprintf(path, sizeof(path), "%s/batch.json", b->c.out_dir);
+	if (!text || atomic_write(path, text, strlen(text), err, sizeof(err)) < 0)
+		fprintf(stderr, "grade: cannot write %s\n", path);
+	free(text);
+	json_decref(j);
+}
+
+/* batch-times.txt: each graded student's seconds, for the record. */
+static void write_times(const struct batch *b, double wall_s)
+{
+	char path[PATH_MAX + 16], err[512], name[BATCH_NAME_LEN];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return;
+	fprintf(f, "# seconds per student (the worker's time: builds, runs, results), and its GPU\n");
+	for (int i = 0; i < b->roster.n; i++)
+		if (b->rows[i].backend[0]) {
+			snprintf(name, sizeof(name), "%s", b->rows[i].student);
+			batch_clean_text(name);
+			fprintf(f, "%8.1f  %-24s %s%s\n", b->rows[i].wall_s, name,
+				b->rows[i].gpu[0] ? "gpu " : "", b->rows[i].gpu);
+		}
+	fprintf(f, "%8.1f  (this run, wall clock)\n", wall_s);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/batch-times.txt", b->c.out_dir);
+	if (atomic_write(path, text, len, err, sizeof(err)) < 0)
+		fprintf(stderr, "grade: %s\n", err);
+	free(text);
+}
+
+static void finish(struct batch *b, int jobs, double start)
+{
+	int passed = 0, rows = 0;
+	struct summary *done = malloc(sizeof(*done) * (size_t)(b->roster.n + 1));
+	for (int i = 0; done && i < b->roster.n; i++)
+		if (b->rows[i].student[0]) {
+			done[rows++] = b->rows[i];
+			passed += strcmp(b->rows[i].verdict, "passed") == 0;
+		}
+	write_gradebook(b);
+	if (done)
+		batch_charts(&b->c, done, rows, stderr);
+	free(done);
+	write_batch_json(b, jobs, now_s() - start);
+	write_times(b, now_s() - start);
+	char took[32];
+	fprintf(stderr, "gradebook: %s/gradebook.csv: %d student%s, %d passed, %d graded now, %d "
+		"unchanged since the last run (%s)\n", b->c.out_dir, rows, rows == 1 ? "" : "s", passed,
+		b->graded, b->resumed, progress_duration(now_s() - start, took, sizeof(took)));
+}
+
+static void cleanup(struct batch *b)
+{
+	if (b->c.work_root[0])
+		remove_tree(b->c.work_root);
+	free(b->rows);
+	roster_free(&b->roster);
+}
+
+static int default_jobs(const struct options *o)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return o->jobs > 0 ? o->jobs : n > 0 ? (int)n : 1;
+}
+
+int batch_run(const struct options *o, const struct lab *lab, const struct rubric *r,
+	      const struct device_info *dev)
+{
+	double start = now_s();
+	struct batch b;
+	char err[512];
+	int rc = setup(&b, o, lab, r, dev);
+	if (rc != 0) {
+		cleanup(&b);
+		return rc;
+	}
+	if (batch_scan(b.c.in_dir, lab, b.c.out_dir, &b.roster, err, sizeof(err)) < 0) {
+		fprintf(stderr, "grade: %s\n", err);
+		cleanup(&b);
+		return 2;
+	}
+	write_skipped(&b);
+	int n_todo, jobs = default_jobs(o);
+	int *todo = plan_work(&b, &n_todo);
+	if (!todo) {
+		fprintf(stderr, "grade: out of memory\n");
+		cleanup(&b);
+		return 4;
+	}
+	if (jobs > n_todo)
+		jobs = n_todo > 0 ? n_todo : 1;
+	fprintf(stderr, "Grading %d of %d students in %s (%s%s, %d at a time; %d unchanged since the last "
+		"run)...\n", n_todo, b.roster.n, b.c.in_dir, backend_name(b.c.backend),
+		b.c.n_gpus > 1 ? ", each worker on its own share of the GPUs" : "", jobs, b.resumed);
+	write_gradebook(&b);
+
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+	int stopped = run_workers(&b, todo, n_todo, jobs) < 0;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	free(todo);
+
+	finish(&b, jobs, start);
+	if (stopped)
+		fprintf(stderr, "grade: stopped: every finished student is in the gradebook; run the same "
+			"command again to grade the rest\n");
+	else if (b.errors)
+		fprintf(stderr, "grade: %d student%s hit a grader error (see the gradebook); run the same "
+			"command again to retry them\n", b.errors, b.errors == 1 ? "" : "s");
+	cleanup(&b);
+	return stopped || b.errors ? 4 : 0;
+}

@@ -1,0 +1,229 @@
+/*
+ * --batch: grading a class of untrusted submissions into a gradebook.
+ *
+ *   ./grade LAB --batch DIR [--out DIR] [--jobs N] [--salt SECRET]
+ *
+ * Each entry of DIR is a student: a folder holding the lab's file, or one
+ * NAME.cu. The output folder (DIR-graded unless --out) holds
+ *
+ *   gradebook.csv            one row per student (batch_gradebook.c)
+ *   scores.png bandwidth.png class histograms (batch_charts.c)
+ *   batch.json               the run: lab, backend, isolation, counts, times
+ *   batch-times.txt          seconds per student
+ *   skipped.txt              entries of DIR that are no student, and why
+ *   students/NAME/           report.txt, report.json, results.json
+ *                            (Gradescope), summary.json (the gradebook's row
+ *                            and the resume key), bandwidth chart on a GPU
+ *
+ * The flow (batch.c): list DIR, skip every student whose summary says it
+ * was graded from the same file, rubric, lab and salt (SHA-256), then fork
+ * up to --jobs workers, one per student (batch_student.c). A worker grades
+ * in a folder of its own under build/work/, every child isolated
+ * (isolation.h), and writes the student's folder, summary last. The parent
+ * rebuilds the gradebook from the summaries each time a worker ends, so a
+ * batch stopped at any moment loses no finished student, and the same
+ * command resumes it. Timed GPU runs take a per-GPU lock (batch_gpu.c).
+ */
+#ifndef GRADER_BATCH_H
+#define GRADER_BATCH_H
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "steps/device.h"
+#include "steps/grade.h"
+#include "cli/options.h"
+#include "steps/rubric.h"
+
+/* Returns the exit status: 0 when every student has a row, 2 for bad
+ * arguments, 4 when it could not run or a student hit a grader error. */
+int batch_run(const struct options *o, const struct lab *lab, const struct rubric *r,
+	      const struct device_info *dev);
+
+/* The salt for the seeds (options_salt), with its text copied into text
+ * for the resume key; then argv's copy is wiped, so that it does not stay
+ * readable in /proc/PID/cmdline, where any process of the machine could
+ * read it while the batch runs. */
+uint64_t batch_take_salt(const struct options *o, char *text, size_t len);
+
+/* ---- batch_scan.c: who is in DIR ------------------------------------------ */
+
+#define BATCH_MAX_SOURCE (1 << 20)	/* a larger .cu is not a lab submission */
+#define BATCH_NAME_LEN 256
+
+struct student {
+	char name[BATCH_NAME_LEN];	/* the folder's name, or the file's less ".cu" */
+	char source[PATH_MAX];		/* the file to grade */
+	char problem[256];		/* why it cannot be graded; "" when it can */
+	char hash[65];			/* the resume key (batch_hash) */
+};
+
+struct skipped {
+	char name[BATCH_NAME_LEN];
+	char why[256];
+};
+
+struct roster {
+	struct student *students;	/* sorted by name */
+	int n;
+	struct skipped *skipped;
+	int n_skipped;
+};
+
+/* Lists dir: folders and .cu files are students; the rest, and hidden
+ * entries, symbolic links and skip_path (the output folder, when it is
+ * inside dir), are skipped. Returns 0, or -1 with err (dir unreadable). */
+int batch_scan(const char *dir, const struct lab *lab, const char *skip_path, struct roster *r,
+	       char *err, size_t errlen);
+void roster_free(struct roster *r);
+
+/* Copies src (a regular file, not a link, at most BATCH_MAX_SOURCE bytes)
+ * to dst, created new. Returns 0, or -1 with why. */
+int batch_copy_source(const char *src, const char *dst, char *why, size_t len);
+
+/* ---- batch_summary.c: one student's row, and the resume key -------------- */
+
+#define BATCH_GROUPS 5	/* build, integrity, correctness, performance, analysis */
+
+struct summary {
+	char student[BATCH_NAME_LEN];
+	char hash[65];
+	int complete;		/* graded to the end: a rerun may skip it */
+	double score, max_score;
+	int has_group[BATCH_GROUPS];	/* in batch_group_order */
+	double group_points[BATCH_GROUPS];
+	double percent_of_copy;	/* < 0: not measured */
+	char verdict[512];
+	int exit_status;	/* what ./grade would have returned */
+	uint64_t seed;
+	char backend[16];
+	char device[128];
+	char isolation[256];
+	char gpu[64];		/* CUDA_VISIBLE_DEVICES of the worker: which GPU; "" for one */
+	double wall_s;		/* the worker's time for this student */
+};
+
+extern const enum test_group batch_group_order[BATCH_GROUPS];
+
+/* The resume key: SHA-256 over the lab, the rubric file's bytes, the salt,
+ * the backend and device, and the submission's bytes, as 64 hex digits.
+ * Returns 0, or -1 when a file cannot be read. */
+int batch_hash(const char *lab_id, const char *rubric_path, const char *salt, const char *target,
+	       const char *source, char out[65]);
+
+/* SHA-256 over the files that exist of paths[0..n) (names and bytes): the
+ * kit's own build, so that a rebuilt grader grades everyone again. */
+void batch_fingerprint(const char *const *paths, int n, char out[65]);
+
+void summary_from_grade(const struct grade *g, const char *student, const char *hash,
+			double wall_s, struct summary *s);
+/* A row for a student that was not graded (problem or grader failure). */
+void summary_problem(const char *student, const char *hash, const char *verdict, struct summary *s);
+
+int summary_write(const char *path, const struct summary *s, char *err, size_t errlen);
+/* Returns 0, or -1 when there is no readable summary at path. */
+int summary_read(const char *path, struct summary *s);
+
+/* ---- batch_verdict.c: the gradebook's one line ------------------------------ */
+
+/* "passed", "did not build", "refused: calls fork", "correctness failed on
+ * 31x33: wrong output (2 of 8 sizes failed)", ... */
+void batch_verdict(const struct grade *g, char *buf, size_t len);
+
+/* Makes s one line of valid UTF-8, in place: control characters and bytes
+ * that are not UTF-8 become '?' (text from student code reaches verdicts). */
+void batch_clean_text(char *s);
+
+/* The short reason of one failed correctness message: "time limit",
+ * "crashed: signal 11 (Segmentation fault)", "corrupted report channel". */
+void batch_failure_reason(const char *message, char *buf, size_t len);
+
+/* ---- batch_gradebook.c: gradebook.csv ---------------------------------------- */
+
+/* One CSV field (RFC 4180): quoted when it holds a comma, a quote, a line
+ * break or edge spaces, quotes doubled. A text field that a spreadsheet
+ * would run as a formula (=, +, -, @ first) gets a leading apostrophe. */
+void csv_field(FILE *f, const char *s);
+
+/* Writes rows as the gradebook, atomically. Returns 0, or -1 with err. */
+int gradebook_write(const char *path, const struct summary *rows, int n, char *err, size_t errlen);
+
+/* ---- batch_gradescope.c: results.json ----------------------------------------- */
+
+/* Gradescope's results.json for g (https://gradescope-autograders.readthedocs.io/en/latest/specs/). */
+json_t *gradescope_json(const struct grade *g, const char *verdict, double wall_s);
+
+/* ---- batch_progress.c: what the instructor sees ------------------------------- */
+
+struct progress {
+	int total;		/* students to grade in this run */
+	int done;
+	int tty;		/* draw the live line (stderr is a terminal) */
+	double start;		/* monotonic seconds */
+	int drawn;		/* a live line is on screen */
+};
+
+void progress_init(struct progress *p, int total, int tty);
+/* Redraws the live line: done/total, who is being graded, time left. */
+void progress_draw(struct progress *p, const char *const *running, int n_running);
+/* One permanent line for a finished student (above the live line). */
+void progress_finished(struct progress *p, const struct summary *s);
+void progress_clear(struct progress *p);
+/* "1h02m", "3m20s", "42s". */
+const char *progress_duration(double seconds, char *buf, size_t len);
+/* Seconds left from the pace so far; < 0 before the first student ends. */
+double progress_eta(const struct progress *p, double now);
+
+/* ---- batch_gpu.c: sharing GPUs between workers --------------------------------- */
+
+#define BATCH_MAX_GPUS 16
+
+struct gpu_slot {
+	char visible[64];		/* CUDA_VISIBLE_DEVICES for this GPU */
+	struct device_info dev;
+	char lock_path[PATH_MAX];	/* flock: shared for correctness, exclusive for timing */
+	char turn_path[PATH_MAX];	/* flock: makes a waiting timed run go first */
+	char reference_harness[PATH_MAX];	/* the solution built for it, or "" */
+	char occupancy_table[PATH_MAX];	/* lab 4: its occupancy API's answers, or "" */
+	int lock_fd, turn_fd;		/* opened by each worker (flock is per open file) */
+};
+
+/* The GPUs to use: each entry of CUDA_VISIBLE_DEVICES, or devices 0, 1, ...
+ * as the probe finds them. Returns how many (0 when there is none). */
+int batch_gpus(const struct device_info *dev, const char *lock_dir, struct gpu_slot *out, int max);
+
+/* grade_request.gpu_phase for a gpu_slot: correctness shares the GPU,
+ * timing has it alone; a timed run that waits goes before new shares. */
+void batch_gpu_phase(void *slot, int timed, int begin);
+
+/* ---- batch_student.c: one student, in a worker --------------------------------- */
+
+struct batch_config {
+	const struct options *o;
+	const struct lab *lab;
+	const struct rubric *r;
+	const struct device_info *dev;
+	enum backend backend;
+	char in_dir[PATH_MAX];		/* absolute: hidden from children */
+	char out_dir[PATH_MAX];
+	char work_root[PATH_MAX];	/* build/work/batch-XXXXXX */
+	struct gpu_slot gpus[BATCH_MAX_GPUS];
+	int n_gpus;
+	uint64_t salt;
+	int isolate;
+};
+
+/* "OUT/students/NAME". */
+void batch_student_dir(const struct batch_config *c, const char *name, char *buf, size_t len);
+
+/* Grades s and writes its folder; slot picks the GPU. Runs in a forked
+ * worker; returns the worker's exit status (0: the summary is written). */
+int batch_grade_student(const struct batch_config *c, const struct student *s, int slot);
+
+/* ---- batch_charts.c -------------------------------------------------------------- */
+
+/* The class histograms; one line per chart into log (drawn or why not). */
+void batch_charts(const struct batch_config *c, const struct summary *rows, int n, FILE *log);
+
+#endif

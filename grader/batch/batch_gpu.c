@@ -1,0 +1,121 @@
+/*
+ * Sharing the GPUs between a batch's workers.
+ *
+ * Worker k uses GPU k mod n (CUDA_VISIBLE_DEVICES set before anything of
+ * the student's runs). On each GPU, correctness runs may overlap -- they
+ * are checked, not timed -- but a timed run must have the GPU alone, or
+ * another student's kernel would eat its bandwidth. A readers-writer lock
+ * made of two flock(2) files per GPU does it, across processes and across
+ * batches of the same kit:
+ *
+ *   correctness   turn EX, lock SH, turn UN  ...  lock UN
+ *   timing        turn EX, lock EX           ...  lock UN, turn UN
+ *
+ * A timed run holds `turn` while it waits, so correctness runs that come
+ * after it queue behind it instead of starving it.
+ */
+#include "batch/batch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+static void slot_init(struct gpu_slot *s, const char *visible, const struct device_info *d,
+		      const char *lock_dir)
+{
+	char id[64];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->visible, sizeof(s->visible), "%s", visible);
+	s->dev = *d;
+	/* The id may be a UUID ("GPU-8e3c..."): file-name safe characters only. */
+	snprintf(id, sizeof(id), "%s", visible[0] ? visible : "default");
+	for (char *p = id; *p; p++)
+		if (!(*p == '-' || *p == '_' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= 'A' && *p <= 'Z')))
+			*p = '_';
+	snprintf(s->lock_path, sizeof(s->lock_path), "%.3000s/gpu-%s.lock", lock_dir, id);
+	snprintf(s->turn_path, sizeof(s->turn_path), "%.3000s/gpu-%s.turn", lock_dir, id);
+	s->lock_fd = s->turn_fd = -1;
+}
+
+/* Probes the GPU that CUDA_VISIBLE_DEVICES=visible shows; 1 if there is one. */
+static int probe_one(const char *visible, struct device_info *d)
+{
+	setenv("CUDA_VISIBLE_DEVICES", visible, 1);
+	device_probe(d);
+	return d->present;
+}
+
+int batch_gpus(const struct device_info *dev, const char *lock_dir, struct gpu_slot *out, int max)
+{
+	if (!dev->present)
+		return 0;
+	const char *env = getenv("CUDA_VISIBLE_DEVICES");
+	char saved[256] = "", list[256];
+	int had = env != NULL, n = 0;
+	struct device_info d;
+	if (env)
+		snprintf(saved, sizeof(saved), "%s", env);
+	if (env && *env) {
+		snprintf(list, sizeof(list), "%s", env);
+		char *save;
+		for (char *tok = strtok_r(list, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save))
+			if (probe_one(tok, &d))
+				slot_init(&out[n++], tok, &d, lock_dir);
+	} else {
+		for (int i = 0; i < max; i++) {
+			char id[16];
+			snprintf(id, sizeof(id), "%d", i);
+			if (!probe_one(id, &d))
+				break;
+			slot_init(&out[n++], id, &d, lock_dir);
+		}
+	}
+	if (had)
+		setenv("CUDA_VISIBLE_DEVICES", saved, 1);
+	else
+		unsetenv("CUDA_VISIBLE_DEVICES");
+	if (n == 0)	/* the probe saw one as the grader started: use it as it is */
+		slot_init(&out[n++], "", dev, lock_dir);
+	return n;
+}
+
+static void lock(int fd, int op)
+{
+	if (fd >= 0)
+		while (flock(fd, op) < 0 && errno == EINTR)
+			;
+}
+
+/* Each worker opens the files itself: flock belongs to the open file, and
+ * a descriptor inherited from the parent would be one lock for everyone. */
+static void open_locks(struct gpu_slot *s)
+{
+	if (s->lock_fd >= 0)
+		return;
+	s->lock_fd = open(s->lock_path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	s->turn_fd = open(s->turn_path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (s->lock_fd < 0 || s->turn_fd < 0)
+		fprintf(stderr, "grade: cannot open the GPU lock %s: %s; timings may overlap\n",
+			s->lock_path, strerror(errno));
+}
+
+void batch_gpu_phase(void *arg, int timed, int begin)
+{
+	struct gpu_slot *s = arg;
+	open_locks(s);
+	if (begin) {
+		lock(s->turn_fd, LOCK_EX);
+		lock(s->lock_fd, timed ? LOCK_EX : LOCK_SH);
+		if (!timed)
+			lock(s->turn_fd, LOCK_UN);
+	} else {
+		lock(s->lock_fd, LOCK_UN);
+		if (timed)
+			lock(s->turn_fd, LOCK_UN);
+	}
+}

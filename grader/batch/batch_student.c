@@ -1,0 +1,180 @@
+/*
+ * One student, in a worker process of its own (batch.c forks it).
+ *
+ * The student's file is copied into a fresh folder under the batch's work
+ * folder, in a subfolder the sandbox user cannot write (so that code run
+ * later cannot swap the source a later build reads). Every child of the
+ * grade -- compilers, nm, the harness -- then runs isolated with that
+ * folder as the only writable place, the batch's input and output hidden.
+ * The results go to OUT/students/NAME/, each file whole or not at all, the
+ * summary last: a summary on disk means the rest is there too.
+ */
+#include "batch/batch.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rng.h"
+#include "sys/atomic_file.h"
+#include "chart/chart.h"
+#include "steps/grade_run.h"
+#include "sys/isolation.h"
+#include "sys/kit_paths.h"
+#include "report/report_json.h"
+#include "report/report_text.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void batch_student_dir(const struct batch_config *c, const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.3000s/students/%.255s", c->out_dir, name);
+}
+
+/* WORK (the sandbox user's) and WORK/src/FILE (root's, read-only to it). */
+static int make_work(const struct batch_config *c, const struct student *s, long uid, char *work,
+		     char *file, char *why, size_t len)
+{
+	char src[PATH_MAX];
+	snprintf(work, PATH_MAX, "%.3000s/XXXXXX", c->work_root);
+	if (!mkdtemp(work)) {
+		snprintf(why, len, "cannot create a folder in %.300s: %s", c->work_root, strerror(errno));
+		return -1;
+	}
+	snprintf(src, sizeof(src), "%.3000s/src", work);
+	snprintf(file, PATH_MAX, "%.3000s/%.200s", src, c->lab->file);
+	if (mkdir(src, 0755) < 0 || batch_copy_source(s->source, file, why, len) < 0)
+		return -1;
+	if (uid >= 0 && (chown(work, (uid_t)uid, (gid_t)uid) < 0 || chmod(work, 0700) < 0)) {
+		snprintf(why, len, "cannot hand %.300s to uid %ld: %s", work, uid, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void grade_in_sandbox(const struct batch_config *c, const struct student *s, int slot,
+			     struct grade *g)
+{
+	char work[PATH_MAX], file[PATH_MAX], why[512];
+	long uid = c->isolate ? isolation_uid() : -1;
+	struct gpu_slot *gpu = c->n_gpus ? (struct gpu_slot *)&c->gpus[slot % c->n_gpus] : NULL;
+	if (gpu && gpu->visible[0])
+		setenv("CUDA_VISIBLE_DEVICES", gpu->visible, 1);
+	if (make_work(c, s, uid, work, file, why, sizeof(why)) < 0) {
+		g->internal_error = 1;
+		snprintf(g->internal_message, sizeof(g->internal_message), "%.500s", why);
+		return;
+	}
+	if (c->isolate) {
+		struct isolation_policy p = { .force = 1, .writable = work,
+					      .hide = { c->in_dir, c->out_dir }, .n_hide = 2 };
+		isolation_configure(&p);
+	}
+	struct grade_request req = {
+		.lab = c->lab,
+		.rubric = c->r,
+		.submission = file,
+		.backend = c->backend,
+		.seed = c->o->seed_given ? c->o->seed : rng_fresh_seed(),
+		.salt = c->salt,
+		.work_dir = work,
+		.reference = NULL,	/* never built next to student code: see below */
+		.isolate = c->isolate,
+		.analysis = !c->o->no_analysis,
+		.gpu_phase = gpu ? batch_gpu_phase : NULL,
+		.gpu_phase_arg = gpu,
+		/* Built once by the batch, out of every sandbox's sight. */
+		.reference_harness = gpu && gpu->reference_harness[0] ? gpu->reference_harness : NULL,
+		.occupancy_table = gpu && gpu->occupancy_table[0] ? gpu->occupancy_table : NULL,
+	};
+	grade_submission(&req, gpu ? &gpu->dev : c->dev, g);
+	isolation_configure(NULL);
+	/* The report names the student's file, not the copy that is gone. */
+	snprintf(g->submission, sizeof(g->submission), "%.500s", s->source);
+	remove_tree(work);
+}
+
+static int write_text_report(const struct grade *g, const char *path, char *err, size_t len)
+{
+	char *text = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&text, &n);
+	if (!f) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	report_text(f, g, 0);
+	fclose(f);
+	int rc = atomic_write(path, text, n, err, len);
+	free(text);
+	return rc;
+}
+
+static int write_gradescope(const struct grade *g, const char *verdict, double wall_s,
+			    const char *path, char *err, size_t len)
+{
+	json_t *j = gradescope_json(g, verdict, wall_s);
+	char *text = j ? json_dumps(j, JSON_INDENT(2)) : NULL;
+	json_decref(j);
+	if (!text) {
+		snprintf(err, len, "%.300s: out of memory", path);
+		return -1;
+	}
+	int rc = atomic_write(path, text, strlen(text), err, len);
+	free(text);
+	return rc;
+}
+
+/* The student's folder: reports first, the summary last. */
+static int write_results(const struct batch_config *c, const struct student *s,
+			 const struct grade *g, double wall_s)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 32], err[1024], msg[512];
+	struct summary sum;
+	batch_student_dir(c, s->name, dir, sizeof(dir));
+	summary_from_grade(g, s->name, s->hash, wall_s, &sum);
+	int rc = make_dirs(dir);
+	if (rc < 0)
+		snprintf(err, sizeof(err), "cannot create %.300s: %s", dir, strerror(errno));
+	if (rc == 0) {
+		snprintf(path, sizeof(path), "%s/report.txt", dir);
+		rc = write_text_report(g, path, err, sizeof(err));
+	}
+	if (rc == 0) {
+		snprintf(path, sizeof(path), "%s/report.json", dir);
+		rc = report_json_write(g, path, err, sizeof(err));
+	}
+	if (rc == 0) {
+		snprintf(path, sizeof(path), "%s/results.json", dir);
+		rc = write_gradescope(g, sum.verdict, wall_s, path, err, sizeof(err));
+	}
+	if (rc == 0 && g->n_bench > 0 && c->o->plot != PLOT_NONE)
+		chart_bandwidth(g, c->o->plot == PLOT_SVG ? PLOT_SVG : PLOT_PNG, dir, msg, sizeof(msg));
+	if (rc == 0) {
+		snprintf(path, sizeof(path), "%s/summary.json", dir);
+		rc = summary_write(path, &sum, err, sizeof(err));
+	}
+	if (rc != 0)
+		fprintf(stderr, "grade: %s: %s\n", s->name, err);
+	return rc == 0 ? 0 : 1;
+}
+
+int batch_grade_student(const struct batch_config *c, const struct student *s, int slot)
+{
+	double start = now_s();
+	struct grade g;
+	grade_init(&g, c->lab);
+	grade_in_sandbox(c, s, slot, &g);
+	int rc = write_results(c, s, &g, now_s() - start);
+	grade_free(&g);
+	return rc;
+}

@@ -1,0 +1,291 @@
+/*
+ * ./grade: grades a lab of the CUDA lab kit.
+ *
+ * The path of one grade: parse the options, find the lab and its rubric,
+ * find the GPU (or fall back to the emulator), then grade_submission()
+ * builds, checks, runs and times the student's file; the report goes to
+ * stdout, the JSON and the charts to files. Messages go to stderr.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rng.h"
+#include "batch/batch.h"
+#include "steps/build.h"
+#include "cli/calibrate.h"
+#include "chart/chart.h"
+#include "steps/device.h"
+#include "steps/grade_run.h"
+#include "sys/isolation.h"
+#include "sys/kit_paths.h"
+#include "cli/options.h"
+#include "report/report_json.h"
+#include "report/report_load.h"
+#include "report/report_text.h"
+#include "steps/rubric.h"
+
+static void list_labs(void)
+{
+	printf("The labs (edit labs/<folder>/<file>, then: make labN && ./grade labN):\n\n");
+	for (int i = 0; lab_table[i]; i++) {
+		const struct lab *l = lab_table[i];
+		printf("  %-5s %-38s labs/%s/%s\n        %s\n", l->id, l->title, l->dir, l->file, l->asks);
+	}
+}
+
+/* The file to grade: --submission (a file, or a folder holding the lab's
+ * file), --solution, or the student's copy under labs/. */
+static int find_submission(const struct options *o, const struct lab *lab, char *out, size_t len)
+{
+	struct stat st;
+	if (o->submission) {
+		if (stat(o->submission, &st) < 0) {
+			fprintf(stderr, "grade: --submission %s: %s\n", o->submission, strerror(errno));
+			return -1;
+		}
+		if (S_ISDIR(st.st_mode))
+			snprintf(out, len, "%s/%s", o->submission, lab->file);
+		else
+			snprintf(out, len, "%s", o->submission);
+	} else {
+		char rel[512];
+		snprintf(rel, sizeof(rel), "%s/%s/%s", o->solution ? "solutions" : "labs", lab->dir,
+			 lab->file);
+		kit_path(out, len, rel);
+	}
+	if (!file_exists(out)) {
+		fprintf(stderr, "grade: %s: no such file (the %s lab's file is %s)\n", out, lab->id,
+			lab->file);
+		return -1;
+	}
+	return 0;
+}
+
+/* A private folder for this run's builds, under build/work/. */
+static int make_work_dir(const struct lab *lab, char *out, size_t len)
+{
+	char parent[1024];
+	kit_path(parent, sizeof(parent), "build/work");
+	if (make_dirs(parent) < 0) {
+		fprintf(stderr, "grade: cannot create %s: %s\n", parent, strerror(errno));
+		return -1;
+	}
+	snprintf(out, len, "%.900s/%.8s-XXXXXX", parent, lab->id);
+	if (!mkdtemp(out)) {
+		fprintf(stderr, "grade: cannot create a folder under %s: %s\n", parent, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* make labN: compile only, so that compiler errors show at once. */
+static int build_only(const struct options *o, const struct lab *lab, const struct rubric *r,
+		      const struct device_info *dev, const char *submission, const char *work)
+{
+	enum backend backend;
+	char why[512], log[8192];
+	if (backend_resolve(o->backend, dev, &backend, why, sizeof(why)) < 0) {
+		fprintf(stderr, "grade: %s\n", why);
+		return 4;
+	}
+	int rc = build_compile_only(backend, submission, work, dev, r->build_timeout_s, log, sizeof(log));
+	fputs(log, stderr);
+	if (rc != 0) {
+		fprintf(stderr, rc > 0 ? "%s did not compile.\n" : "grade: the kit is not built: %s\n",
+			submission);
+		return rc > 0 ? 3 : 4;
+	}
+	fprintf(stderr, "%s compiles for the %s backend%s. Next: ./grade %s\n", submission,
+		backend == BACKEND_CUDA ? "GPU" : "emulator",
+		backend == BACKEND_CUDA ? "" : " (no CUDA device here)", lab->id);
+	return 0;
+}
+
+/* The charts of one grade; a missing gnuplot only costs the charts, and
+ * each chart says where it went or why it was not drawn. */
+static void draw_charts(const struct options *o, const struct grade *g)
+{
+	if (o->plot == PLOT_NONE)
+		return;
+	char dir[1024], msg[512];
+	kit_path(dir, sizeof(dir), "build/charts");
+	if (g->n_bench > 0) {
+		chart_bandwidth(g, o->plot, dir, msg, sizeof(msg));
+		fprintf(stderr, "%s\n", msg);
+	}
+	if (json_object_get(g->metrics, "sweep")) {
+		chart_occupancy(g, o->plot, dir, msg, sizeof(msg));
+		fprintf(stderr, "%s\n", msg);
+	}
+	if (g->lab->scan_chart) {
+		chart_active_threads(g, o->plot, dir, msg, sizeof(msg));
+		fprintf(stderr, "%s\n", msg);
+	}
+	if (g->analysis) {
+		chart_coalescing(g, o->plot, dir, msg, sizeof(msg));
+		fprintf(stderr, "%s\n", msg);
+	}
+}
+
+/* --device: what `--backend auto` will pick. Exit 0 with a GPU, 1 without. */
+static int show_device(void)
+{
+	struct device_info d;
+	device_probe(&d);
+	if (!d.present) {
+		printf("no CUDA GPU here (%s): ./grade uses the CPU emulator, which checks correctness "
+		       "and analysis but not speed\n", d.why_absent);
+		return 1;
+	}
+	printf("%s: compute capability %d.%d, %d SMs, %.0f MB of L2, %.0f GiB, peak %.0f GB/s\n",
+	       d.name, d.major, d.minor, d.sms, d.l2_bytes / 1048576.0, d.memory_bytes / 1073741824.0,
+	       d.peak_gbps);
+	return 0;
+}
+
+/* --chart-from: a saved report's charts, drawn again here. */
+static int chart_from(const struct options *o)
+{
+	struct grade g;
+	char err[512];
+	grade_init(&g, NULL);
+	if (report_load(o->chart_from, &g, err, sizeof(err)) < 0) {
+		fprintf(stderr, "grade: --chart-from: %s\n", err);
+		grade_free(&g);
+		return 2;
+	}
+	if (g.n_bench == 0 && !g.analysis && !json_object_get(g.metrics, "sweep"))
+		fprintf(stderr, "grade: %s holds no timings and no analysis to draw (speed is measured "
+			"only on a GPU, for a correct kernel)\n", o->chart_from);
+	draw_charts(o, &g);
+	grade_free(&g);
+	return 0;
+}
+
+/* The reference solution is timed beside the submission when the score
+ * needs it (this GPU has no calibrated band) or a chart will show it. */
+static int reference_needed(const struct options *o, const struct rubric *r,
+			    const struct device_info *dev)
+{
+	if (o->solution)
+		return 0;
+	return o->plot != PLOT_NONE || !rubric_gpu_band(r, dev->name);
+}
+
+static int grade_one(const struct options *o, const struct lab *lab, const struct rubric *r,
+		     const struct device_info *dev, const char *submission, const char *work)
+{
+	struct grade g;
+	grade_init(&g, lab);
+	char reference[1024], rel[512];
+	snprintf(rel, sizeof(rel), "solutions/%s/%s", lab->dir, lab->file);
+	kit_path(reference, sizeof(reference), rel);
+	struct grade_request req = {
+		.lab = lab,
+		.rubric = r,
+		.submission = submission,
+		.backend = o->backend,
+		.seed = o->seed_given ? o->seed : rng_fresh_seed(),
+		.salt = 0,
+		.work_dir = work,
+		.reference = reference_needed(o, r, dev) && file_exists(reference) ? reference : NULL,
+		.isolate = !o->no_isolation,
+		.analysis = !o->no_analysis,
+	};
+	fprintf(stderr, "Grading %s (%s), seed %llu...\n", submission, lab->id,
+		(unsigned long long)req.seed);
+	grade_submission(&req, dev, &g);
+
+	if (!o->quiet)
+		report_text(stdout, &g, report_use_colour(stdout));
+	int status = grade_exit_status(&g);
+	if (o->json_path) {
+		char err[512];
+		if (strcmp(o->json_path, "-") == 0) {
+			json_t *j = report_json(&g);
+			json_dumpf(j, stdout, JSON_INDENT(2));
+			putchar('\n');
+			json_decref(j);
+		} else if (report_json_write(&g, o->json_path, err, sizeof(err)) < 0) {
+			fprintf(stderr, "grade: %s\n", err);
+			status = 4;
+		}
+	}
+	if (!g.build_failed && !g.internal_error)
+		draw_charts(o, &g);
+	grade_free(&g);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	char err[1024];
+	if (options_parse(argc, argv, &o, err, sizeof(err)) < 0) {
+		fprintf(stderr, "grade: %s\n", err);
+		options_usage(stderr);
+		return 2;
+	}
+	if (o.help) {
+		options_usage(stdout);
+		return 0;
+	}
+	if (o.list) {
+		list_labs();
+		return 0;
+	}
+	if (o.chart_from)
+		return chart_from(&o);
+	if (o.device)
+		return show_device();
+	const struct lab *lab = lab_find(o.lab_id);
+	if (!lab) {
+		fprintf(stderr, "grade: no lab called '%s' (./grade --list)\n", o.lab_id);
+		return 2;
+	}
+
+	char rubric_path[1024], rel[512];
+	snprintf(rel, sizeof(rel), "labs/%s/lab.ini", lab->dir);
+	if (o.rubric_path)
+		snprintf(rubric_path, sizeof(rubric_path), "%s", o.rubric_path);
+	else
+		kit_path(rubric_path, sizeof(rubric_path), rel);
+	struct rubric r;
+	if (rubric_load(rubric_path, lab->rank, &r, err, sizeof(err)) < 0) {
+		fprintf(stderr, "grade: bad rubric: %s\n", err);
+		rubric_free(&r);
+		return 2;
+	}
+
+	struct device_info dev;
+	device_probe(&dev);
+	int status;
+	if (o.batch_dir) {
+		status = batch_run(&o, lab, &r, &dev);
+	} else if (o.calibrate) {
+		status = calibrate_run(&o, lab, &r, &dev);
+	} else {
+		char submission[1024], work[1024];
+		if (find_submission(&o, lab, submission, sizeof(submission)) < 0) {
+			rubric_free(&r);
+			return 2;
+		}
+		/* One grade runs as its user: the kit and the file may be anywhere
+		 * it can read (a batch leases unprivileged uids of its own). */
+		struct isolation_policy own = { .own_user = 1 };
+		isolation_configure(&own);
+		if (make_work_dir(lab, work, sizeof(work)) < 0) {
+			rubric_free(&r);
+			return 4;
+		}
+		status = o.build_only ? build_only(&o, lab, &r, &dev, submission, work)
+				      : grade_one(&o, lab, &r, &dev, submission, work);
+		remove_tree(work);
+	}
+	rubric_free(&r);
+	return status;
+}

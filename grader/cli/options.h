@@ -1,0 +1,43 @@
+/* The command line (DESIGN.md fixes it; see ./grade --help). */
+#ifndef GRADER_OPTIONS_H
+#define GRADER_OPTIONS_H
+
+#include <stdint.h>
+
+#include "chart/chart.h"
+#include "steps/grade.h"
+
+struct options {
+	const char *lab_id;		/* "lab3" */
+	const char *submission;		/* --submission PATH (a .cu or a folder holding it) */
+	int solution;			/* --solution */
+	enum backend backend;		/* --backend */
+	uint64_t seed;			/* --seed */
+	int seed_given;
+	const char *json_path;		/* --json FILE ("-": stdout) */
+	enum plot_kind plot;		/* --plot */
+	const char *rubric_path;	/* --rubric FILE */
+	int calibrate;			/* --calibrate */
+	const char *batch_dir;		/* --batch DIR */
+	const char *out_dir;		/* --out DIR */
+	int jobs;			/* --jobs N (0: one per core) */
+	const char *salt;		/* --salt SECRET */
+	int list;			/* --list */
+	int help;			/* --help */
+	int build_only;			/* --build-only (make labN) */
+	int no_isolation;		/* --no-isolation */
+	int no_analysis;		/* --no-analysis */
+	int quiet;			/* --quiet: no report on stdout (with --json) */
+	const char *chart_from;		/* --chart-from FILE: draw a saved report's charts */
+	int device;			/* --device: the GPU the grader will use, or why none */
+};
+
+/* Returns 0, or -1 with a message in err (exit status 2). */
+int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
+
+void options_usage(FILE *out);
+
+/* Mixes --salt into a 64-bit number; 0 when there is none. */
+uint64_t options_salt(const struct options *o);
+
+#endif

@@ -1,0 +1,207 @@
+/* The JSON report: the grade as data, for scripts, Gradescope and the gradebook. */
+#include "report/report_json.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sys/atomic_file.h"
+#include "sys/utf8.h"
+#include "report/report_text.h"
+
+/* A JSON string of s, with each byte that is not valid UTF-8 replaced by
+ * U+FFFD: json_string() would return NULL and the field would vanish. */
+static json_t *text(const char *s)
+{
+	json_t *j = json_string(s);
+	if (j)
+		return j;
+
+	size_t len = strlen(s), o = 0;
+	char *buf = malloc(len * 3 + 1);
+	if (!buf)
+		return NULL;
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = utf8_len(p);
+		if (n) {
+			memcpy(buf + o, p, n);
+			o += n;
+			p += n;
+		} else {
+			memcpy(buf + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			p++;
+		}
+	}
+	j = json_stringn(buf, o);
+	free(buf);
+	return j;
+}
+
+/* A number, or null for a NaN or an infinity, which JSON cannot hold
+ * (json_real would fail and take the whole report with it). */
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* A figure, or null when it was not measured (negative). */
+static json_t *measured(double v)
+{
+	return v >= 0 ? num(v) : json_null();
+}
+
+static json_t *seed_json(uint64_t seed)
+{
+	char buf[24];
+
+	if (seed <= REPORT_JSON_MAX_INT_SEED)
+		return json_integer((json_int_t)seed);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)seed);
+	return json_string(buf);
+}
+
+static json_t *test_json(const struct test_result *t)
+{
+	return json_pack("{s:o, s:s, s:s, s:b, s:o, s:o, s:o}",
+			 "name", text(t->name),
+			 "group", group_name(t->group),
+			 "status", status_name(t->status),
+			 "passed", t->status == TEST_PASSED,
+			 "points", num(t->points),
+			 "max_points", num(t->max_points),
+			 "message", text(t->message));
+}
+
+static json_t *bench_json(const struct bench_point *b)
+{
+	char shape[64];
+
+	return json_pack("{s:s, s:I, s:o, s:o, s:o, s:o}",
+			 "shape", shape_format(&b->shape, shape, sizeof(shape)),
+			 "elements", (json_int_t)shape_elements(&b->shape),
+			 "bytes", measured(b->bytes),
+			 "student_gbps", measured(b->student_gbps),
+			 "reference_gbps", measured(b->reference_gbps),
+			 "copy_gbps", measured(b->copy_gbps));
+}
+
+/* Points per group, the gradebook's columns; only groups that have tests. */
+static json_t *groups_json(const struct grade *g)
+{
+	static const enum test_group all[] = {
+		GROUP_BUILD, GROUP_INTEGRITY, GROUP_CORRECTNESS, GROUP_PERFORMANCE, GROUP_ANALYSIS,
+	};
+	json_t *o = json_object();
+
+	for (size_t k = 0; o && k < sizeof(all) / sizeof(all[0]); k++) {
+		double max = 0;
+		int n = 0;
+		for (int i = 0; i < g->n_tests; i++) {
+			if (g->tests[i].group == all[k]) {
+				max += g->tests[i].max_points;
+				n++;
+			}
+		}
+		if (n && json_object_set_new(o, group_name(all[k]),
+					     json_pack("{s:o, s:o}", "points",
+						       num(grade_group_points(g, all[k])),
+						       "max_points", num(max))) < 0) {
+			json_decref(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+static json_t *array_of_tests(const struct grade *g)
+{
+	json_t *a = json_array();
+	for (int i = 0; a && i < g->n_tests; i++) {
+		if (json_array_append_new(a, test_json(&g->tests[i])) < 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *array_of_bench(const struct grade *g)
+{
+	json_t *a = json_array();
+	for (int i = 0; a && i < g->n_bench; i++) {
+		if (json_array_append_new(a, bench_json(&g->bench[i])) < 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+/* Sets key to v (taking it). A NULL v, from any of the builders above
+ * running out of memory, fails the whole report rather than leaving a
+ * hole in it. */
+static int put(json_t *o, const char *key, json_t *v)
+{
+	return v ? json_object_set_new(o, key, v) : -1;
+}
+
+json_t *report_json(const struct grade *g)
+{
+	json_t *o = json_object();
+	char cmd[700];
+	int rc = 0;
+
+	if (!o)
+		return NULL;
+	rc |= put(o, "lab", g->lab ? json_string(g->lab->id) : json_null());
+	rc |= put(o, "lab_title", g->lab && g->lab->title ? text(g->lab->title) : json_null());
+	rc |= put(o, "backend", json_string(backend_name(g->backend)));
+	rc |= put(o, "device", text(g->device));
+	rc |= put(o, "submission", text(g->submission));
+	rc |= put(o, "seed", seed_json(g->seed));
+	rc |= put(o, "reproduce", text(report_repro_command(g, cmd, sizeof(cmd))));
+	rc |= put(o, "score", num(grade_score(g)));
+	rc |= put(o, "max_score", num(grade_max_score(g)));
+	rc |= put(o, "passed", json_boolean(grade_passed(g)));
+	rc |= put(o, "exit_status", json_integer(grade_exit_status(g)));
+	rc |= put(o, "band_source", text(g->band_source));
+	rc |= put(o, "isolation", text(g->isolation_note));
+	rc |= put(o, "tests", array_of_tests(g));
+	rc |= put(o, "groups", groups_json(g));
+	rc |= put(o, "metrics", g->metrics ? json_deep_copy(g->metrics) : json_object());
+	rc |= put(o, "bench", array_of_bench(g));
+	if (g->analysis)
+		rc |= put(o, "analysis", json_deep_copy(g->analysis));
+	if (g->build_failed)
+		rc |= put(o, "build_log", text(g->build_log));
+	if (g->internal_error)
+		rc |= put(o, "internal_error", text(g->internal_message));
+	if (rc) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+int report_json_write(const struct grade *g, const char *path, char *err, size_t errlen)
+{
+	json_t *j = report_json(g);
+	if (!j) {
+		snprintf(err, errlen, "cannot write %s: out of memory", path);
+		return -1;
+	}
+	/* Ten significant digits: GB/s and points in full, without the
+	 * 33.333333333333336 that a double would otherwise print. */
+	char *s = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_decref(j);
+	if (!s) {
+		snprintf(err, errlen, "cannot write %s: out of memory", path);
+		return -1;
+	}
+	size_t len = strlen(s);
+	s[len] = '\n';	/* json_dumps' NUL becomes the final newline */
+	int rc = atomic_write(path, s, len + 1, err, errlen);
+	free(s);
+	return rc;
+}

@@ -1,0 +1,334 @@
+/*
+ * The emulator's metrics (docs/emu-metrics.md) turned into graded checks:
+ * one test of group "analysis" per rubric key that is present, the
+ * analysis points split evenly among them.
+ *
+ * A check compares a total of the metrics with the rubric's limit; its
+ * message names the source line that weighs most (the worst line for
+ * sectors and wavefronts, the most frequent race) and says what the figure
+ * means and how to bring it down. The metrics come from a run of student
+ * code: every field is checked for its type, every number clamped, and a
+ * missing figure fails the check rather than passing it.
+ */
+#include "steps/analysis.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A number of the metrics, or -1 when it is missing or not a finite number >= 0. */
+static double number(const json_t *obj, const char *key)
+{
+	const json_t *v = json_object_get(obj, key);
+	double d = json_is_number(v) ? json_number_value(v) : -1;
+	return isfinite(d) && d >= 0 && d < 1e18 ? d : -1;
+}
+
+static const char *text(const json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+	return s ? s : "?";
+}
+
+/* One line of "lines": where, and its figure per request. */
+struct line_figure {
+	const char *file;
+	long line;
+	double requests, units;
+	const json_t *launch;
+};
+
+static double per_request(const struct line_figure *f)
+{
+	return f->requests > 0 ? f->units / f->requests : 0;
+}
+
+/* The line of (space, kind) with the most units per request; kind NULL:
+ * any kind. Returns 0 when there is none. */
+static int worst_line(json_t *metrics, const char *space, const char *kind, struct line_figure *worst)
+{
+	size_t i, j;
+	json_t *launch, *row;
+	int found = 0;
+	const char *unit = strcmp(space, "global") == 0 ? "sectors" : "wavefronts";
+	json_array_foreach(json_object_get(metrics, "launches"), i, launch) {
+		json_array_foreach(json_object_get(launch, "lines"), j, row) {
+			if (strcmp(text(row, "space"), space) != 0 || (kind && strcmp(text(row, "kind"), kind) != 0))
+				continue;
+			struct line_figure f = { text(row, "file"), (long)number(row, "line"),
+						 number(row, "requests"), number(row, unit), launch };
+			if (f.requests <= 0 || f.units < 0)
+				continue;
+			if (!found || per_request(&f) > per_request(worst)) {
+				*worst = f;
+				found = 1;
+			}
+		}
+	}
+	return found;
+}
+
+/* The distance between the addresses of the first two neighbouring active
+ * lanes of the line's example request, in bytes; 0 when unknown. */
+static long long lane_stride(const struct line_figure *f, const char *kind, int *bytes)
+{
+	size_t i;
+	json_t *e;
+	*bytes = 4;
+	json_array_foreach(json_object_get(f->launch, "example_requests"), i, e) {
+		if ((long)number(e, "line") != f->line || strcmp(text(e, "file"), f->file) != 0 ||
+		    strcmp(text(e, "kind"), kind) != 0)
+			continue;
+		json_t *lanes = json_object_get(e, "lane_addresses");
+		if (number(e, "bytes") > 0)
+			*bytes = (int)number(e, "bytes");
+		for (size_t l = 0; l + 1 < json_array_size(lanes) && l < 31; l++) {
+			json_t *a = json_array_get(lanes, l), *b = json_array_get(lanes, l + 1);
+			if (json_is_integer(a) && json_is_integer(b))
+				return (long long)(json_integer_value(b) - json_integer_value(a));
+		}
+	}
+	return 0;
+}
+
+/* ---- the checks ----------------------------------------------------------------- */
+
+struct check {
+	const char *name;
+	double limit;
+};
+
+static double total(json_t *metrics, const char *key)
+{
+	return number(json_object_get(metrics, "totals"), key);
+}
+
+/* Coalescing of global loads or stores. */
+static void check_sectors(struct test_result *t, json_t *metrics, const char *kind, double limit)
+{
+	const char *what = strcmp(kind, "load") == 0 ? "loads" : "stores";
+	const char *verb = strcmp(kind, "load") == 0 ? "read" : "write";
+	char key[64];
+	snprintf(key, sizeof key, "global_%s_sectors_per_request", kind);
+	double v = total(metrics, key);
+	struct line_figure w;
+	if (v < 0 || !worst_line(metrics, "global", kind, &w)) {
+		test_fail(t, "the emulator measured no global %s: did a kernel run?", what);
+		return;
+	}
+	int bytes;
+	long long stride = lane_stride(&w, kind, &bytes);
+	int ideal = bytes;	/* 32 lanes x bytes / 32-byte sectors */
+	char why[256] = "";
+	if (stride != 0 && (stride < 0 ? -stride : stride) > bytes)
+		snprintf(why, sizeof why, ": neighbouring threads %s addresses %lld bytes apart, so each "
+			 "lands in a sector of its own; make consecutive threads (threadIdx.x) %s "
+			 "consecutive addresses", verb, stride < 0 ? -stride : stride, verb);
+	else if (v > limit)
+		snprintf(why, sizeof why, ": the warp's threads %s scattered addresses; make consecutive "
+			 "threads (threadIdx.x) %s consecutive addresses", verb, verb);
+	if (v <= limit)
+		test_pass(t, "%s: %.1f sectors per request (limit %g; the worst line, %.60s:%ld, %.1f)",
+			  what, v, limit, w.file, w.line, per_request(&w));
+	else
+		test_fail(t, "%s at %.60s:%ld touch %.1f sectors per request (a coalesced %d-byte %s "
+			  "touches %d; limit %g)%s", what, w.file, w.line, per_request(&w), bytes,
+			  kind, ideal, limit, why);
+}
+
+static void check_wavefronts(struct test_result *t, json_t *metrics, double limit)
+{
+	double v = total(metrics, "shared_wavefronts_per_request");
+	struct line_figure w;
+	if (v < 0) {
+		test_fail(t, "the emulator's metrics have no shared-memory figures");
+		return;
+	}
+	if (!worst_line(metrics, "shared", NULL, &w)) {
+		test_pass(t, "no shared-memory requests: no bank conflicts");
+		return;
+	}
+	if (v <= limit) {
+		test_pass(t, "shared memory: %.1f wavefronts per request (limit %g)", v, limit);
+		return;
+	}
+	test_fail(t, "shared-memory accesses at %.60s:%ld need %.1f wavefronts per request (limit %g; "
+		  "%.1f over all lines): a warp's request takes one pass per distinct word in its "
+		  "busiest bank, and here up to %.0f threads hit words of one bank (bank = word index "
+		  "%% 32). Reading a column of a [32][32] tile does that; pad each row by one "
+		  "element ([32][33]) so that a column spreads over all 32 banks", w.file, w.line,
+		  per_request(&w), limit, v, per_request(&w));
+}
+
+/* The race that happened most often: its description in words. */
+static void worst_race(json_t *metrics, char *buf, size_t len)
+{
+	size_t i, j;
+	json_t *launch, *r, *best = NULL;
+	double most = -1;
+	json_array_foreach(json_object_get(metrics, "launches"), i, launch)
+		json_array_foreach(json_object_get(launch, "races"), j, r)
+			if (number(r, "count") > most) {
+				most = number(r, "count");
+				best = r;
+			}
+	if (!best) {
+		buf[0] = 0;
+		return;
+	}
+	json_t *first = json_object_get(best, "first"), *second = json_object_get(best, "second");
+	const char *kind = text(best, "kind");
+	const char *a = strcmp(kind, "WAR") == 0 ? "read" : "write";
+	const char *b = strcmp(kind, "RAW") == 0 ? "read" : "write";
+	snprintf(buf, len, ", most often (%.0f times) a %s at %.60s:%ld and a %s at %.60s:%ld of the "
+		 "same %.10s word by two threads of %s, with no __syncthreads() between them (%.3s)",
+		 most, a, text(first, "file"), (long)number(first, "line"), b, text(second, "file"),
+		 (long)number(second, "line"), text(best, "space"),
+		 strcmp(text(best, "scope"), "intra-warp") == 0 ? "one warp" : "different warps", kind);
+}
+
+static void check_races(struct test_result *t, json_t *metrics, double limit)
+{
+	double v = total(metrics, "races");
+	char where[512];
+	if (v < 0) {
+		test_fail(t, "the emulator's metrics have no race count");
+		return;
+	}
+	if (v <= limit) {
+		test_pass(t, "%.0f races (limit %g)", v, limit);
+		return;
+	}
+	worst_race(metrics, where, sizeof where);
+	test_fail(t, "%.0f races between threads of a block (limit %g)%s. Within one barrier interval "
+		  "the order of two threads' accesses is not defined: one thread must finish writing "
+		  "before another reads (or writes) the same word, so put a __syncthreads() between "
+		  "them, or write into a second buffer (double buffering)", v, limit, where);
+}
+
+static void check_uninit(struct test_result *t, json_t *metrics, double limit)
+{
+	double v = total(metrics, "uninit_shared_reads");
+	size_t i, j;
+	json_t *launch, *u, *best = NULL;
+	if (v < 0) {
+		test_fail(t, "the emulator's metrics have no count of uninitialised reads");
+		return;
+	}
+	if (v <= limit) {
+		test_pass(t, "%.0f reads of uninitialised shared memory (limit %g)", v, limit);
+		return;
+	}
+	json_array_foreach(json_object_get(metrics, "launches"), i, launch)
+		json_array_foreach(json_object_get(launch, "uninit_shared_reads"), j, u)
+			if (!best || number(u, "count") > number(best, "count"))
+				best = u;
+	test_fail(t, "%.0f reads of shared memory that no thread of the block had written yet (limit "
+		  "%g), e.g. %.0f at %.60s:%ld: shared memory starts with no defined content in each "
+		  "block; a thread may read a word only after the thread that writes it has done so "
+		  "and a __syncthreads() has passed", v, limit, best ? number(best, "count") : 0,
+		  best ? text(best, "file") : "?", best ? (long)number(best, "line") : 0);
+}
+
+static void check_warp_steps(struct test_result *t, json_t *metrics, double limit)
+{
+	double v = total(metrics, "active_warp_steps");
+	if (v < 0) {
+		test_fail(t, "the emulator's metrics have no count of active warp-steps");
+		return;
+	}
+	/* Nothing stored to shared memory: not a block scan at all (passes over
+	 * global memory), so the count says nothing about work. */
+	if (v == 0) {
+		test_fail(t, "no warp stored to shared memory, so the work of a block scan could not "
+			  "be counted: the lab asks for the up-sweep and down-sweep in shared memory, "
+			  "not passes over global memory");
+		return;
+	}
+	if (v <= limit) {
+		test_pass(t, "%.0f active warp-steps (limit %g)", v, limit);
+		return;
+	}
+	test_fail(t, "%.0f active warp-steps (limit %g): summed over the barrier intervals of one "
+		  "block, the warps that store to shared memory. A warp costs a step if any of its "
+		  "threads works; here most warps stay busy in most steps, as in Hillis-Steele's "
+		  "log2(n) passes over every element. A work-efficient scan (Blelloch) does half "
+		  "the work each step and packs the active threads into the fewest warps "
+		  "(threads 0 .. d-1), so the idle warps skip to the barrier", v, limit);
+}
+
+/* ---- the summary in g->metrics ---------------------------------------------------- */
+
+static void summarise(json_t *metrics, struct grade *g)
+{
+	static const struct {
+		const char *total, *key;
+	} keys[] = {
+		{ "global_load_sectors_per_request", "load_sectors_per_request" },
+		{ "global_store_sectors_per_request", "store_sectors_per_request" },
+		{ "shared_wavefronts_per_request", "shared_wavefronts_per_request" },
+		{ "races", "races" },
+		{ "uninit_shared_reads", "uninit_shared_reads" },
+		{ "active_warp_steps", "active_warp_steps" },
+	};
+	if (!g->metrics)
+		return;
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		double v = total(metrics, keys[i].total);
+		if (v >= 0)
+			json_object_set_new(g->metrics, keys[i].key, json_real(v));
+	}
+}
+
+/* Launches that ran traced blocks: without one there is nothing to judge
+ * (no kernel ran, or the code turned the emulator's tracing off). */
+static int traced_launches(json_t *metrics)
+{
+	size_t i;
+	json_t *launch;
+	int n = 0;
+	json_array_foreach(json_object_get(metrics, "launches"), i, launch)
+		n += number(launch, "traced_blocks") > 0;
+	return n;
+}
+
+void analysis_grade(const struct rubric *r, json_t *metrics, struct grade *g)
+{
+	const struct check checks[] = {
+		{ "coalesced loads", r->max_load_sectors_per_request },
+		{ "coalesced stores", r->max_store_sectors_per_request },
+		{ "bank conflicts", r->max_shared_wavefronts_per_request },
+		{ "races", r->max_races },
+		{ "uninitialised shared reads", r->max_uninit_shared_reads },
+		{ "active warp-steps", r->max_active_warp_steps },
+	};
+	int n = 0;
+	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
+		n += checks[i].limit >= 0;
+	if (n == 0)
+		return;
+	summarise(metrics, g);
+	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
+		if (checks[i].limit < 0)
+			continue;
+		char name[64];
+		snprintf(name, sizeof name, "analysis: %s", checks[i].name);
+		struct test_result *t = grade_add_test(g, name, GROUP_ANALYSIS, r->analysis_points / n);
+		if (!t)
+			return;
+		double limit = checks[i].limit;
+		if (!traced_launches(metrics)) {
+			test_fail(t, "the emulator traced no kernel launch, so there is nothing to "
+				  "analyse: did the entry point launch a kernel?");
+			continue;
+		}
+		switch (i) {
+		case 0: check_sectors(t, metrics, "load", limit); break;
+		case 1: check_sectors(t, metrics, "store", limit); break;
+		case 2: check_wavefronts(t, metrics, limit); break;
+		case 3: check_races(t, metrics, limit); break;
+		case 4: check_uninit(t, metrics, limit); break;
+		default: check_warp_steps(t, metrics, limit); break;
+		}
+	}
+}

@@ -1,0 +1,13 @@
+/* The emulator's analysis metrics turned into graded checks. */
+#ifndef GRADER_ANALYSIS_H
+#define GRADER_ANALYSIS_H
+
+#include <jansson.h>
+
+#include "steps/grade.h"
+#include "steps/rubric.h"
+
+/* Adds one GROUP_ANALYSIS test per check the rubric names. */
+void analysis_grade(const struct rubric *r, json_t *metrics, struct grade *g);
+
+#endif

@@ -1,0 +1,128 @@
+/* Compiling and linking a submission (see build.h). */
+#include "steps/build.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/launch_log.h"
+#include "sys/kit_paths.h"
+#include "sys/sandbox.h"
+
+/* Runs a compiler; its messages go to log. Returns its exit status, or -1. */
+static int run_tool(char *const argv[], double timeout_s, const char *step, char *log, size_t loglen)
+{
+	struct sandbox_limits lim = { .wall_s = timeout_s, .output_cap = 64 * 1024 };
+	struct child_result res;
+	char err[256];
+	if (sandbox_run(argv, &lim, &res, err, sizeof(err)) < 0) {
+		snprintf(log, loglen, "%s: %s", step, err);
+		return -1;
+	}
+	int status;
+	if (res.timed_out) {
+		snprintf(log, loglen, "%s took longer than %.0f s and was stopped\n%s", step, timeout_s,
+			 res.output);
+		status = 1;
+	} else if (res.exited && res.exit_status == 127 && strstr(res.output, "cannot run")) {
+		snprintf(log, loglen, "%s: %s", step, res.output);
+		status = -1;
+	} else {
+		snprintf(log, loglen, "%s", res.output);
+		status = res.exited ? res.exit_status : 1;
+	}
+	child_result_free(&res);
+	return status;
+}
+
+static const char *nvcc_path(void)
+{
+	static char path[1024];
+	/* The toolkit the Makefile looks for: CUDA_HOME, else /usr/local/cuda,
+	 * else whatever nvcc is on PATH. */
+	const char *home = getenv("CUDA_HOME");
+	snprintf(path, sizeof(path), "%s/bin/nvcc", home && *home ? home : "/usr/local/cuda");
+	return file_exists(path) ? path : "nvcc";
+}
+
+static int compile(enum backend backend, const char *submission, const char *obj,
+		   const struct device_info *dev, double timeout_s, char *log, size_t loglen)
+{
+	char arch[32], cc[1024], include[1100], common[1024];
+	/* The kit's headers for labs (lab 4's occupancy.h), never the student's copy. */
+	snprintf(include, sizeof(include), "-I%s", kit_path(common, sizeof(common), "common"));
+	if (backend == BACKEND_CUDA) {
+		snprintf(arch, sizeof(arch), "-arch=sm_%d%d", dev->major, dev->minor);
+		char *argv[] = { (char *)nvcc_path(), "-O3", arch, "-lineinfo", "-std=c++17", include,
+				 "-c", (char *)submission, "-o", (char *)obj, NULL };
+		return run_tool(argv, timeout_s, "nvcc", log, loglen);
+	}
+	kit_path(cc, sizeof(cc), "build/emu/cuemu-cc");
+	char *argv[] = { cc, include, "-c", (char *)submission, "-o", (char *)obj, NULL };
+	return run_tool(argv, timeout_s, "cuemu-cc", log, loglen);
+}
+
+int build_compile_only(enum backend backend, const char *submission, const char *work_dir,
+		       const struct device_info *dev, double timeout_s, char *log, size_t loglen)
+{
+	char obj[1024];
+	snprintf(obj, sizeof(obj), "%s/student-%s.o", work_dir, backend_name(backend));
+	int rc = compile(backend, submission, obj, dev, timeout_s, log, loglen);
+	return rc == 0 ? 0 : rc < 0 ? -1 : 1;
+}
+
+/* The lab's harness: the backend's harness_main.o, the lab's entry adapter,
+ * the student's object and the kit library; on CUDA, the launch log, which
+ * sees every kernel launch on its way to the runtime (launch_log.h). */
+static int link_harness(const struct lab *lab, enum backend backend, const char *obj,
+			const char *exe, double timeout_s, char *log, size_t loglen)
+{
+	char main_o[1024], entry_o[1024], libkit[1024], entry_rel[256], linker[1024], log_o[1024],
+		wrap_o[1024];
+	snprintf(entry_rel, sizeof(entry_rel), "build/harness/labs/%s_entry.o", lab->id);
+	kit_path(entry_o, sizeof(entry_o), entry_rel);
+	kit_path(libkit, sizeof(libkit), "build/libkit.a");
+	if (backend == BACKEND_CUDA) {
+		kit_path(main_o, sizeof(main_o), "build/harness/cuda/harness_main.o");
+		snprintf(linker, sizeof(linker), "%s", nvcc_path());
+	} else {
+		kit_path(main_o, sizeof(main_o), "build/harness/emu/harness_main.o");
+		kit_path(linker, sizeof(linker), "build/emu/cuemu-cc");
+	}
+	kit_path(log_o, sizeof(log_o), "build/harness/cuda/launch_log.o");
+	kit_path(wrap_o, sizeof(wrap_o), "build/harness/cuda/launch_wrap.o");
+	const char *need[] = { main_o, entry_o, libkit, log_o, wrap_o };
+	for (int i = 0; i < (backend == BACKEND_CUDA ? 5 : 3); i++)
+		if (!file_exists(need[i])) {
+			snprintf(log, loglen, "the kit is not built: %s is missing (run make)", need[i]);
+			return -1;
+		}
+	if (backend == BACKEND_CUDA) {
+		char *argv[] = { linker, "-o", (char *)exe, LAUNCH_LOG_WRAP_FLAGS, main_o, log_o, wrap_o,
+				 entry_o, (char *)obj, libkit, NULL };
+		return run_tool(argv, timeout_s, "link", log, loglen);
+	}
+	char *argv[] = { linker, "-o", (char *)exe, main_o, entry_o, (char *)obj, libkit, NULL };
+	return run_tool(argv, timeout_s, "link", log, loglen);
+}
+
+int build_submission(const struct lab *lab, enum backend backend, const char *submission,
+		     const char *work_dir, const struct device_info *dev, double timeout_s,
+		     struct build_result *out, char *log, size_t loglen)
+{
+	snprintf(out->student_obj, sizeof(out->student_obj), "%s/student-%s.o", work_dir,
+		 backend_name(backend));
+	snprintf(out->harness, sizeof(out->harness), "%s/harness-%s", work_dir, backend_name(backend));
+	if (backend == BACKEND_EMU) {
+		char cc[1024];
+		if (!file_exists(kit_path(cc, sizeof(cc), "build/emu/cuemu-cc"))) {
+			snprintf(log, loglen, "the emulator is not built: %s is missing (run make)", cc);
+			return -1;
+		}
+	}
+	int rc = compile(backend, submission, out->student_obj, dev, timeout_s, log, loglen);
+	if (rc != 0)
+		return rc < 0 ? -1 : 1;
+	rc = link_harness(lab, backend, out->student_obj, out->harness, timeout_s, log, loglen);
+	return rc == 0 ? 0 : rc < 0 ? -1 : 1;
+}

@@ -1,0 +1,32 @@
+/*
+ * Building a submission: compile the student's file with the backend's
+ * compiler, then link it with the lab's harness. Compilers run in a child
+ * with a time limit (a template bomb is still a build failure, not a hang).
+ */
+#ifndef GRADER_BUILD_H
+#define GRADER_BUILD_H
+
+#include <stddef.h>
+
+#include "steps/device.h"
+#include "steps/grade.h"
+
+struct build_result {
+	char student_obj[1024];	/* the student's object file, for the integrity check */
+	char harness[1024];	/* the linked harness */
+};
+
+/*
+ * Builds submission for backend into work_dir. Returns 0 on success; 1 when
+ * the student's file did not compile or link (log holds the compiler's
+ * words); -1 when the kit itself is broken (log says what is missing).
+ */
+int build_submission(const struct lab *lab, enum backend backend, const char *submission,
+		     const char *work_dir, const struct device_info *dev, double timeout_s,
+		     struct build_result *out, char *log, size_t loglen);
+
+/* Only compiles (no harness), for `make labN`. Same return values. */
+int build_compile_only(enum backend backend, const char *submission, const char *work_dir,
+		       const struct device_info *dev, double timeout_s, char *log, size_t loglen);
+
+#endif

@@ -1,0 +1,153 @@
+/* Correctness tests (see correctness.h). */
+#include "steps/correctness.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "guard.h"
+#include "rng.h"
+
+#define HANGS_BEFORE_GIVING_UP 2
+
+/* The output span is guard | output | guard: first the canaries. */
+static int check_guards(const struct lab *lab, const struct shape *s, const uint32_t *span,
+			size_t n, char *msg, size_t len)
+{
+	char where[64], word[64];
+	shape_format(s, where, sizeof(where));
+	size_t before = guard_first_changed(span, GUARD_WORDS);
+	if (before < GUARD_WORDS) {
+		lab_format_word(lab->elem, span[before], word, sizeof(word));
+		snprintf(msg, len, "%s: your code wrote before the start of the output: d_out[-%zu] became "
+			 "%s (an index that went negative?)", where, (size_t)GUARD_WORDS - before, word);
+		return 0;
+	}
+	size_t after = guard_first_changed(span + GUARD_WORDS + n, GUARD_WORDS);
+	if (after < GUARD_WORDS) {
+		lab_format_word(lab->elem, span[GUARD_WORDS + n + after], word, sizeof(word));
+		snprintf(msg, len, "%s: your code wrote past the end of the output: d_out[%zu] became %s, "
+			 "but the output has only %zu elements (a missing bounds check?)", where, n + after,
+			 word, n);
+		return 0;
+	}
+	return 1;
+}
+
+static int compare_words(const struct lab *lab, const struct shape *s, const uint32_t *got,
+			 const uint32_t *want, size_t n, char *msg, size_t len)
+{
+	size_t first = n, wrong = 0, unwritten = 0;
+	for (size_t i = 0; i < n; i++)
+		if (got[i] != want[i]) {
+			if (first == n)
+				first = i;
+			wrong++;
+			unwritten += got[i] == POISON_WORD;
+		}
+	if (wrong == 0)
+		return 1;
+	char where[64], at[160], w[64], g[64];
+	shape_format(s, where, sizeof(where));
+	lab->describe_index(s, first, at, sizeof(at));
+	lab_format_word(lab->elem, want[first], w, sizeof(w));
+	lab_format_word(lab->elem, got[first], g, sizeof(g));
+	snprintf(msg, len, "%s: first wrong element is %s: expected %s, got %s%s. %zu of %zu elements "
+		 "are wrong%s.", where, at, w, g,
+		 got[first] == POISON_WORD ? " (never written: still the poison value)" : "", wrong, n,
+		 unwritten ? " (some never written)" : "");
+	return 0;
+}
+
+int correctness_judge(const struct lab *lab, const struct shape *s, uint64_t seed,
+		      const struct harness_report *rep, char *msg, size_t len)
+{
+	size_t n_in = lab->in_count(s), n_out = lab->out_count(s);
+	char where[64];
+	shape_format(s, where, sizeof(where));
+	if (rep->corrupt || !rep->done) {
+		harness_explain_abort(rep, lab->entry, where, msg, len);
+		return 0;
+	}
+	const char *cuda_error = json_string_value(json_object_get(rep->done, "cuda_error"));
+	if (cuda_error) {
+		const char *text = json_string_value(json_object_get(rep->done, "cuda_error_text"));
+		const char *detail = json_string_value(json_object_get(rep->done, "detail"));
+		snprintf(msg, len, "%s: CUDA error %s (%s) during %s()%s%s", where, cuda_error,
+			 text ? text : "", lab->entry, detail && *detail ? ": " : "", detail ? detail : "");
+		return 0;
+	}
+	if (rep->outputs != 1 || rep->output_words != GUARD_WORDS + n_out + GUARD_WORDS) {
+		snprintf(msg, len, "%s: the harness's report is incomplete (an output of %zu words, "
+			 "expected %zu): was the process disturbed?", where, rep->output_words,
+			 (size_t)(GUARD_WORDS + n_out + GUARD_WORDS));
+		return 0;
+	}
+	if (!check_guards(lab, s, rep->output, n_out, msg, len))
+		return 0;
+	/* The grader's own inputs and reference: nothing from the child is used but its output. */
+	uint32_t *in = malloc(n_in * 4), *want = malloc(n_out * 4);
+	if (!in || !want) {
+		free(in);
+		free(want);
+		snprintf(msg, len, "%s: the grader ran out of memory for the reference", where);
+		return 0;
+	}
+	lab->fill_input(in, s, seed);
+	lab->reference(in, want, s);
+	int ok = compare_words(lab, s, rep->output + GUARD_WORDS, want, n_out, msg, len);
+	free(in);
+	free(want);
+	if (ok && json_is_true(json_object_get(rep->done, "input_changed"))) {
+		snprintf(msg, len, "%s: the output is right, but your code wrote into d_in, which is const "
+			 "input", where);
+		return 0;
+	}
+	return ok;
+}
+
+int correctness_run(const struct run_context *ctx, enum backend backend, struct grade *g)
+{
+	const struct rubric *r = ctx->rubric;
+	const struct shape *shapes = backend == BACKEND_EMU ? r->emu_shapes : r->shapes;
+	int n = backend == BACKEND_EMU ? r->n_emu_shapes : r->n_shapes;
+	int failed = 0;
+	for (int i = 0; i < n; i++) {
+		char shape_text[64], seed_text[32], name[96], err[256];
+		shape_format(&shapes[i], shape_text, sizeof(shape_text));
+		snprintf(name, sizeof(name), "correctness %s", shape_text);
+		struct test_result *t = grade_add_test(g, name, GROUP_CORRECTNESS,
+						       r->correctness_points / n);
+		/* A kernel that hung twice will hang again: the rest of the sizes
+		 * would only cost a time limit each (minutes in a batch). */
+		if (g->hangs >= HANGS_BEFORE_GIVING_UP) {
+			test_fail(t, "%s: not run: %s() already ran past the time limit on %d sizes",
+				  shape_text, ctx->lab->entry, g->hangs);
+			failed++;
+			continue;
+		}
+		uint64_t seed = rng_test_seed(ctx->seed, ctx->salt, (unsigned)i);
+		snprintf(seed_text, sizeof(seed_text), "%" PRIu64, seed);
+		char *argv[] = { (char *)ctx->harness, "correct", (char *)ctx->lab->id, shape_text,
+				 seed_text, NULL };
+		size_t words = GUARD_WORDS * 2 + ctx->lab->out_count(&shapes[i]);
+		struct harness_report rep;
+		if (harness_run(argv, r, r->test_timeout_s, words * 4 + 65536, ctx->isolate,
+				ctx->work_dir, &rep, err, sizeof(err)) < 0) {
+			test_fail(t, "the grader could not start the harness: %s", err);
+			failed++;
+			continue;
+		}
+		char msg[TEST_MESSAGE_LEN];
+		g->hangs += rep.child.timed_out;
+		if (correctness_judge(ctx->lab, &shapes[i], seed, &rep, msg, sizeof(msg)))
+			test_pass(t, "%s", "");
+		else {
+			test_fail(t, "%s", msg);
+			failed++;
+		}
+		harness_report_free(&rep);
+	}
+	return failed;
+}

@@ -1,0 +1,29 @@
+/* Correctness: every output word of every size against the CPU reference. */
+#ifndef GRADER_CORRECTNESS_H
+#define GRADER_CORRECTNESS_H
+
+#include "steps/grade.h"
+#include "steps/harness_run.h"
+
+struct run_context {
+	const struct lab *lab;
+	const struct rubric *rubric;
+	const char *harness;	/* the linked harness to run */
+	const char *work_dir;
+	uint64_t seed, salt;
+	int isolate;
+};
+
+/* Adds one correctness test per size of the rubric (the emulator's sizes
+ * on the emulator). Returns the number that failed. */
+int correctness_run(const struct run_context *ctx, enum backend backend, struct grade *g);
+
+/*
+ * Judges one harness run against the reference for (shape, seed): the
+ * canaries, then every word. Used for correctness and for the output of
+ * the analysis run. Returns 1 if correct; otherwise writes why into msg.
+ */
+int correctness_judge(const struct lab *lab, const struct shape *s, uint64_t seed,
+		      const struct harness_report *rep, char *msg, size_t len);
+
+#endif

@@ -1,0 +1,140 @@
+/* The grade record: tests, points and the exit status they add up to. */
+#include "steps/grade.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void grade_init(struct grade *g, const struct lab *lab)
+{
+	memset(g, 0, sizeof(*g));
+	g->lab = lab;
+	g->metrics = json_object();
+}
+
+void grade_free(struct grade *g)
+{
+	json_decref(g->metrics);
+	json_decref(g->analysis);
+	g->metrics = NULL;
+	g->analysis = NULL;
+}
+
+struct test_result *grade_add_test(struct grade *g, const char *name, enum test_group group,
+				   double max_points)
+{
+	if (g->n_tests >= GRADE_MAX_TESTS)
+		return NULL;
+	struct test_result *t = &g->tests[g->n_tests++];
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->group = group;
+	t->max_points = max_points;
+	t->status = TEST_SKIPPED;
+	return t;
+}
+
+static void set_message(struct test_result *t, const char *fmt, va_list ap)
+{
+	if (fmt)
+		vsnprintf(t->message, sizeof(t->message), fmt, ap);
+	else
+		t->message[0] = '\0';
+}
+
+void test_pass(struct test_result *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	set_message(t, fmt, ap);
+	va_end(ap);
+	t->status = TEST_PASSED;
+	t->points = t->max_points;
+}
+
+void test_fail(struct test_result *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	set_message(t, fmt, ap);
+	va_end(ap);
+	t->status = TEST_FAILED;
+	t->points = 0;
+}
+
+double grade_score(const struct grade *g)
+{
+	double s = 0;
+	for (int i = 0; i < g->n_tests; i++)
+		s += g->tests[i].points;
+	return s;
+}
+
+double grade_max_score(const struct grade *g)
+{
+	double s = 0;
+	for (int i = 0; i < g->n_tests; i++)
+		s += g->tests[i].max_points;
+	return s;
+}
+
+double grade_group_points(const struct grade *g, enum test_group group)
+{
+	double s = 0;
+	for (int i = 0; i < g->n_tests; i++)
+		if (g->tests[i].group == group)
+			s += g->tests[i].points;
+	return s;
+}
+
+int grade_passed(const struct grade *g)
+{
+	if (g->build_failed || g->internal_error)
+		return 0;
+	for (int i = 0; i < g->n_tests; i++)
+		if (g->tests[i].status == TEST_FAILED || g->tests[i].status == TEST_SKIPPED)
+			return 0;
+	return 1;
+}
+
+int grade_exit_status(const struct grade *g)
+{
+	if (g->build_failed)
+		return 3;
+	if (g->internal_error)
+		return 4;
+	return grade_passed(g) ? 0 : 1;
+}
+
+const char *group_name(enum test_group group)
+{
+	switch (group) {
+	case GROUP_BUILD: return "build";
+	case GROUP_CORRECTNESS: return "correctness";
+	case GROUP_PERFORMANCE: return "performance";
+	case GROUP_ANALYSIS: return "analysis";
+	case GROUP_INTEGRITY: return "integrity";
+	}
+	return "?";
+}
+
+const char *status_name(enum test_status s)
+{
+	switch (s) {
+	case TEST_PASSED: return "passed";
+	case TEST_FAILED: return "failed";
+	case TEST_NOT_MEASURED: return "not measured";
+	case TEST_SKIPPED: return "skipped";
+	}
+	return "?";
+}
+
+const char *backend_name(enum backend b)
+{
+	switch (b) {
+	case BACKEND_AUTO: return "auto";
+	case BACKEND_CUDA: return "cuda";
+	case BACKEND_EMU: return "emu";
+	}
+	return "?";
+}

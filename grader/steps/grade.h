@@ -1,0 +1,108 @@
+/*
+ * One grade: the results of every test of one submission, and what the
+ * report, the JSON and the charts are made from.
+ */
+#ifndef GRADER_GRADE_H
+#define GRADER_GRADE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "labs/lab.h"
+#include "steps/rubric.h"
+
+enum test_group {
+	GROUP_BUILD,
+	GROUP_CORRECTNESS,
+	GROUP_PERFORMANCE,
+	GROUP_ANALYSIS,
+	GROUP_INTEGRITY,
+};
+
+enum test_status {
+	TEST_PASSED,
+	TEST_FAILED,
+	TEST_NOT_MEASURED,	/* could not be measured here (no GPU): neither passed nor failed */
+	TEST_SKIPPED,		/* not run, because an earlier test failed */
+};
+
+enum backend { BACKEND_AUTO, BACKEND_CUDA, BACKEND_EMU };
+
+#define GRADE_MAX_TESTS 64
+#define TEST_MESSAGE_LEN 1024
+
+struct test_result {
+	char name[64];		/* "correctness 31x33" */
+	enum test_group group;
+	enum test_status status;
+	double points;
+	double max_points;
+	char message[TEST_MESSAGE_LEN];	/* why, in a student's words; "" when passed */
+};
+
+/* One point of the bandwidth-against-size chart. Negative: not measured. */
+struct bench_point {
+	struct shape shape;
+	double bytes;
+	double student_gbps;
+	double reference_gbps;
+	double copy_gbps;
+};
+
+#define GRADE_MAX_BENCH 32
+
+struct grade {
+	const struct lab *lab;
+	enum backend backend;		/* the one actually used */
+	char device[128];		/* "NVIDIA H100 80GB HBM3" or "CPU emulator" */
+	char submission[512];		/* the graded file */
+	uint64_t seed;
+	char band_source[256];		/* which band performance was scored against, and why */
+
+	struct test_result tests[GRADE_MAX_TESTS];
+	int n_tests;
+
+	struct bench_point bench[GRADE_MAX_BENCH];
+	int n_bench;
+
+	char build_log[8192];		/* compiler output, shown on a build failure */
+	int build_failed;		/* exit status 3 */
+	int internal_error;		/* exit status 4: could not run at all */
+	char internal_message[512];
+
+	int hangs;			/* correctness runs stopped at their time limit */
+	json_t *metrics;		/* measured figures: GB/s, % of copy, sectors per request ... */
+	json_t *analysis;		/* the emulator's metrics (MSG_METRICS), or NULL */
+
+	/* How the untrusted children ran (isolation_describe): bubblewrap or
+	 * not, and as which user. Set by grade_submission. */
+	char isolation_note[256];
+};
+
+void grade_init(struct grade *g, const struct lab *lab);
+void grade_free(struct grade *g);
+
+/* Appends a test and returns it (NULL when full, which is a bug). */
+struct test_result *grade_add_test(struct grade *g, const char *name, enum test_group group,
+				   double max_points);
+
+void test_pass(struct test_result *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void test_fail(struct test_result *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+double grade_score(const struct grade *g);
+double grade_max_score(const struct grade *g);
+/* Points of one group, for the gradebook's columns. */
+double grade_group_points(const struct grade *g, enum test_group group);
+/* 1 when every test that ran passed (not-measured tests do not count). */
+int grade_passed(const struct grade *g);
+/* The exit status DESIGN.md fixes: 0, 1, 3 or 4. */
+int grade_exit_status(const struct grade *g);
+
+const char *group_name(enum test_group group);	/* "correctness" */
+const char *status_name(enum test_status s);	/* "passed" */
+const char *backend_name(enum backend b);	/* "cuda" */
+
+#endif

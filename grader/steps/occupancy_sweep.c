@@ -1,0 +1,74 @@
+/* Bandwidth against occupancy (see occupancy_sweep.h). */
+#include "steps/occupancy_sweep.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "steps/harness_run.h"
+#include "steps/performance.h"
+
+/* Keeps the sweep sorted by occupancy, one point per occupancy (several
+ * shared sizes can give the same number of resident blocks). */
+static void insert_point(json_t *sweep, json_t *point)
+{
+	double occ = json_number_value(json_object_get(point, "occupancy_pct"));
+	size_t i, at = json_array_size(sweep);
+	json_t *p;
+	json_array_foreach(sweep, i, p) {
+		double o = json_number_value(json_object_get(p, "occupancy_pct"));
+		if (o == occ) {
+			json_decref(point);
+			return;
+		}
+		if (o > occ && at == json_array_size(sweep))
+			at = i;
+	}
+	json_array_insert_new(sweep, at, point);
+}
+
+void occupancy_sweep(const struct run_context *ctx, struct grade *g)
+{
+	const struct rubric *r = ctx->rubric;
+	char runs[16], shape[64], err[256], msg[512];
+	snprintf(runs, sizeof(runs), "%d", r->sweep_runs);
+	shape_format(&r->perf_shape, shape, sizeof(shape));
+	char *argv[] = { (char *)ctx->harness, "sweep", (char *)ctx->lab->id, runs, shape, NULL };
+	struct harness_report rep;
+	if (harness_run(argv, r, r->bench_timeout_s, 1 << 20, ctx->isolate, ctx->work_dir, &rep, err,
+			sizeof(err)) < 0) {
+		json_object_set_new(g->metrics, "sweep_error", json_string(err));
+		return;
+	}
+	json_t *sweep = json_array();
+	double bytes = ctx->lab->min_bytes(&r->perf_shape), sum_ms = 0;
+	size_t i;
+	json_t *t;
+	int bad = rep.corrupt || !rep.ended || json_array_size(rep.timings) == 0;
+	json_array_foreach(rep.timings, i, t) {
+		double gbps, copy, spread;
+		char launch[224];
+		double occ = launches_max_occupancy(json_object_get(t, "launches"), launch, sizeof(launch));
+		if (bad || timing_read(t, r->sweep_runs, bytes, &gbps, &copy, &spread, &sum_ms) < 0 || occ < 0) {
+			bad = 1;
+			break;
+		}
+		insert_point(sweep, json_pack("{s:f, s:f, s:f, s:f, s:I, s:s}", "occupancy_pct", 100 * occ,
+					      "gbps", gbps, "copy_gbps", copy, "percent_of_copy",
+					      100 * gbps / copy, "extra_shared",
+					      json_integer_value(json_object_get(t, "extra_shared")),
+					      "launch", launch));
+	}
+	if (!bad && timings_outlast_child(sum_ms, &rep))
+		bad = 2;
+	if (bad) {
+		if (bad == 2)
+			snprintf(msg, sizeof(msg), "the reported times outlast the process: not believed");
+		else
+			harness_explain_abort(&rep, "stream_scale_shared", "the occupancy sweep", msg, sizeof(msg));
+		json_object_set_new(g->metrics, "sweep_error", json_string(msg));
+		json_decref(sweep);
+	} else {
+		json_object_set_new(g->metrics, "sweep", sweep);
+	}
+	harness_report_free(&rep);
+}

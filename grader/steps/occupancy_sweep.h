@@ -1,0 +1,19 @@
+/*
+ * Lab 4's experiment, run by the grader on a GPU: the student's kernel with
+ * more and more dynamic shared memory per block, so that fewer and fewer
+ * blocks fit on an SM, each point timed against a copy of the same bytes.
+ * What occupancy each point really ran at comes from the launch log and the
+ * CUDA occupancy API, not from the shared size asked for.
+ */
+#ifndef GRADER_OCCUPANCY_SWEEP_H
+#define GRADER_OCCUPANCY_SWEEP_H
+
+#include "steps/correctness.h"
+#include "steps/grade.h"
+
+/* Adds g->metrics "sweep": [{"occupancy_pct", "gbps", "copy_gbps",
+ * "percent_of_copy", "extra_shared"}], by occupancy, one point per
+ * occupancy; or "sweep_error" with why it could not be measured. */
+void occupancy_sweep(const struct run_context *ctx, struct grade *g);
+
+#endif

@@ -1,0 +1,317 @@
+/* Performance tests (see performance.h). */
+#include "steps/performance.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "steps/occupancy_sweep.h"
+
+double band_points(const struct band *b, double pct, double max_points)
+{
+	if (pct <= b->lower_pct)
+		return 0;
+	if (pct >= b->upper_pct)
+		return max_points;
+	return max_points * (pct - b->lower_pct) / (b->upper_pct - b->lower_pct);
+}
+
+/* The sizes timed: the chart's, then the graded one if the chart lacks it. */
+static int bench_shapes(const struct rubric *r, struct shape *out)
+{
+	int n = 0, has_perf = 0;
+	for (int i = 0; i < r->n_chart_shapes && n < GRADE_MAX_BENCH - 1; i++) {
+		out[n++] = r->chart_shapes[i];
+		has_perf |= memcmp(&r->chart_shapes[i], &r->perf_shape, sizeof(struct shape)) == 0;
+	}
+	if (!has_perf)
+		out[n++] = r->perf_shape;
+	return n;
+}
+
+int timing_read(json_t *t, int runs, double bytes, double *gbps, double *copy_gbps, double *spread,
+		double *sum_ms)
+{
+	json_t *s = json_object_get(t, "student_ms"), *c = json_object_get(t, "copy_ms");
+	if (!json_is_array(s) || !json_is_array(c) || (int)json_array_size(s) != runs ||
+	    (int)json_array_size(c) != runs)
+		return -1;
+	double *x = malloc(sizeof(double) * (size_t)runs), *y = malloc(sizeof(double) * (size_t)runs);
+	int ok = x && y;
+	for (int i = 0; ok && i < runs; i++) {
+		x[i] = json_number_value(json_array_get(s, (size_t)i));
+		y[i] = json_number_value(json_array_get(c, (size_t)i));
+		ok = x[i] > 0 && y[i] > 0;
+		*sum_ms += x[i] + y[i];
+	}
+	if (ok) {
+		struct stats st = stats_of(x, (size_t)runs);
+		*gbps = bytes / (st.median * 1e-3) / 1e9;
+		*copy_gbps = bytes / (stats_median(y, (size_t)runs) * 1e-3) / 1e9;
+		*spread = st.spread;
+	}
+	free(x);
+	free(y);
+	return ok ? 0 : -1;
+}
+
+static int perf_index(const struct bench_run *b, const struct shape *s)
+{
+	for (int i = 0; i < b->n; i++)
+		if (memcmp(&b->shapes[i], s, sizeof(*s)) == 0)
+			return i;
+	return b->n - 1;
+}
+
+double launches_max_occupancy(json_t *launches, char *desc, size_t len)
+{
+	json_t *l;
+	size_t i;
+	double best = -1;
+	desc[0] = '\0';
+	json_array_foreach(launches, i, l) {
+		double occ = json_number_value(json_object_get(l, "occupancy"));
+		if (!json_is_number(json_object_get(l, "occupancy")) || occ <= best)
+			continue;
+		best = occ;
+		const char *kernel = json_string_value(json_object_get(l, "kernel"));
+		snprintf(desc, len, "%.60s: %lld blocks of %lld threads, %lld B dynamic shared, %lld "
+			 "registers: %lld blocks/SM", kernel ? kernel : "?",
+			 json_integer_value(json_object_get(l, "grid")),
+			 json_integer_value(json_object_get(l, "threads")),
+			 json_integer_value(json_object_get(l, "dynamic_shared")),
+			 json_integer_value(json_object_get(l, "registers")),
+			 json_integer_value(json_object_get(l, "blocks_per_sm")));
+	}
+	return best;
+}
+
+int timings_outlast_child(double sum_ms, const struct harness_report *rep)
+{
+	return sum_ms > rep->child.wall_s * 1e3 * 1.02 + 5;
+}
+
+void bench_run_free(struct bench_run *b)
+{
+	json_decref(b->launches);
+	b->launches = NULL;
+}
+
+int bench_harness(const struct run_context *ctx, const char *harness, struct bench_run *out,
+		  char *msg, size_t len)
+{
+	const struct rubric *r = ctx->rubric;
+	memset(out, 0, sizeof(*out));
+	out->n = bench_shapes(r, out->shapes);
+	char runs[16], texts[GRADE_MAX_BENCH][64], err[256];
+	char *argv[GRADE_MAX_BENCH + 5];
+	int a = 0;
+	snprintf(runs, sizeof(runs), "%d", r->runs);
+	argv[a++] = (char *)harness;
+	argv[a++] = "bench";
+	argv[a++] = (char *)ctx->lab->id;
+	argv[a++] = runs;
+	for (int i = 0; i < out->n; i++)
+		argv[a++] = (char *)shape_format(&out->shapes[i], texts[i], sizeof(texts[i]));
+	argv[a] = NULL;
+
+	struct harness_report rep;
+	if (harness_run(argv, r, r->bench_timeout_s, 1 << 20, ctx->isolate, ctx->work_dir, &rep, err,
+			sizeof(err)) < 0) {
+		snprintf(msg, len, "the grader could not start the harness: %s", err);
+		return -1;
+	}
+	int rc = -1;
+	if (rep.corrupt || !rep.ended || (int)json_array_size(rep.timings) != out->n) {
+		harness_explain_abort(&rep, ctx->lab->entry, "timing", msg, len);
+		goto done;
+	}
+	double sum_ms = 0;
+	for (int i = 0; i < out->n; i++) {
+		json_t *t = json_array_get(rep.timings, (size_t)i);
+		const char *shape = json_string_value(json_object_get(t, "shape"));
+		double bytes = ctx->lab->min_bytes(&out->shapes[i]);
+		if (!shape || strcmp(shape, texts[i]) != 0 ||
+		    timing_read(t, r->runs, bytes, &out->gbps[i], &out->copy_gbps[i], &out->spread[i],
+				&sum_ms) < 0) {
+			snprintf(msg, len, "timing: the harness's report for %s is malformed", texts[i]);
+			goto done;
+		}
+	}
+	json_t *graded = json_object_get(json_array_get(rep.timings, (size_t)perf_index(out, &r->perf_shape)),
+					 "launches");
+	out->launches = json_is_array(graded) ? json_deep_copy(graded) : NULL;
+	if (timings_outlast_child(sum_ms, &rep)) {
+		snprintf(msg, len, "timing: the reported times add up to %.0f ms, but the process lived "
+			 "only %.0f ms: the timings were tampered with and are not believed", sum_ms,
+			 rep.child.wall_s * 1e3);
+		goto done;
+	}
+	rc = 0;
+done:
+	harness_report_free(&rep);
+	return rc;
+}
+
+/* Chooses the band: this GPU's calibrated one, else relative to the
+ * reference solution timed now, else the default. Returns the percentage
+ * to score; *relative says whether it is a percentage of the reference. */
+static double choose_band(const struct rubric *r, const char *device, double pct_of_copy,
+			  double ref_gbps, double gbps, struct band *band, int *relative, char *source,
+			  size_t len)
+{
+	const struct gpu_band *gb = rubric_gpu_band(r, device);
+	*relative = !gb && ref_gbps > 0;
+	if (gb) {
+		*band = gb->band;
+		snprintf(source, len, "band for %.100s from the rubric (%.120s)", device,
+			 gb->measured[0] ? gb->measured : "calibrated");
+		return pct_of_copy;
+	}
+	if (ref_gbps > 0) {
+		*band = r->reference_band;
+		snprintf(source, len, "the rubric has no band for %s: scored as a percentage of the "
+			 "reference solution, timed in this run (%.0f GB/s)", device, ref_gbps);
+		return 100.0 * gbps / ref_gbps;
+	}
+	*band = r->default_band;
+	snprintf(source, len, "the rubric has no band for %s and no reference solution was timed: "
+		 "default band", device);
+	return pct_of_copy;
+}
+
+static void record(struct grade *g, const struct bench_run *st, const struct bench_run *ref)
+{
+	g->n_bench = st->n;
+	for (int i = 0; i < st->n; i++) {
+		struct bench_point *p = &g->bench[i];
+		p->shape = st->shapes[i];
+		p->bytes = g->lab->min_bytes(&st->shapes[i]);
+		p->student_gbps = st->gbps[i];
+		p->copy_gbps = st->copy_gbps[i];
+		p->reference_gbps = ref ? ref->gbps[i] : -1;
+	}
+}
+
+static void describe(struct test_result *t, const struct lab *lab, const char *shape, double gbps,
+		     double copy, double pct, double scored, int relative, const struct band *b,
+		     double spread)
+{
+	char head[512], tail[512] = "";
+	snprintf(head, sizeof(head), "%s: %.0f GB/s = %.1f%% of this GPU's copy bandwidth (%.0f GB/s); "
+		 "points from %.0f%% to %.0f%% of %s (median of the runs, spread %.1f%%).", shape, gbps,
+		 pct, copy, b->lower_pct, b->upper_pct, relative ? "the reference's bandwidth" : "copy",
+		 spread * 100);
+	if (relative)
+		snprintf(head + strlen(head), sizeof(head) - strlen(head), " You reach %.1f%% of the "
+			 "reference.", scored);
+	if (scored <= b->lower_pct)
+		snprintf(tail, sizeof(tail), " No points: %.1fx more speed is needed for any. %s",
+			 b->lower_pct / (scored > 0 ? scored : 1e-9), lab->slow_hint);
+	else if (scored < b->upper_pct)
+		snprintf(tail, sizeof(tail), " Full points need %.2fx this speed.", b->upper_pct / scored);
+	snprintf(t->message, sizeof(t->message), "%s%s", head, tail);
+}
+
+/* Lab 4: every launch at or below the rubric's occupancy, or no points. */
+static int occupancy_capped(const struct rubric *r, double occupancy, const char *launch, struct test_result *t)
+{
+	if (r->max_occupancy_pct < 0)
+		return 0;
+	if (occupancy < 0) {
+		test_fail(t, "no kernel launch was seen: this lab measures the occupancy of the kernels "
+			  "your stream_scale() launches, so launch them with <<<grid, block, shared>>>");
+		return 1;
+	}
+	if (100 * occupancy <= r->max_occupancy_pct + 1e-9)
+		return 0;
+	test_fail(t, "no points: your kernel ran at %.1f%% occupancy (%s), and this part asks for at "
+		  "most %.1f%%. Fewer resident warps per SM (more shared memory per block, fewer "
+		  "threads, more registers) and more independent loads per thread.",
+		  100 * occupancy, launch, r->max_occupancy_pct);
+	return 1;
+}
+
+static void score(const struct run_context *ctx, const struct bench_run *st, const struct bench_run *ref,
+		  const struct device_info *dev, struct test_result *t, struct grade *g)
+{
+	const struct rubric *r = ctx->rubric;
+	char shape[64];
+	shape_format(&r->perf_shape, shape, sizeof(shape));
+	int i = perf_index(st, &r->perf_shape);
+	double pct = 100.0 * st->gbps[i] / st->copy_gbps[i];
+	char launch[224];
+	double occupancy = launches_max_occupancy(st->launches, launch, sizeof(launch));
+	if (occupancy >= 0) {
+		json_object_set_new(g->metrics, "occupancy_pct", json_real(100 * occupancy));
+		json_object_set_new(g->metrics, "launch", json_string(launch));
+	}
+	if (st->launches)
+		json_object_set(g->metrics, "launches", st->launches);
+	if (pct > 110) {
+		test_fail(t, "%s: %.0f GB/s is %.0f%% of a device-to-device copy of the same bytes: no "
+			  "correct kernel beats a copy, so this timing is not believed", shape, st->gbps[i], pct);
+		return;
+	}
+	json_object_set_new(g->metrics, "gbps", json_real(st->gbps[i]));
+	json_object_set_new(g->metrics, "copy_gbps", json_real(st->copy_gbps[i]));
+	json_object_set_new(g->metrics, "percent_of_copy", json_real(pct));
+	json_object_set_new(g->metrics, "timing_spread", json_real(st->spread[i]));
+	json_object_set_new(g->metrics, "runs", json_integer(r->runs));
+	json_object_set_new(g->metrics, "bytes", json_real(g->lab->min_bytes(&r->perf_shape)));
+	json_object_set_new(g->metrics, "peak_gbps", json_real(dev->peak_gbps));
+	double ref_gbps = ref ? ref->gbps[perf_index(ref, &r->perf_shape)] : 0;
+	if (ref) {
+		json_object_set_new(g->metrics, "reference_gbps", json_real(ref_gbps));
+		json_object_set_new(g->metrics, "percent_of_reference", json_real(100 * st->gbps[i] / ref_gbps));
+	}
+	if (occupancy_capped(r, occupancy, launch, t))
+		return;
+	struct band band;
+	int relative;
+	double scored = choose_band(r, dev->name, pct, ref_gbps, st->gbps[i], &band, &relative,
+				    g->band_source, sizeof(g->band_source));
+	t->points = band_points(&band, scored, r->performance_points);
+	/* Partial points are points earned, but the check is passed only at full marks. */
+	t->status = t->points >= r->performance_points - 1e-9 ? TEST_PASSED : TEST_FAILED;
+	describe(t, g->lab, shape, st->gbps[i], st->copy_gbps[i], pct, scored, relative, &band,
+		 st->spread[i]);
+}
+
+void performance_run(const struct run_context *ctx, enum backend backend, int correct,
+		     const char *reference_harness, const struct device_info *dev, struct grade *g)
+{
+	const struct rubric *r = ctx->rubric;
+	char shape[64], name[96], msg[TEST_MESSAGE_LEN];
+	shape_format(&r->perf_shape, shape, sizeof(shape));
+	snprintf(name, sizeof(name), "bandwidth %s", shape);
+	struct test_result *t = grade_add_test(g, name, GROUP_PERFORMANCE, r->performance_points);
+	if (backend == BACKEND_EMU) {
+		t->status = TEST_NOT_MEASURED;
+		t->max_points = 0;
+		snprintf(t->message, sizeof(t->message), "bandwidth needs a GPU: the emulator checks "
+			 "correctness and analysis, not speed (%.0f points are given on a GPU)",
+			 r->performance_points);
+		return;
+	}
+	if (!correct) {
+		snprintf(t->message, sizeof(t->message), "not measured: speed counts only once every "
+			 "correctness test passes");
+		return;
+	}
+	struct bench_run st, ref;
+	if (bench_harness(ctx, ctx->harness, &st, msg, sizeof(msg)) < 0) {
+		test_fail(t, "%s", msg);
+		bench_run_free(&st);
+		return;
+	}
+	int have_ref = reference_harness && bench_harness(ctx, reference_harness, &ref, msg, sizeof(msg)) == 0;
+	record(g, &st, have_ref ? &ref : NULL);
+	score(ctx, &st, have_ref ? &ref : NULL, dev, t, g);
+	bench_run_free(&st);
+	if (reference_harness)
+		bench_run_free(&ref);
+	if (r->sweep_runs > 0)
+		occupancy_sweep(ctx, g);
+}

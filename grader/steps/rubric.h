@@ -1,0 +1,116 @@
+/*
+ * A lab's rubric (labs/labN-NAME/lab.ini), read with libinih.
+ *
+ * Every key is checked: an unknown section or key, a value that does not
+ * parse, or a band whose lower edge is not below its upper edge is an error
+ * naming the file, the line and the key (exit status 2).
+ */
+#ifndef GRADER_RUBRIC_H
+#define GRADER_RUBRIC_H
+
+#include <stddef.h>
+
+#include "shape.h"
+
+#define RUBRIC_MAX_SHAPES 32
+#define RUBRIC_MAX_BANDS 16
+#define RUBRIC_MAX_SYMBOLS 64
+#define RUBRIC_MAX_FIXTURES 8
+
+/* Points that grow linearly from 0 at lower_pct to full at upper_pct. */
+struct band {
+	double lower_pct;
+	double upper_pct;
+};
+
+/* A GPU model's own band, written by --calibrate: [gpu "NVIDIA H100 80GB HBM3"]. */
+struct gpu_band {
+	char device[128];
+	struct band band;
+	char measured[256];	/* free text: when and what calibration saw */
+};
+
+struct rubric {
+	char path[512];
+
+	/* [correctness] */
+	struct shape shapes[RUBRIC_MAX_SHAPES];
+	int n_shapes;
+	struct shape emu_shapes[RUBRIC_MAX_SHAPES];	/* smaller, for the emulator */
+	int n_emu_shapes;
+	double correctness_points;	/* split evenly over the shapes */
+	double test_timeout_s;		/* wall clock, per test */
+
+	/* [performance] */
+	struct shape perf_shape;	/* the graded size, well over the L2 */
+	struct shape chart_shapes[RUBRIC_MAX_SHAPES];	/* bandwidth-against-size chart */
+	int n_chart_shapes;
+	int runs;			/* timed runs per size; the median counts */
+	double performance_points;
+	struct band default_band;	/* percent of copy, for a GPU with no section */
+	struct band reference_band;	/* percent of the reference solution's bandwidth */
+	double bench_timeout_s;
+	/* Lab 4: every kernel launched in the timed call must run at or below
+	 * this occupancy (percent); < 0 when the key is absent (no cap). */
+	double max_occupancy_pct;
+	int sweep_runs;			/* timed runs per point of the occupancy sweep; 0: no sweep */
+
+	/* [occupancy]: lab 4's calculator, checked against tables of the CUDA
+	 * occupancy API's answers: the stored ones named here (sm_80 ...), and
+	 * on a GPU this GPU's own. Points are split evenly over the tables. */
+	char *occupancy_tables[RUBRIC_MAX_FIXTURES];
+	int n_occupancy_tables;
+	double occupancy_points;	/* 0 when there is no [occupancy] section */
+	double occupancy_timeout_s;
+
+	/* [gpu "NAME"] sections */
+	struct gpu_band gpus[RUBRIC_MAX_BANDS];
+	int n_gpus;
+
+	/* [analysis]: a check runs only when its key is present (>= 0). */
+	struct shape analysis_shape;
+	double analysis_points;		/* split evenly over the checks present */
+	double max_load_sectors_per_request;
+	double max_store_sectors_per_request;
+	double max_shared_wavefronts_per_request;
+	double max_races;
+	double max_uninit_shared_reads;
+	double max_active_warp_steps;
+	double analysis_timeout_s;
+
+	/* [integrity] */
+	char *forbid[RUBRIC_MAX_SYMBOLS];	/* glob patterns on undefined symbols */
+	int n_forbid;
+	char *allow[RUBRIC_MAX_SYMBOLS];	/* glob patterns on undefined symbols */
+	int n_allow;
+
+	/* [limits] */
+	double build_timeout_s;
+	double cpu_time_s;		/* RLIMIT_CPU of the child */
+	size_t output_limit_bytes;	/* stdout+stderr kept from the child */
+
+	/* [calibrate]: fixtures relative to the repository root */
+	char *calib_zero[RUBRIC_MAX_FIXTURES];	/* must earn no performance points */
+	int n_calib_zero;
+	char *calib_partial[RUBRIC_MAX_FIXTURES];	/* must earn some, not all */
+	int n_calib_partial;
+	char *calib_full[RUBRIC_MAX_FIXTURES];	/* must earn full points */
+	int n_calib_full;
+	double calib_margin;		/* the reference's bandwidth over upper_pct, at least */
+};
+
+/* Loads path into r. rank is the lab's shape rank, so "1025" in a
+ * transpose rubric is an error. Returns 0, or -1 with one line in err:
+ * "labs/lab3-transpose/lab.ini:12: key 'runs': expected a whole number, got 'x'". */
+int rubric_load(const char *path, int rank, struct rubric *r, char *err, size_t errlen);
+
+void rubric_free(struct rubric *r);
+
+/* The band for a device, or NULL if the rubric has no section for it. */
+const struct gpu_band *rubric_gpu_band(const struct rubric *r, const char *device);
+
+/* Writes (or replaces) the [gpu "device"] section of the file at path,
+ * keeping every other line as it was; atomic (temporary file + rename). */
+int rubric_write_gpu_band(const char *path, const struct gpu_band *b, char *err, size_t errlen);
+
+#endif

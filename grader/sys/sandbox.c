@@ -1,0 +1,230 @@
+/* Child processes with limits (see sandbox.h). */
+#include "sys/sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "channel.h"
+#include "sys/isolation.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void set_limit(int resource, rlim_t value)
+{
+	struct rlimit rl = { value, value };
+	setrlimit(resource, &rl);
+}
+
+/* In the child, between fork and exec: only async-signal-safe calls. */
+static void child_setup(int out_fd, int channel_fd, const struct sandbox_limits *lim)
+{
+	setpgid(0, 0);
+	int devnull = open("/dev/null", O_RDONLY);
+	if (devnull >= 0)
+		dup2(devnull, 0);
+	dup2(out_fd, 1);
+	dup2(out_fd, 2);
+	if (channel_fd >= 0)
+		dup2(channel_fd, CHANNEL_FD);
+	/* Nothing of the grader's leaks in: other pipes, files, the salt. */
+	for (int fd = channel_fd >= 0 ? CHANNEL_FD + 1 : 3; fd < 1024; fd++)
+		close(fd);
+	if (lim->cpu_s > 0)
+		set_limit(RLIMIT_CPU, (rlim_t)lim->cpu_s + 1);
+	if (lim->file_cap > 0)
+		set_limit(RLIMIT_FSIZE, (rlim_t)lim->file_cap);
+	set_limit(RLIMIT_CORE, 0);
+	if (lim->cwd && chdir(lim->cwd) < 0)
+		_exit(127);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGXFSZ, SIG_DFL);
+}
+
+/* Reads what is there into res->output up to the cap; 0 at EOF. */
+static int drain(int fd, struct child_result *res, size_t cap)
+{
+	char buf[65536];
+	ssize_t r = read(fd, buf, sizeof(buf));
+	if (r < 0)
+		return errno == EINTR || errno == EAGAIN ? 1 : 0;
+	if (r == 0)
+		return 0;
+	size_t keep = res->output_len < cap ? cap - res->output_len : 0;
+	if (keep > (size_t)r)
+		keep = (size_t)r;
+	memcpy(res->output + res->output_len, buf, keep);
+	res->output_len += keep;
+	res->output_dropped += (size_t)r - keep;
+	return 1;
+}
+
+/* Waits for the child, draining its output, until it ends or the deadline. */
+static void supervise(pid_t pid, int out_fd, const struct sandbox_limits *lim,
+		      struct child_result *res, double start)
+{
+	int status = 0, open_pipe = 1;
+	for (;;) {
+		double left = start + lim->wall_s - now_s();
+		if (left <= 0) {
+			kill(-pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			res->timed_out = 1;
+			break;
+		}
+		if (open_pipe) {
+			struct pollfd p = { out_fd, POLLIN, 0 };
+			int ms = left > 0.05 ? 50 : (int)(left * 1000) + 1;
+			if (poll(&p, 1, ms) > 0)
+				open_pipe = drain(out_fd, res, lim->output_cap);
+		} else {
+			struct timespec ts = { 0, 5 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		if (w == pid)
+			break;
+	}
+	/* Whatever it left behind (a forked child, a daemon) goes with it. */
+	kill(-pid, SIGKILL);
+	while (open_pipe) {
+		struct pollfd p = { out_fd, POLLIN, 0 };
+		if (poll(&p, 1, 0) <= 0)
+			break;
+		open_pipe = drain(out_fd, res, lim->output_cap);
+	}
+	if (!res->timed_out) {
+		if (WIFEXITED(status)) {
+			res->exited = 1;
+			res->exit_status = WEXITSTATUS(status);
+		} else if (WIFSIGNALED(status)) {
+			res->signaled = 1;
+			res->signal = WTERMSIG(status);
+		}
+	}
+}
+
+static void read_channel(int fd, struct child_result *res)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0 || st.st_size <= 0)
+		return;
+	void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		return;
+	res->channel = p;
+	res->channel_len = (size_t)st.st_size;
+}
+
+int sandbox_run(char *const argv[], const struct sandbox_limits *lim, struct child_result *res,
+		char *err, size_t errlen)
+{
+	memset(res, 0, sizeof(*res));
+	res->output = calloc(1, lim->output_cap + 1);
+	if (!res->output) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	int pipefd[2], channel_fd = -1;
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (lim->with_channel) {
+		channel_fd = memfd_create("grade-channel", MFD_CLOEXEC);
+		if (channel_fd < 0) {
+			snprintf(err, errlen, "memfd_create: %s", strerror(errno));
+			close(pipefd[0]);
+			close(pipefd[1]);
+			return -1;
+		}
+	}
+	/* isolation.c decides how it runs: bubblewrap, another user, a clean environment. */
+	struct isolation_plan plan;
+	if (isolation_prepare(argv, lim, &plan, err, errlen) < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		if (channel_fd >= 0)
+			close(channel_fd);
+		return -1;
+	}
+	res->isolated = plan.bwrap;
+
+	double start = now_s();
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		isolation_finish(&plan);
+		return -1;
+	}
+	if (pid == 0) {
+		child_setup(pipefd[1], channel_fd, lim);
+		isolation_enter(&plan);
+		execvpe(plan.argv[0], plan.argv, plan.envp);
+		dprintf(2, "cannot run %s: %s\n", plan.argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);	/* also here, so the group exists before any kill */
+	close(pipefd[1]);
+	supervise(pid, pipefd[0], lim, res, start);
+	res->wall_s = now_s() - start;
+	close(pipefd[0]);
+	if (channel_fd >= 0) {
+		read_channel(channel_fd, res);
+		close(channel_fd);
+	}
+	res->output[res->output_len] = '\0';
+	isolation_fix_status(&plan, res);
+	isolation_finish(&plan);
+	return 0;
+}
+
+void child_result_free(struct child_result *res)
+{
+	free(res->output);
+	if (res->channel)
+		munmap(res->channel, res->channel_len);
+	memset(res, 0, sizeof(*res));
+}
+
+const char *child_fate(const struct child_result *res, char *buf, size_t len)
+{
+	if (res->timed_out)
+		snprintf(buf, len, "ran past its time limit and was stopped");
+	else if (res->signaled)
+		snprintf(buf, len, "was killed by signal %d (%s)", res->signal, strsignal(res->signal));
+	else
+		snprintf(buf, len, "exited with status %d", res->exit_status);
+	return buf;
+}
+
+const char *child_output_tail(const struct child_result *res, int lines)
+{
+	if (!res->output || res->output_len == 0)
+		return "";
+	const char *end = res->output + res->output_len;
+	const char *p = end;
+	if (p > res->output && p[-1] == '\n')
+		p--;
+	while (p > res->output) {
+		if (p[-1] == '\n' && --lines == 0)
+			break;
+		p--;
+	}
+	return p;
+}
