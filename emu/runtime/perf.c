@@ -3,8 +3,9 @@
  * (grader/model/, docs/model.md), summed over the launch's traced blocks:
  *
  *   global requests, sectors and 128-byte lines, for loads, stores, atomics;
- *   the distinct sectors each block touches (a block's warps share the L2,
- *     so what they touch twice reaches DRAM once), summed over the blocks;
+ *   the sectors each block touches that it did not touch a moment before
+ *     (a block's warps share the L2, so what they touch twice reaches DRAM
+ *     once), summed over the blocks;
  *   shared-memory requests and wavefronts;
  *   load runs: a warp's global loads that follow each other with no global
  *     store, atomic or barrier between them can all be in flight at once
@@ -21,14 +22,19 @@
 #include "internal.h"
 #include "sb.h"
 
-/* A block's distinct sectors, up to SET_MAX; past that every sector counts
- * as new (a block that touches that much streams, and rarely comes back). */
-#define SET_MAX (1u << 16)
+/* What a block's warps touched recently: a direct-mapped table of sectors
+ * (2 MiB of them) tagged with the block's serial, one for loads and one for
+ * stores. A sector that misses it counts as DRAM traffic; one the block
+ * touched a moment ago is served by the L2. Tagging by serial empties it for
+ * each block without clearing it. */
+#define CACHE_SLOTS (1u << 16)
 
-struct sector_set {
-	uintptr_t *slot;	/* open addressing; 0 is empty (sector ids are addresses >> 5, never 0) */
-	size_t cap, n, over;
+struct cache_slot {
+	uintptr_t sector;
+	uint32_t serial;
 };
+
+static struct cache_slot cache[2][CACHE_SLOTS];
 
 struct perf_rec {
 	uint64_t req[3], sectors[3], lines[3];	/* by akind: load, store, atomic */
@@ -38,7 +44,6 @@ struct perf_rec {
 	uint32_t serial;
 	int in_block;
 	uint8_t open[MAX_WARPS];		/* the warp's load run is open */
-	struct sector_set set[2];
 };
 
 struct perf_rec *perf_begin(void)
@@ -46,65 +51,22 @@ struct perf_rec *perf_begin(void)
 	return calloc(1, sizeof(struct perf_rec));
 }
 
-static size_t set_hash(uintptr_t x)
+/* Counts sector x of a block's loads (k = 0) or stores (1) if it is new. */
+static void cache_touch(struct perf_rec *p, int k, uintptr_t x)
 {
-	return (size_t)((x * 0x9e3779b97f4a7c15ull) >> 20);
-}
-
-static int set_grow(struct sector_set *s)
-{
-	size_t cap = s->cap ? 2 * s->cap : 1024;
-	uintptr_t *t = calloc(cap, sizeof *t);
-	if (!t)
-		return -1;
-	for (size_t i = 0; i < s->cap; i++) {
-		if (!s->slot[i])
-			continue;
-		size_t j = set_hash(s->slot[i]) & (cap - 1);
-		while (t[j])
-			j = (j + 1) & (cap - 1);
-		t[j] = s->slot[i];
-	}
-	free(s->slot);
-	s->slot = t;
-	s->cap = cap;
-	return 0;
-}
-
-static void set_add(struct sector_set *s, uintptr_t x)
-{
-	if (s->n >= SET_MAX) {
-		s->over++;
+	struct cache_slot *c = &cache[k][(x * 0x9e3779b97f4a7c15ull) >> 48];
+	if (c->sector == x && c->serial == p->serial)
 		return;
-	}
-	if ((s->n + 1) * 2 > s->cap && set_grow(s) < 0)
-		return;
-	size_t j = set_hash(x) & (s->cap - 1);
-	for (; s->slot[j]; j = (j + 1) & (s->cap - 1))
-		if (s->slot[j] == x)
-			return;
-	s->slot[j] = x;
-	s->n++;
-}
-
-/* The block that ran before this one is over: its distinct sectors count. */
-static void block_flush(struct perf_rec *p)
-{
-	for (int k = 0; k < 2; k++) {
-		p->block_sectors[k] += p->set[k].n + p->set[k].over;
-		if (p->set[k].n)
-			memset(p->set[k].slot, 0, p->set[k].cap * sizeof *p->set[k].slot);
-		p->set[k].n = p->set[k].over = 0;
-	}
-	memset(p->open, 0, sizeof p->open);
-	p->in_block = 0;
+	c->sector = x;
+	c->serial = p->serial;
+	p->block_sectors[k]++;
 }
 
 static void block_check(struct perf_rec *p)
 {
 	if (p->in_block && p->serial == rt.block_serial)
 		return;
-	block_flush(p);
+	memset(p->open, 0, sizeof p->open);
 	p->serial = rt.block_serial;
 	p->in_block = 1;
 }
@@ -120,9 +82,8 @@ void perf_global(struct perf_rec *p, int kind, int warp, const uintptr_t *sector
 	p->req[kind]++;
 	p->sectors[kind] += (uint64_t)n;
 	p->lines[kind] += lines;
-	struct sector_set *set = &p->set[kind == AK_LOAD ? 0 : 1];
 	for (int i = 0; i < n; i++)
-		set_add(set, sector[i]);
+		cache_touch(p, kind == AK_LOAD ? 0 : 1, sector[i]);
 	warp %= MAX_WARPS;
 	if (kind == AK_LOAD) {
 		p->ld_runs += !p->open[warp];
@@ -166,8 +127,6 @@ void perf_free(struct perf_rec *p)
 {
 	if (!p)
 		return;
-	free(p->set[0].slot);
-	free(p->set[1].slot);
 	free(p);
 }
 
@@ -178,8 +137,6 @@ void perf_json(struct sb *s, struct perf_rec *p)
 		sb_puts(s, "\"model\":null");
 		return;
 	}
-	if (p->in_block)
-		block_flush(p);
 	sb_puts(s, "\"model\":{");
 	for (int k = 0; k < 3; k++)
 		sb_printf(s, "\"%s_requests\":%llu,\"%s_sectors\":%llu,\"%s_lines\":%llu,", kind[k],
