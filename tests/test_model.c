@@ -5,6 +5,7 @@
  * emulator's metrics.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 #include "model/gpu.h"
 #include "model/model.h"
 #include "model/model_input.h"
-#include "kit_paths.h"
+#include "sys/kit_paths.h"
 
 static struct gpu_model h100(void)
 {
@@ -64,7 +65,7 @@ Test(model, coalesced_copy_is_dram_bound_near_the_ceiling)
 	cr_assert_float_eq(p.copy_ns, MIN_BYTES / g.copy_gbps, 1e-6);
 }
 
-Test(model, stride_32_store_is_bound_by_its_lines)
+Test(model, stride_32_store_is_bound_by_its_sectors)
 {
 	struct gpu_model g = h100();
 	struct model_launch good = stream(4), bad = stream(32);
@@ -73,9 +74,11 @@ Test(model, stride_32_store_is_bound_by_its_lines)
 	model_predict(&g, &bad, 1, MIN_BYTES, &pb);
 	/* The L2 merges the partial sectors: DRAM sees the same bytes ... */
 	cr_assert_float_eq(pb.dram_bytes, pg.dram_bytes, 1);
-	/* ... but every lane's line is a transaction of its own: 32x the lines. */
-	cr_assert_eq(pb.bound, BOUND_STORE_LINES, "bound %s", model_bound_name(pb.bound));
-	cr_assert_float_eq(pb.worst_terms.t[BOUND_STORE_LINES], 32 * pg.worst_terms.t[BOUND_STORE_LINES], 1e-3);
+	/* ... but every lane's sector is a write of its own: 8x the sectors of a
+	 * coalesced store, each dearer by (8)^(exponent - 1). */
+	cr_assert_eq(pb.bound, BOUND_STORE_SECTORS, "bound %s", model_bound_name(pb.bound));
+	cr_assert_float_eq(pb.worst_terms.t[BOUND_STORE_SECTORS],
+			   8 * pow(8, g.store_exponent - 1) * pg.worst_terms.t[BOUND_STORE_SECTORS], 1e-3);
 	cr_assert(pb.percent_of_copy < pg.percent_of_copy / 3, "%.1f%% against %.1f%%", pb.percent_of_copy,
 		  pg.percent_of_copy);
 }

@@ -34,12 +34,14 @@ static const struct key keys[] = {
 	D("memory", "copy_gbps", copy_gbps, 1, 1e6),
 	D("memory", "stream_efficiency", stream_efficiency, 0.05, 1),
 	D("memory", "latency_ns", latency_ns, 1, 1e5),
-	D("memory", "store_lines_per_ns", store_lines_per_ns, 0.01, 1e6),
+	D("memory", "issue_ns", issue_ns, 0, 1e4),
+	D("memory", "store_sectors_per_ns", store_sectors_per_ns, 0.01, 1e6),
+	D("memory", "store_exponent", store_exponent, 1, 4),
 	D("memory", "load_lines_per_ns", load_lines_per_ns, 0.01, 1e6),
 	D("shared", "wavefronts_per_ns", shared_wavefronts_per_ns, 0.001, 1e3),
 	D("sync", "interval_ns", interval_ns, 0, 1e6),
-	D("sync", "block_ns", block_ns, 0, 1e6),
 	D("launch", "launch_us", launch_us, 0, 1e4),
+	D("launch", "blocks_per_ns", blocks_per_ns, 0.001, 1e4),
 	D("combine", "overlap", overlap, 1, 64),
 };
 #define N_KEYS (sizeof keys / sizeof keys[0])

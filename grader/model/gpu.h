@@ -18,15 +18,17 @@ struct gpu_model {
 	double copy_gbps;		/* device-to-device cudaMemcpy, read + write counted */
 	double stream_efficiency;	/* the best streaming kernel, as a fraction of copy */
 	double latency_ns;		/* a global load's round trip, as a warp waits for it */
-	double store_lines_per_ns;	/* partial-line store transactions, whole chip */
+	double issue_ns;		/* the gap between a warp's back-to-back load requests */
+	double store_sectors_per_ns;	/* store sector writes, whole chip, at 32 sectors a request */
+	double store_exponent;		/* a store request's cost grows as (sectors per request)^this */
 	double load_lines_per_ns;	/* load line transactions, whole chip */
 	/* [shared] */
 	double shared_wavefronts_per_ns;	/* per SM */
 	/* [sync] */
 	double interval_ns;		/* a barrier interval's fixed cost on a block's path */
-	double block_ns;		/* a block's start and end on an SM */
 	/* [launch] */
 	double launch_us;		/* one launch's overhead, back to back */
+	double blocks_per_ns;		/* blocks the chip starts per ns */
 	/* [combine] */
 	double overlap;			/* p of the p-norm that joins throughput and latency */
 };

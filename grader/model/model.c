@@ -59,21 +59,30 @@ void model_launch_cost(const struct gpu_model *g, const struct model_launch *l, 
 	 * touch twice, the L2 serves), line transactions, shared wavefronts. */
 	o->dram_bytes = scale * 32 * (l->load_block_sectors + l->store_block_sectors);
 	o->t[BOUND_DRAM] = o->dram_bytes / (g->copy_gbps * g->stream_efficiency);
-	o->t[BOUND_STORE_LINES] = scale * l->store_lines / g->store_lines_per_ns;
+	/* Each sector a store request touches is a write into the L2, and the
+	 * sectors of one scattered request contend with each other: a request's
+	 * cost grows faster than its sectors (measured: 32 sectors a request
+	 * 3.3x the time of 16). */
+	o->store_sectors_per_request = l->store_requests > 0 ? l->store_sectors / l->store_requests : 0;
+	o->t[BOUND_STORE_SECTORS] = scale * l->store_sectors / g->store_sectors_per_ns *
+				  pow(o->store_sectors_per_request / 32, g->store_exponent - 1);
 	o->t[BOUND_LOAD_LINES] = scale * l->load_lines / g->load_lines_per_ns;
 	o->t[BOUND_SHARED] = scale * l->shared_wavefronts / (sms * g->shared_wavefronts_per_ns);
+	o->t[BOUND_BLOCKS] = blocks / g->blocks_per_ns;
 
 	/* Latency: each wave of resident blocks takes a block's path, which
-	 * waits a round trip per run of loads and a fixed cost per barrier. */
+	 * waits a round trip per run of loads, issues each load, and pays a
+	 * fixed cost per barrier. */
 	double runs_per_warp = l->load_runs / (sampled * warps);
+	double loads_per_warp = l->load_requests / (sampled * warps);
 	double intervals = l->intervals / sampled;
-	double path = runs_per_warp * g->latency_ns + (intervals > 1 ? intervals - 1 : 0) * g->interval_ns +
-		      g->block_ns;
+	double path = runs_per_warp * g->latency_ns + loads_per_warp * g->issue_ns +
+		      (intervals > 1 ? intervals - 1 : 0) * g->interval_ns;
 	o->t[BOUND_LATENCY] = waves * path;
 	o->t[BOUND_LAUNCH] = g->launch_us * 1000;
 
 	enum model_bound top = BOUND_DRAM;
-	for (int b = BOUND_DRAM; b <= BOUND_SHARED; b++)
+	for (int b = BOUND_DRAM; b <= BOUND_BLOCKS; b++)
 		if (o->t[b] > o->t[top])
 			top = (enum model_bound)b;
 	double busy = join(o->t[top], o->t[BOUND_LATENCY], g->overlap);
@@ -117,7 +126,7 @@ int model_predict(const struct gpu_model *g, const struct model_launch *l, int n
 
 const char *model_bound_name(enum model_bound b)
 {
-	static const char *const names[BOUND_COUNT] = { "dram", "store_lines", "load_lines", "shared",
-							"latency", "launch" };
+	static const char *const names[BOUND_COUNT] = { "dram", "store_sectors", "load_lines", "shared",
+							"blocks", "latency", "launch" };
 	return (unsigned)b < BOUND_COUNT ? names[b] : "?";
 }

@@ -33,9 +33,10 @@ struct model_launch {
 
 enum model_bound {
 	BOUND_DRAM,		/* bytes moved, at the best streaming rate */
-	BOUND_STORE_LINES,	/* scattered stores: one L2 transaction per line touched */
+	BOUND_STORE_SECTORS,	/* scattered stores: an L2 write per sector touched */
 	BOUND_LOAD_LINES,	/* scattered loads: one L1 transaction per line touched */
 	BOUND_SHARED,		/* shared-memory wavefronts (bank conflicts) */
+	BOUND_BLOCKS,		/* starting blocks: many tiny blocks */
 	BOUND_LATENCY,		/* too few loads in flight, or a long chain of barriers */
 	BOUND_LAUNCH,		/* launch overhead: many small launches */
 	BOUND_COUNT
@@ -48,6 +49,7 @@ struct model_terms {
 	double dram_bytes;
 	double warps_per_sm;		/* resident warps on a busy SM */
 	double loads_in_flight;		/* per warp: load requests per run */
+	double store_sectors_per_request;
 	enum model_bound bound;		/* the largest term */
 };
 
