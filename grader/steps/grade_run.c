@@ -12,6 +12,7 @@
 #include "sys/kit_paths.h"
 #include "steps/occupancy_check.h"
 #include "steps/performance.h"
+#include "steps/prediction.h"
 
 int backend_resolve(enum backend asked, const struct device_info *dev, enum backend *out,
 		    char *why, size_t len)
@@ -52,28 +53,42 @@ static int build_step(const struct grade_request *req, enum backend backend,
 	return 0;
 }
 
+/* The submission's emulator build: the grade's own in the emulator; on a
+ * GPU built once, when the analysis or the prediction first needs it. */
+struct emu_build {
+	int tried, ok;
+	struct build_result b;
+	char log[8192];
+};
+
+static const struct build_result *emu_build(const struct grade_request *req, enum backend backend,
+					    const struct build_result *built, const struct device_info *dev,
+					    struct emu_build *e)
+{
+	if (backend == BACKEND_EMU)
+		return built;
+	if (!e->tried) {
+		e->tried = 1;
+		e->ok = build_submission(req->lab, BACKEND_EMU, req->submission, req->work_dir, dev,
+					 req->rubric->build_timeout_s, &e->b, e->log, sizeof(e->log)) == 0;
+	}
+	return e->ok ? &e->b : NULL;
+}
+
 /*
  * The emulator's analysis on a small input: coalescing, bank conflicts,
  * races, work. Runs on a GPU machine too, from its own emulated build.
  */
 static void analysis_step(const struct grade_request *req, const struct run_context *ctx,
-			  enum backend backend, const struct build_result *built,
-			  const struct device_info *dev, struct grade *g)
+			  const struct build_result *use, const char *build_log, struct grade *g)
 {
 	const struct rubric *r = req->rubric;
-	struct build_result emu;
-	char log[8192];
-	const struct build_result *use = built;
-	if (backend != BACKEND_EMU) {
-		if (build_submission(req->lab, BACKEND_EMU, req->submission, req->work_dir, dev,
-				     r->build_timeout_s, &emu, log, sizeof(log)) != 0) {
-			struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, 0);
-			t->status = TEST_NOT_MEASURED;
-			snprintf(t->message, sizeof(t->message), "the emulator could not build this file, "
-				 "so it was not analysed: %.900s", log);
-			return;
-		}
-		use = &emu;
+	if (!use) {
+		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, 0);
+		t->status = TEST_NOT_MEASURED;
+		snprintf(t->message, sizeof(t->message), "the emulator could not build this file, "
+			 "so it was not analysed: %.900s", build_log);
+		return;
 	}
 	char shape[64], seed[32], err[256];
 	shape_format(&r->analysis_shape, shape, sizeof(shape));
@@ -149,7 +164,21 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 	occupancy_check_run(&ctx, backend, req->occupancy_table, g);
 	gpu_phase(req, backend, 0, 0);
 
-	/* 4. Performance, on a GPU, for a correct kernel only; beside the reference. */
+	/* 4. The performance model's prediction, for a correct kernel: graded in
+	 * the emulator, shown beside the measurement on a GPU it knows. */
+	struct emu_build emu = { 0 };
+	char gpu[128];
+	if (failed == 0 && prediction_gpu(req->rubric, backend == BACKEND_CUDA ? dev->name : NULL, gpu,
+					  sizeof(gpu)) == 0) {
+		const struct build_result *e = emu_build(req, backend, &built, dev, &emu);
+		if (e)
+			prediction_run(&ctx, e->harness, gpu, g);
+		else if (g->metrics)
+			json_object_set_new(g->metrics, "prediction_error",
+					    json_string("the emulator could not build this file"));
+	}
+
+	/* 5. Performance, on a GPU, for a correct kernel only; beside the reference. */
 	struct build_result ref;
 	char log[8192];
 	const char *ref_harness = req->reference_harness;
@@ -167,10 +196,10 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 	if (failed == 0)
 		gpu_phase(req, backend, 1, 0);
 
-	/* 5. Analysis by the emulator; not for a kernel that never ends. */
+	/* 6. Analysis by the emulator; not for a kernel that never ends. */
 	if (req->analysis && has_analysis_checks(req->rubric)) {
 		if (g->hangs == 0) {
-			analysis_step(req, &ctx, backend, &built, dev, g);
+			analysis_step(req, &ctx, emu_build(req, backend, &built, dev, &emu), emu.log, g);
 		} else {
 			struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS,
 							       req->rubric->analysis_points);
