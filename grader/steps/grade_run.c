@@ -164,11 +164,12 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 	occupancy_check_run(&ctx, backend, req->occupancy_table, g);
 	gpu_phase(req, backend, 0, 0);
 
-	/* 4. The performance model's prediction, for a correct kernel: graded in
-	 * the emulator, shown beside the measurement on a GPU it knows. */
+	/* 4. The performance model's prediction (of a kernel that ends): graded in
+	 * the emulator for a correct kernel, shown beside the measurement on a
+	 * GPU it knows. */
 	struct emu_build emu = { 0 };
 	char gpu[128];
-	if (failed == 0 && prediction_gpu(req->rubric, backend == BACKEND_CUDA ? dev->name : NULL, gpu,
+	if (g->hangs == 0 && prediction_gpu(req->rubric, backend == BACKEND_CUDA ? dev->name : NULL, gpu,
 					  sizeof(gpu)) == 0) {
 		const struct build_result *e = emu_build(req, backend, &built, dev, &emu);
 		if (e)

@@ -296,7 +296,7 @@ static void score_prediction(const struct rubric *r, const char *shape, struct t
 	}
 	double occupancy = json_number_value(json_object_get(m, "predicted_occupancy_pct")) / 100;
 	char launch[160];
-	snprintf(launch, sizeof(launch), "as the model computes it for %.100s", gpu);
+	snprintf(launch, sizeof(launch), "a prediction: the occupancy the model computes for %.100s", gpu);
 	if (occupancy_capped(r, occupancy, launch, t))
 		return;
 	const struct gpu_band *gb = rubric_gpu_band(r, gpu);
