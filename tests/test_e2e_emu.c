@@ -3,9 +3,14 @@
  * (no GPU) grades them: solutions get full marks, the rest fail as designed.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "e2e_cases.h"
 #include "grade_runner.h"
+#include "sys/kit_paths.h"
 
 /* 1 when the file's expect-emu line names a check that fails. */
 static int expects_failure(const char *file)
@@ -95,5 +100,36 @@ ParameterizedTest(struct e2e_case *c, e2e_emu, grade, .timeout = 600)
 	cr_expect_eq(g.exit_status, passed ? 0 : 1, "exit %d but passed=%d\n%s", g.exit_status, passed,
 		     g.output);
 	expect_prediction(c, &g);
+	graded_free(&g);
+}
+
+/* The rubric can turn predicted grading off: the test is then not measured,
+ * and the report still carries the prediction. */
+Test(e2e_emu, predicted_grading_turned_off, .timeout = 300)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
+	char text[16384], path[] = "/tmp/kit-rubric-XXXXXX", arg[64], ini[1024];
+	FILE *in = fopen(kit_path(ini, sizeof(ini), "labs/lab3-transpose/lab.ini"), "r");
+	cr_assert_not_null(in);
+	size_t n = fread(text, 1, sizeof(text) - 1, in);
+	fclose(in);
+	text[n] = 0;
+	char *at = strstr(text, "[performance]\n");
+	cr_assert_not_null(at);
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	FILE *out = fdopen(fd, "w");
+	fprintf(out, "%.*s[performance]\npredicted = 0\n%s", (int)(at - text), text, at + strlen("[performance]\n"));
+	fclose(out);
+	snprintf(arg, sizeof(arg), "--rubric=%s", path);
+	struct graded g;
+	cr_assert_eq(run_grade("lab3", "tests/fixtures/lab3/padded.cu", "emu", arg, &g), 0);
+	unlink(path);
+	cr_assert_not_null(g.report, "%s", g.output);
+	cr_expect_str_eq(group_verdict(g.report, "performance"), "zero");
+	cr_expect(strstr(g.output, "bandwidth needs a GPU"), "%s", g.output);
+	json_t *m = json_object_get(g.report, "metrics");
+	cr_expect(json_is_number(json_object_get(m, "predicted_percent_of_copy")), "%s", g.output);
 	graded_free(&g);
 }
