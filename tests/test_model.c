@@ -109,20 +109,29 @@ Test(model, bank_conflict_32_way_is_shared_bound)
 		  pp.percent_of_copy);
 }
 
+/* A grid-stride kernel of `blocks` blocks walking all N_ELEMS, coalesced,
+ * one load in flight per warp, one block traced. */
+static struct model_launch grid_stride(double blocks, double threads)
+{
+	struct model_launch l;
+	memset(&l, 0, sizeof l);
+	l.grid_blocks = blocks;
+	l.block_threads = threads;
+	l.sampled_blocks = 1;
+	l.load_requests = l.store_requests = N_ELEMS / 32 / blocks;
+	l.load_sectors = l.store_sectors = 4 * l.load_requests;
+	l.load_block_sectors = l.store_block_sectors = 4 * l.load_requests;
+	l.load_lines = l.store_lines = l.load_requests;
+	l.load_runs = l.load_requests;
+	l.intervals = 1;
+	return l;
+}
+
 Test(model, single_warp_kernel_is_latency_bound)
 {
 	struct gpu_model g = h100();
-	struct model_launch l;
-	memset(&l, 0, sizeof l);
 	/* One block of one warp walks all N_ELEMS, one load in flight at a time. */
-	l.grid_blocks = 1;
-	l.block_threads = 32;
-	l.sampled_blocks = 1;
-	l.load_requests = l.store_requests = N_ELEMS / 32;
-	l.load_sectors = l.store_sectors = l.load_block_sectors = l.store_block_sectors = N_ELEMS / 8;
-	l.load_lines = l.store_lines = N_ELEMS / 32;
-	l.load_runs = N_ELEMS / 32;
-	l.intervals = 1;
+	struct model_launch l = grid_stride(1, 32);
 	struct model_prediction p;
 	model_predict(&g, &l, 1, MIN_BYTES, &p);
 	cr_assert_eq(p.bound, BOUND_LATENCY, "bound %s", model_bound_name(p.bound));
@@ -137,15 +146,7 @@ Test(model, more_loads_in_flight_hide_latency)
 {
 	struct gpu_model g = h100();
 	/* Lab 4's lesson: 132 blocks of 8 warps, each warp with 1 or 32 loads in flight. */
-	struct model_launch l;
-	memset(&l, 0, sizeof l);
-	l.grid_blocks = 132;
-	l.block_threads = 256;
-	l.sampled_blocks = 1;
-	l.load_requests = l.store_requests = N_ELEMS / 32 / 132;
-	l.load_block_sectors = l.store_block_sectors = 4 * l.load_requests;
-	l.load_lines = l.store_lines = l.load_requests;
-	l.intervals = 1;
+	struct model_launch l = grid_stride(132, 256);
 	struct model_prediction one, many;
 	l.load_runs = l.load_requests;
 	model_predict(&g, &l, 1, MIN_BYTES, &one);
