@@ -26,29 +26,44 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 33);
 }
 
+/* The traced block of stratum j of a grid of g blocks cut into k strata:
+ * stratum j holds blocks [ceil(j g / k), ceil((j + 1) g / k)). */
+static uint64_t pick(uint64_t j, uint64_t g, uint64_t k)
+{
+	uint64_t lo = (uint64_t)(((unsigned __int128)j * g + k - 1) / k);
+	uint64_t hi = (uint64_t)(((unsigned __int128)(j + 1) * g + k - 1) / k);
+	if (j == 0 || hi <= lo)
+		return lo;
+	return lo + mix(rt.sample_seed ^ mix(j ^ (g << 20))) % (hi - lo);
+}
+
+/* Blocks run in order, so the launch's next traced block is all there is to
+ * remember: one comparison per block, even for a grid of a million. */
+static struct {
+	const struct launch_rec *rec;
+	uint64_t j, next;
+} cursor;
+
 int sample_block_traced(const struct launch *L)
 {
 	uint64_t g = (uint64_t)L->grid.x * L->grid.y * L->grid.z, b = L->block_linear;
 	if (!L->rec)
-		return 0;
-	if (rt.skip_untraced && L->traced_blocks > 0 &&
-	    perf_requests(metrics_perf(L->rec)) > PREDICT_BUDGET)
 		return 0;
 	if (rt.trace_blocks < 0 || g <= (uint64_t)rt.trace_blocks)
 		return 1;
 	uint64_t k = (uint64_t)rt.trace_blocks;
 	if (k == 0)
 		return 0;
-	/* Stratum j holds blocks [ceil(j g / k), ceil((j + 1) g / k)). */
-	unsigned __int128 jb = (unsigned __int128)b * k;
-	uint64_t j = (uint64_t)(jb / g);
-	uint64_t lo = (uint64_t)(((unsigned __int128)j * g + k - 1) / k);
-	uint64_t hi = (uint64_t)(((unsigned __int128)(j + 1) * g + k - 1) / k);
-	if (b < lo) {	/* b sits in the stratum before (rounding) */
-		j--;
-		hi = lo;
-		lo = (uint64_t)(((unsigned __int128)j * g + k - 1) / k);
+	if (cursor.rec != L->rec || b == 0) {
+		cursor.rec = L->rec;
+		cursor.j = 0;
+		cursor.next = pick(0, g, k);
 	}
-	uint64_t pick = j == 0 ? 0 : lo + mix(rt.sample_seed ^ mix(j ^ (g << 20))) % (hi - lo);
-	return b == pick;
+	if (b != cursor.next)
+		return 0;
+	cursor.j++;
+	cursor.next = cursor.j < k ? pick(cursor.j, g, k) : UINT64_MAX;
+	if (rt.skip_untraced && L->traced_blocks > 0 && perf_requests(metrics_perf(L->rec)) > PREDICT_BUDGET)
+		return 0;
+	return 1;
 }

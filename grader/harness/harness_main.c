@@ -436,6 +436,10 @@ static size_t l2_flush_bytes(void)
 static void run_predict(const struct lab *lab, const struct shape *s, uint64_t seed, int sms)
 {
 	uint32_t *d_in, *d_out;
+	/* The graded size's buffers and the student's temporaries: more than the
+	 * emulator's default 4 GiB may be needed, and unused memory is only
+	 * reserved address space. Read once, by the first emulator call below. */
+	setenv("CUEMU_MEMORY_MB", "16384", 1);
 	cuemu_set_tracing(1);
 	cuemu_set_sample_seed(seed);
 	cuemu_set_skip_untraced(1);
