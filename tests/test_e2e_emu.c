@@ -133,3 +133,23 @@ Test(e2e_emu, predicted_grading_turned_off, .timeout = 300)
 	cr_expect(json_is_number(json_object_get(m, "predicted_percent_of_copy")), "%s", g.output);
 	graded_free(&g);
 }
+
+/* Blocks that wait for each other cannot run with the others skipped: the
+ * prediction then comes from a smaller size with every block computed. */
+Test(e2e_emu, prediction_of_blocks_that_wait_for_each_other, .timeout = 300)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
+	struct graded g;
+	cr_assert_eq(run_grade("lab1", "tests/fixtures/model/chained_scan.cu", "emu", NULL, &g), 0);
+	cr_assert_not_null(g.report, "%s", g.output);
+	cr_expect_str_eq(group_verdict(g.report, "correctness"), "pass", "%s", g.output);
+	json_t *m = json_object_get(g.report, "metrics");
+	const char *why = json_string_value(json_object_get(m, "predicted_why"));
+	double pct = json_number_value(json_object_get(m, "predicted_percent_of_copy"));
+	cr_expect(why && strstr(why, "every block computed"), "%s", g.output);
+	/* One pass over the data, a block scan's barriers: a block scan's speed,
+	 * not the 256x of a 2^20 trace taken for the graded 2^28. */
+	cr_expect(pct > 10 && pct < 60, "predicted %.1f%%\n%s", pct, g.output);
+	graded_free(&g);
+}
