@@ -45,6 +45,7 @@ static struct model_launch stream(double store_sectors)
 	l.load_lines = warps;
 	l.load_block_sectors = l.store_block_sectors = 4 * warps;
 	l.store_sectors = store_sectors * warps;
+	l.store_bytes = 32 * 4 * warps;
 	l.store_lines = (store_sectors > 4 ? store_sectors : 1) * warps;
 	l.load_runs = warps;
 	l.intervals = 4;
@@ -122,6 +123,7 @@ static struct model_launch grid_stride(double blocks, double threads)
 	l.load_sectors = l.store_sectors = 4 * l.load_requests;
 	l.load_block_sectors = l.store_block_sectors = 4 * l.load_requests;
 	l.load_lines = l.store_lines = l.load_requests;
+	l.store_bytes = 32 * 4 * l.store_requests;
 	l.load_runs = l.load_requests;
 	l.intervals = 1;
 	return l;
@@ -257,7 +259,7 @@ Test(model_input, launches_from_metrics)
 		"{\"launches\":[{\"kernel\":\"k\",\"grid\":[4,2,1],\"block\":[32,8,1],"
 		"\"dynamic_shared_bytes\":100,\"traced_blocks\":2,\"model\":{\"load_requests\":16,"
 		"\"load_sectors\":64,\"load_lines\":16,\"store_requests\":16,\"store_sectors\":512,"
-		"\"store_lines\":512,\"atomic_requests\":0,\"atomic_sectors\":0,\"atomic_lines\":0,"
+		"\"store_lines\":512,\"store_bytes\":2048,\"atomic_requests\":0,\"atomic_sectors\":0,\"atomic_lines\":0,"
 		"\"load_block_sectors\":64,\"store_block_sectors\":64,\"shared_requests\":0,"
 		"\"shared_wavefronts\":0,\"load_runs\":16,\"intervals\":2,\"static_shared_bytes\":4224}},"
 		"{\"kernel\":\"untraced\",\"grid\":[1,1,1],\"block\":[1,1,1],\"dynamic_shared_bytes\":0,"

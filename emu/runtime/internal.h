@@ -180,7 +180,7 @@ struct perf_rec *metrics_perf(struct launch_rec *r);	/* NULL for NULL */
 /* perf.c: the performance model's figures of a launch */
 struct sb;
 struct perf_rec *perf_begin(void);
-void perf_global(struct perf_rec *p, int kind, int warp, const uintptr_t *sector, int n);
+void perf_global(struct perf_rec *p, int kind, int warp, const uintptr_t *sector, int n, uint64_t bytes);
 void perf_shared(struct perf_rec *p, uint64_t wavefronts, uintptr_t lo, uintptr_t hi);
 void perf_interval_end(struct perf_rec *p);
 void perf_json(struct sb *s, struct perf_rec *p);

@@ -2,7 +2,8 @@
  * The figures of a launch that the grader's performance model needs
  * (grader/model/, docs/model.md), summed over the launch's traced blocks:
  *
- *   global requests, sectors and 128-byte lines, for loads, stores, atomics;
+ *   global requests, sectors, 128-byte lines and bytes asked for, for loads,
+ *     stores, atomics;
  *   the sectors each block touches that it did not touch a moment before
  *     (a block's warps share the L2, so what they touch twice reaches DRAM
  *     once), summed over the blocks;
@@ -37,13 +38,14 @@ struct cache_slot {
 static struct cache_slot cache[2][CACHE_SLOTS];
 
 struct perf_rec {
-	uint64_t req[3], sectors[3], lines[3];	/* by akind: load, store, atomic */
+	uint64_t req[3], sectors[3], lines[3], bytes[3];	/* by akind: load, store, atomic */
 	uint64_t block_sectors[2];		/* load, store (atomics count as stores) */
 	uint64_t sh_req, sh_wf, ld_runs, intervals;
 	uintptr_t static_lo, static_hi;
 	uint32_t serial;
 	int in_block;
 	uint8_t open[MAX_WARPS];		/* the warp's load run is open */
+	uint64_t last[3][MAX_WARPS];		/* the sectors of the warp's last request, hashed */
 };
 
 struct perf_rec *perf_begin(void)
@@ -67,15 +69,29 @@ static void block_check(struct perf_rec *p)
 	if (p->in_block && p->serial == rt.block_serial)
 		return;
 	memset(p->open, 0, sizeof p->open);
+	memset(p->last, 0, sizeof p->last);
 	p->serial = rt.block_serial;
 	p->in_block = 1;
 }
 
-void perf_global(struct perf_rec *p, int kind, int warp, const uintptr_t *sector, int n)
+void perf_global(struct perf_rec *p, int kind, int warp, const uintptr_t *sector, int n, uint64_t bytes)
 {
 	if (!p || kind > AK_ATOMIC)
 		return;
 	block_check(p);
+	warp %= MAX_WARPS;
+	p->bytes[kind] += bytes;
+	/* The same sectors as the warp's last request of this kind, its lanes at
+	 * most 16 bytes apart: the next part of one wide access (the compiler
+	 * splits a float4 into four 4-byte accesses, each lane's 16 bytes one
+	 * instruction on a GPU), not a new request. Lanes further apart are
+	 * separate instructions on a GPU too (a loop over a thread's items). */
+	uint64_t sig = (uint64_t)n + 1;
+	for (int i = 0; i < n; i++)
+		sig = (sig ^ sector[i]) * 0x100000001b3ull;
+	if (sig == p->last[kind][warp] && bytes >= 8 * (uint64_t)n)
+		return;
+	p->last[kind][warp] = sig;
 	uint64_t lines = 0;
 	for (int i = 0; i < n; i++)
 		lines += i == 0 || sector[i] >> 2 != sector[i - 1] >> 2;
@@ -84,7 +100,6 @@ void perf_global(struct perf_rec *p, int kind, int warp, const uintptr_t *sector
 	p->lines[kind] += lines;
 	for (int i = 0; i < n; i++)
 		cache_touch(p, kind == AK_LOAD ? 0 : 1, sector[i]);
-	warp %= MAX_WARPS;
 	if (kind == AK_LOAD) {
 		p->ld_runs += !p->open[warp];
 		p->open[warp] = 1;
@@ -116,6 +131,7 @@ void perf_interval_end(struct perf_rec *p)
 	block_check(p);
 	p->intervals++;
 	memset(p->open, 0, sizeof p->open);
+	memset(p->last, 0, sizeof p->last);
 }
 
 uint64_t perf_requests(const struct perf_rec *p)
@@ -139,9 +155,9 @@ void perf_json(struct sb *s, struct perf_rec *p)
 	}
 	sb_puts(s, "\"model\":{");
 	for (int k = 0; k < 3; k++)
-		sb_printf(s, "\"%s_requests\":%llu,\"%s_sectors\":%llu,\"%s_lines\":%llu,", kind[k],
-			  (unsigned long long)p->req[k], kind[k], (unsigned long long)p->sectors[k],
-			  kind[k], (unsigned long long)p->lines[k]);
+		sb_printf(s, "\"%s_requests\":%llu,\"%s_sectors\":%llu,\"%s_lines\":%llu,\"%s_bytes\":%llu,",
+			  kind[k], (unsigned long long)p->req[k], kind[k], (unsigned long long)p->sectors[k],
+			  kind[k], (unsigned long long)p->lines[k], kind[k], (unsigned long long)p->bytes[k]);
 	sb_printf(s, "\"load_block_sectors\":%llu,\"store_block_sectors\":%llu,",
 		  (unsigned long long)p->block_sectors[0], (unsigned long long)p->block_sectors[1]);
 	sb_printf(s, "\"shared_requests\":%llu,\"shared_wavefronts\":%llu,\"load_runs\":%llu,"

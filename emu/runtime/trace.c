@@ -63,7 +63,10 @@ static void issue(struct thr **lanes, int n, int space)
 	if (space == SP_GLOBAL) {
 		uintptr_t seg[MAX_UNITS];
 		int m = units(lanes, n, 5, seg);
-		perf_global(metrics_perf(r), t0->kind, t0->id / WARP, seg, m);
+		uint64_t bytes = 0;
+		for (int i = 0; i < n; i++)
+			bytes += lanes[i]->size;
+		perf_global(metrics_perf(r), t0->kind, t0->id / WARP, seg, m, bytes);
 		count = (uint64_t)m;
 	} else {
 		uintptr_t lo = UINTPTR_MAX, hi = 0;

@@ -17,6 +17,7 @@ struct gpu_model {
 	/* [memory] */
 	double copy_gbps;		/* device-to-device cudaMemcpy, read + write counted */
 	double stream_efficiency;	/* the best streaming kernel, as a fraction of copy */
+	double read_weight;		/* a byte read costs this, a byte written 2 - this (a copy: 1 each) */
 	double latency_ns;		/* a global load's round trip, as a warp waits for it */
 	double issue_ns;		/* the gap between a warp's back-to-back load requests */
 	double store_sectors_per_ns;	/* store sector writes, whole chip, at 32 sectors a request */
@@ -26,6 +27,7 @@ struct gpu_model {
 	double shared_wavefronts_per_ns;	/* per SM */
 	/* [sync] */
 	double interval_ns;		/* a barrier interval's fixed cost on a block's path */
+	double interval_ns_per_warp;	/* and its cost for each warp of the block */
 	/* [launch] */
 	double launch_us;		/* one launch's overhead, back to back */
 	double blocks_per_ns;		/* blocks the chip starts per ns */

@@ -58,14 +58,21 @@ void model_launch_cost(const struct gpu_model *g, const struct model_launch *l, 
 	/* Throughput: DRAM bytes (each block's distinct sectors: what its warps
 	 * touch twice, the L2 serves), line transactions, shared wavefronts. */
 	o->dram_bytes = scale * 32 * (l->load_block_sectors + l->store_block_sectors);
-	o->t[BOUND_DRAM] = o->dram_bytes / (g->copy_gbps * g->stream_efficiency);
+	/* Reads alone stream faster than a copy's mix of reads and writes. */
+	double weighted = scale * 32 * (l->load_block_sectors * g->read_weight +
+					l->store_block_sectors * (2 - g->read_weight));
+	o->t[BOUND_DRAM] = weighted / (g->copy_gbps * g->stream_efficiency);
 	/* Each sector a store request touches is a write into the L2, and the
-	 * sectors of one scattered request contend with each other: a request's
-	 * cost grows faster than its sectors (measured: 32 sectors a request
-	 * 3.3x the time of 16). */
+	 * partial sectors of one scattered request contend with each other: the
+	 * cost grows faster than the sectors as each holds fewer of the bytes
+	 * written (measured with 4-byte lanes: 32 sectors a request, each with 4
+	 * bytes, 3.3x the time of 16 with 8). A request of 4-byte lanes that
+	 * touches 32 sectors uses 1/8 of each: the reference point. */
 	o->store_sectors_per_request = l->store_requests > 0 ? l->store_sectors / l->store_requests : 0;
+	o->store_sector_use = l->store_sectors > 0 ? l->store_bytes / (32 * l->store_sectors) : 1;
+	double use = o->store_sector_use > 0 ? o->store_sector_use : 1;
 	o->t[BOUND_STORE_SECTORS] = scale * l->store_sectors / g->store_sectors_per_ns *
-				  pow(o->store_sectors_per_request / 32, g->store_exponent - 1);
+				  pow(8 * use, 1 - g->store_exponent);
 	o->t[BOUND_LOAD_LINES] = scale * l->load_lines / g->load_lines_per_ns;
 	o->t[BOUND_SHARED] = scale * l->shared_wavefronts / (sms * g->shared_wavefronts_per_ns);
 	o->t[BOUND_BLOCKS] = blocks / g->blocks_per_ns;
@@ -77,7 +84,7 @@ void model_launch_cost(const struct gpu_model *g, const struct model_launch *l, 
 	double loads_per_warp = l->load_requests / (sampled * warps);
 	double intervals = l->intervals / sampled;
 	double path = runs_per_warp * g->latency_ns + loads_per_warp * g->issue_ns +
-		      (intervals > 1 ? intervals - 1 : 0) * g->interval_ns;
+		      (intervals > 1 ? intervals - 1 : 0) * (g->interval_ns + warps * g->interval_ns_per_warp);
 	o->t[BOUND_LATENCY] = waves * path;
 	o->t[BOUND_LAUNCH] = g->launch_us * 1000;
 

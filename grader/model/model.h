@@ -26,6 +26,7 @@ struct model_launch {
 	double sampled_blocks;
 	double load_requests, load_sectors, load_lines, load_block_sectors;
 	double store_requests, store_sectors, store_lines, store_block_sectors;
+	double store_bytes;		/* the bytes the store requests' lanes write */
 	double shared_requests, shared_wavefronts;
 	double load_runs;		/* runs of global loads a warp issues back to back */
 	double intervals;		/* barrier intervals (barriers + 1 per block) */
@@ -50,6 +51,7 @@ struct model_terms {
 	double warps_per_sm;		/* resident warps on a busy SM */
 	double loads_in_flight;		/* per warp: load requests per run */
 	double store_sectors_per_request;
+	double store_sector_use;	/* store bytes / (sectors x 32): 1 when every sector is whole */
 	enum model_bound bound;		/* the largest term */
 };
 

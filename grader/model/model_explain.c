@@ -3,9 +3,6 @@
 
 #include <stdio.h>
 
-/* Ideal sectors of a warp-wide request of 4-byte words: 32 x 4 / 32. */
-#define COALESCED_SECTORS 4.0
-
 void model_explain(const struct model_prediction *p, const struct model_launch *l, char *buf, size_t len)
 {
 	const struct model_terms *t = &p->worst_terms;
@@ -18,8 +15,8 @@ void model_explain(const struct model_prediction *p, const struct model_launch *
 	switch (p->bound) {
 	case BOUND_STORE_SECTORS:
 		snprintf(buf, len, "stores touch %.0f sectors per request, %.0fx the bytes a coalesced store "
-			 "needs%s", t->store_sectors_per_request, t->store_sectors_per_request / COALESCED_SECTORS,
-			 where);
+			 "needs%s", t->store_sectors_per_request,
+			 t->store_sector_use > 0 ? 1 / t->store_sector_use : 0, where);
 		break;
 	case BOUND_LOAD_LINES:
 		snprintf(buf, len, "loads touch %.0f cache lines per request where a coalesced load touches "

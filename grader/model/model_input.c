@@ -43,6 +43,7 @@ static int fill(const json_t *launch, struct model_launch *l, char *err, size_t 
 		{ "store_sectors", offsetof(struct model_launch, store_sectors) },
 		{ "store_lines", offsetof(struct model_launch, store_lines) },
 		{ "store_block_sectors", offsetof(struct model_launch, store_block_sectors) },
+		{ "store_bytes", offsetof(struct model_launch, store_bytes) },
 		{ "shared_requests", offsetof(struct model_launch, shared_requests) },
 		{ "shared_wavefronts", offsetof(struct model_launch, shared_wavefronts) },
 		{ "load_runs", offsetof(struct model_launch, load_runs) },

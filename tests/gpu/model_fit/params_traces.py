@@ -18,7 +18,7 @@ def launch(grid, threads, requests, load_lines, load_new, store_sectors, store_l
             "traced_blocks": 1,
             "model": {"load_requests": requests, "load_sectors": 4 * load_lines, "load_lines": load_lines,
                       "load_block_sectors": load_new, "store_requests": requests,
-                      "store_sectors": store_sectors, "store_lines": store_lines,
+                      "store_sectors": store_sectors, "store_lines": store_lines, "store_bytes": 128 * requests,
                       "store_block_sectors": store_new, "atomic_requests": 0, "atomic_sectors": 0,
                       "atomic_lines": 0, "shared_requests": 0, "shared_wavefronts": 0,
                       "load_runs": runs, "intervals": 1, "static_shared_bytes": 0}}
