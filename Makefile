@@ -39,7 +39,7 @@ CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 endif
 CUDA_INC := $(CUDA_HOME)/include
 
-LIBS := -ljansson -linih -lm
+LIBS := -ljansson -linih -lm -pthread
 
 .PHONY: all deps lab1 lab2 lab3 lab4 occupancy-tables test unit-tests emu-tests solutions clean
 all: deps grade harness emu

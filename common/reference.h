@@ -1,4 +1,5 @@
-/* The CPU references every result is compared against. */
+/* The CPU references every result is compared against. Large inputs are
+ * split over the machine's cores (parallel.h); the results are the same. */
 #ifndef COMMON_REFERENCE_H
 #define COMMON_REFERENCE_H
 

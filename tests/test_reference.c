@@ -29,11 +29,13 @@ Test(reference, single_element)
 	cr_expect_eq(out, 9u);
 }
 
-/* Against the textbook definition, on shapes that cross the 64-wide blocks. */
+/* Against the textbook definition, on shapes that cross the 32-wide blocks,
+ * and large ones that are split over the machine's cores (parallel.h). */
 Test(reference, transpose_matches_definition)
 {
-	size_t shapes[][2] = { { 1, 1 }, { 1, 130 }, { 130, 1 }, { 65, 127 }, { 200, 64 } };
-	for (size_t k = 0; k < 5; k++) {
+	size_t shapes[][2] = { { 1, 1 }, { 1, 130 }, { 130, 1 }, { 65, 127 }, { 200, 64 },
+			       { 2049, 1023 }, { 1023, 2049 }, { 4097, 1281 }, { 33, 70000 } };
+	for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
 		size_t rows = shapes[k][0], cols = shapes[k][1];
 		float *in = malloc(rows * cols * sizeof(float)), *out = malloc(rows * cols * sizeof(float));
 		for (size_t i = 0; i < rows * cols; i++)

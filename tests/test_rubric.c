@@ -176,3 +176,36 @@ Test(rubric, gpu_bands_are_written_and_replaced)
 	cr_expect_str_eq(first, "; keep this comment\n", "comments are kept");
 	unlink(path);
 }
+
+/* Calibrating on one GPU, then another, then the first again: one section
+ * each, one blank line before each, whatever blank lines were there. */
+Test(rubric, gpu_sections_for_several_gpus_stay_tidy)
+{
+	write_rubric(MINIMAL "\n\n\n");
+	struct gpu_band h100 = { .device = "NVIDIA H100 80GB HBM3", .band = { 3.3, 46.0 } };
+	struct gpu_band h200 = { .device = "NVIDIA H200", .band = { 2.9, 40.5 } };
+	snprintf(h100.measured, sizeof(h100.measured), "first");
+	snprintf(h200.measured, sizeof(h200.measured), "h200");
+	char err[512];
+	cr_assert_eq(rubric_write_gpu_band(path, &h100, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(rubric_write_gpu_band(path, &h200, err, sizeof(err)), 0, "%s", err);
+	snprintf(h100.measured, sizeof(h100.measured), "second");
+	cr_assert_eq(rubric_write_gpu_band(path, &h100, err, sizeof(err)), 0, "%s", err);
+
+	FILE *f = fopen(path, "r");
+	cr_assert(f);
+	char text[2048];
+	size_t len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	cr_expect_str_eq(text, MINIMAL "\n[gpu \"NVIDIA H200\"]\nlower_pct = 2.9\nupper_pct = 40.5\n"
+			       "measured = h200\n\n[gpu \"NVIDIA H100 80GB HBM3\"]\nlower_pct = 3.3\n"
+			       "upper_pct = 46.0\nmeasured = second\n");
+	struct rubric r;
+	cr_assert_eq(rubric_load(path, 2, &r, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(r.n_gpus, 2);
+	cr_expect_str_eq(rubric_gpu_band(&r, "NVIDIA H100 80GB HBM3")->measured, "second");
+	cr_expect_float_eq(rubric_gpu_band(&r, "NVIDIA H200")->band.upper_pct, 40.5, 1e-9);
+	rubric_free(&r);
+	unlink(path);
+}

@@ -183,34 +183,6 @@ static int check_kit(struct batch_config *c)
 	return 0;
 }
 
-/* The solution, built once per GPU model by the batch itself, where no
- * student's sandbox can see it; used as the performance reference. */
-static void build_references(struct batch_config *c)
-{
-	char solution[PATH_MAX], rel[512], dir[PATH_MAX + 32], log[8192];
-	snprintf(rel, sizeof(rel), "solutions/%s/%s", c->lab->dir, c->lab->file);
-	if (c->backend != BACKEND_CUDA || !file_exists(kit_path(solution, sizeof(solution), rel)))
-		return;
-	for (int i = 0; i < c->n_gpus; i++) {
-		struct gpu_slot *g = &c->gpus[i];
-		for (int k = 0; k < i && !g->reference_harness[0]; k++)
-			if (c->gpus[k].dev.major == g->dev.major && c->gpus[k].dev.minor == g->dev.minor)
-				snprintf(g->reference_harness, sizeof(g->reference_harness), "%s",
-					 c->gpus[k].reference_harness);
-		if (g->reference_harness[0])
-			continue;
-		struct build_result b;
-		snprintf(dir, sizeof(dir), "%s/reference-%d", c->work_root, i);
-		if (mkdir(dir, 0711) == 0 &&
-		    build_submission(c->lab, BACKEND_CUDA, solution, dir, &g->dev, c->r->build_timeout_s,
-				     &b, log, sizeof(log)) == 0)
-			snprintf(g->reference_harness, sizeof(g->reference_harness), "%s", b.harness);
-		else
-			fprintf(stderr, "grade: the reference solution did not build for %s: scores use the "
-				"rubric's band\n%s\n", g->dev.name, log);
-	}
-}
-
 /* Lab 4: each GPU model's occupancy API asked once for the whole batch, by
  * the kit's probe on that GPU; a student whose grade could not use it asks
  * again in its own grade. */
@@ -296,7 +268,7 @@ static int setup(struct batch *b, const struct options *o, const struct lab *lab
 	kit_path(locks, sizeof(locks), "build/locks");
 	make_dirs(locks);
 	c->n_gpus = c->backend == BACKEND_CUDA ? batch_gpus(dev, locks, c->gpus, BATCH_MAX_GPUS) : 0;
-	build_references(c);
+	batch_references(c);
 	ask_occupancy_apis(c);
 	describe_isolation(c);
 	return 0;

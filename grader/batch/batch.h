@@ -36,6 +36,8 @@
 #include "cli/options.h"
 #include "steps/rubric.h"
 
+struct bench_run;
+
 /* Returns the exit status: 0 when every student has a row, 2 for bad
  * arguments, 4 when it could not run or a student hit a grader error. */
 int batch_run(const struct options *o, const struct lab *lab, const struct rubric *r,
@@ -185,6 +187,7 @@ struct gpu_slot {
 	char lock_path[PATH_MAX];	/* flock: shared for correctness, exclusive for timing */
 	char turn_path[PATH_MAX];	/* flock: makes a waiting timed run go first */
 	char reference_harness[PATH_MAX];	/* the solution built for it, or "" */
+	struct bench_run *reference_timing;	/* the solution timed on it once, or NULL */
 	char occupancy_table[PATH_MAX];	/* lab 4: its occupancy API's answers, or "" */
 	int lock_fd, turn_fd;		/* opened by each worker (flock is per open file) */
 };
@@ -213,6 +216,13 @@ struct batch_config {
 	uint64_t salt;
 	int isolate;
 };
+
+/* ---- batch_reference.c: the solution, built and timed once per GPU model --------- */
+
+/* Fills each GPU slot's reference_harness and reference_timing (either may
+ * stay empty: a student's grade then times the solution itself, or uses the
+ * rubric's band). */
+void batch_references(struct batch_config *c);
 
 /* "OUT/students/NAME". */
 void batch_student_dir(const struct batch_config *c, const char *name, char *buf, size_t len);

@@ -94,6 +94,7 @@ static void grade_in_sandbox(const struct batch_config *c, const struct student 
 		.gpu_phase_arg = gpu,
 		/* Built once by the batch, out of every sandbox's sight. */
 		.reference_harness = gpu && gpu->reference_harness[0] ? gpu->reference_harness : NULL,
+		.reference_timing = gpu ? gpu->reference_timing : NULL,
 		.occupancy_table = gpu && gpu->occupancy_table[0] ? gpu->occupancy_table : NULL,
 	};
 	grade_submission(&req, gpu ? &gpu->dev : c->dev, g);

@@ -2,7 +2,7 @@
  * The harness: the child process that calls the student's entry point.
  *
  *   harness device
- *   harness correct LAB SHAPE SEED
+ *   harness correct LAB SHAPE SEED [SHAPE SEED ...]   (one CUDA context for all)
  *   harness bench LAB RUNS SHAPE [SHAPE ...]
  *   harness analysis LAB SHAPE SEED        (emulator build only)
  *   harness predict LAB SHAPE SEED SMS [computed]  (emulator build only: the performance model's trace)
@@ -12,8 +12,8 @@
  * It reports on CHANNEL_FD (see common/channel.h) and nowhere else. Nothing
  * it reports is taken on trust: the grader regenerates the inputs from the
  * seed, checks every output word against its own reference, and checks
- * timings against its own clock. Once student code has run, this process
- * may be in any state, so it reports what it saw and exits.
+ * timings against its own clock. Student code may leave this process in any
+ * state, so the grader runs any size that fails here again in a process of its own.
  *
  * The same file builds against the CUDA runtime and, with -DKIT_EMU,
  * against the emulator's runtime; it launches no kernels of its own.
@@ -42,10 +42,7 @@
 
 /* ---- reporting --------------------------------------------------------- */
 
-static void send_json(enum channel_msg type, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void send_json(enum channel_msg type, const char *fmt, ...)
+static __attribute__((format(printf, 2, 3))) void send_json(enum channel_msg type, const char *fmt, ...)
 {
 	char buf[4096];
 	va_list ap;
@@ -199,6 +196,8 @@ static void run_correct(const struct lab *lab, const struct shape *s, uint64_t s
 		  elapsed, input_changed ? "true" : "false");
 	free(h_in);
 	free(h_span);
+	cudaFree(d_in);	/* the next size runs in the same process */
+	cudaFree(d_span);
 }
 
 /* ---- performance --------------------------------------------------------- */
@@ -252,8 +251,7 @@ static size_t append_launches(char *buf, size_t len, size_t at)
 #ifndef KIT_EMU
 	return launch_log_json(buf, len, at);
 #else
-	(void)buf;
-	(void)len;
+	(void)buf, (void)len;
 	return at;
 #endif
 }
@@ -468,7 +466,7 @@ static void run_predict(const struct lab *lab, const struct shape *s, uint64_t s
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: harness device | correct LAB SHAPE SEED | bench LAB RUNS SHAPE... | "
+	fprintf(stderr, "usage: harness device | correct LAB (SHAPE SEED)... | bench LAB RUNS SHAPE... | "
 			"analysis LAB SHAPE SEED | predict LAB SHAPE SEED SMS [computed] | occupancy LAB QUERIES | "
 			"sweep LAB RUNS SHAPE\n");
 	exit(2);
@@ -488,13 +486,15 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	if (strcmp(cmd, "device") == 0) {
 		send_device();
-	} else if (strcmp(cmd, "correct") == 0 && argc == 5) {
+	} else if (strcmp(cmd, "correct") == 0 && argc >= 5 && argc % 2 == 1) {
 		const struct lab *lab = need_lab(argv[2]);
-		struct shape s = need_shape(lab, argv[3]);
 #ifdef KIT_EMU
 		cuemu_set_tracing(0);
 #endif
-		run_correct(lab, &s, strtoull(argv[4], NULL, 10));
+		for (int i = 3; i < argc; i += 2) {
+			struct shape s = need_shape(lab, argv[i]);
+			run_correct(lab, &s, strtoull(argv[i + 1], NULL, 10));
+		}
 	} else if (strcmp(cmd, "bench") == 0 && argc >= 5) {
 		const struct lab *lab = need_lab(argv[2]);
 		int runs = atoi(argv[3]);

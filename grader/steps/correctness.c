@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "guard.h"
+#include "parallel.h"
 #include "rng.h"
 
 #define HANGS_BEFORE_GIVING_UP 2
@@ -35,17 +36,47 @@ static int check_guards(const struct lab *lab, const struct shape *s, const uint
 	return 1;
 }
 
+/* Every word compared, in pieces on the machine's cores (parallel.h). */
+struct compare_job {
+	const uint32_t *got, *want;
+	size_t n;
+	size_t first[PARALLEL_MAX_THREADS], wrong[PARALLEL_MAX_THREADS],
+		unwritten[PARALLEL_MAX_THREADS];
+};
+
+static void compare_pieces(size_t begin, size_t end, void *arg)
+{
+	struct compare_job *job = arg;
+	for (size_t p = begin; p < end; p++) {
+		size_t lo = job->n * p / PARALLEL_MAX_THREADS, hi = job->n * (p + 1) / PARALLEL_MAX_THREADS;
+		size_t first = job->n, wrong = 0, unwritten = 0;
+		for (size_t i = lo; i < hi; i++)
+			if (job->got[i] != job->want[i]) {
+				if (first == job->n)
+					first = i;
+				wrong++;
+				unwritten += job->got[i] == POISON_WORD;
+			}
+		job->first[p] = first;
+		job->wrong[p] = wrong;
+		job->unwritten[p] = unwritten;
+	}
+}
+
 static int compare_words(const struct lab *lab, const struct shape *s, const uint32_t *got,
 			 const uint32_t *want, size_t n, char *msg, size_t len)
 {
+	struct compare_job job = { .got = got, .want = want, .n = n };
+	/* PARALLEL_MAX_THREADS fixed pieces, shared out among the threads. */
+	parallel_for(PARALLEL_MAX_THREADS, n < ((size_t)1 << 20) ? PARALLEL_MAX_THREADS : 1,
+		     compare_pieces, &job);
 	size_t first = n, wrong = 0, unwritten = 0;
-	for (size_t i = 0; i < n; i++)
-		if (got[i] != want[i]) {
-			if (first == n)
-				first = i;
-			wrong++;
-			unwritten += got[i] == POISON_WORD;
-		}
+	for (int p = 0; p < PARALLEL_MAX_THREADS; p++) {
+		if (first == n)
+			first = job.first[p];
+		wrong += job.wrong[p];
+		unwritten += job.unwritten[p];
+	}
 	if (wrong == 0)
 		return 1;
 	char where[64], at[160], w[64], g[64];
@@ -107,47 +138,105 @@ int correctness_judge(const struct lab *lab, const struct shape *s, uint64_t see
 	return ok;
 }
 
+/*
+ * One size in a process of its own: the verdict of record for a size that
+ * failed, or could not be settled, in a shared process.
+ */
+static int run_alone(const struct run_context *ctx, const struct shape *shape, uint64_t seed,
+		     struct test_result *t, struct grade *g)
+{
+	const struct rubric *r = ctx->rubric;
+	char shape_text[64], seed_text[32], err[256];
+	shape_format(shape, shape_text, sizeof(shape_text));
+	/* A kernel that hung twice will hang again: the rest of the sizes
+	 * would only cost a time limit each (minutes in a batch). */
+	if (g->hangs >= HANGS_BEFORE_GIVING_UP) {
+		test_fail(t, "%s: not run: %s() already ran past the time limit on %d sizes", shape_text,
+			  ctx->lab->entry, g->hangs);
+		return 0;
+	}
+	snprintf(seed_text, sizeof(seed_text), "%" PRIu64, seed);
+	char *argv[] = { (char *)ctx->harness, "correct", (char *)ctx->lab->id, shape_text, seed_text,
+			 NULL };
+	size_t words = GUARD_WORDS * 2 + ctx->lab->out_count(shape);
+	struct harness_report rep;
+	if (harness_run(argv, r, r->test_timeout_s, words * 4 + 65536, ctx->isolate, ctx->work_dir, &rep,
+			err, sizeof(err)) < 0) {
+		test_fail(t, "the grader could not start the harness: %s", err);
+		return 0;
+	}
+	char msg[TEST_MESSAGE_LEN];
+	g->hangs += rep.child.timed_out;
+	int ok = correctness_judge(ctx->lab, shape, seed, &rep, msg, sizeof(msg));
+	if (ok)
+		test_pass(t, "%s", "");
+	else
+		test_fail(t, "%s", msg);
+	harness_report_free(&rep);
+	return ok;
+}
+
+/*
+ * Every size in one process, so one CUDA context (about 0.3 s to create on
+ * an H100: docs/results/h100-2026-11-24-baseline/breakdown-before.md). The
+ * sizes are settled in order while they pass; the first that does not (a
+ * wrong word, a CUDA error, a crash, the process's time running out) and all
+ * after it are left to run_alone. The process gets one size's time limit for
+ * all of them. Returns how many sizes were settled.
+ */
+static int run_shared(const struct run_context *ctx, const struct shape *shapes, int n,
+		      const uint64_t *seeds, struct test_result **tests)
+{
+	char texts[RUBRIC_MAX_SHAPES][2][64], err[256];
+	char *argv[3 + 2 * RUBRIC_MAX_SHAPES + 1];
+	size_t bytes = 0;
+	int a = 0;
+	argv[a++] = (char *)ctx->harness;
+	argv[a++] = "correct";
+	argv[a++] = (char *)ctx->lab->id;
+	for (int i = 0; i < n; i++) {
+		argv[a++] = (char *)shape_format(&shapes[i], texts[i][0], sizeof(texts[i][0]));
+		snprintf(texts[i][1], sizeof(texts[i][1]), "%" PRIu64, seeds[i]);
+		argv[a++] = texts[i][1];
+		bytes += (GUARD_WORDS * 2 + ctx->lab->out_count(&shapes[i])) * 4 + 65536;
+	}
+	argv[a] = NULL;
+	struct harness_report whole, parts[RUBRIC_MAX_SHAPES];
+	if (harness_run(argv, ctx->rubric, ctx->rubric->test_timeout_s, bytes, ctx->isolate,
+			ctx->work_dir, &whole, err, sizeof(err)) < 0)
+		return 0;
+	int began = harness_split(&whole, parts, n), settled = 0;
+	char msg[TEST_MESSAGE_LEN];
+	while (settled < began && parts[settled].done &&
+	       correctness_judge(ctx->lab, &shapes[settled], seeds[settled], &parts[settled], msg,
+				 sizeof(msg))) {
+		test_pass(tests[settled], "%s", "");
+		settled++;
+	}
+	for (int i = 0; i < began; i++)
+		harness_part_free(&parts[i]);
+	harness_report_free(&whole);
+	return settled;
+}
+
 int correctness_run(const struct run_context *ctx, enum backend backend, struct grade *g)
 {
 	const struct rubric *r = ctx->rubric;
 	const struct shape *shapes = backend == BACKEND_EMU ? r->emu_shapes : r->shapes;
 	int n = backend == BACKEND_EMU ? r->n_emu_shapes : r->n_shapes;
-	int failed = 0;
+	struct test_result *tests[RUBRIC_MAX_SHAPES];
+	uint64_t seeds[RUBRIC_MAX_SHAPES];
 	for (int i = 0; i < n; i++) {
-		char shape_text[64], seed_text[32], name[96], err[256];
+		char shape_text[64], name[96];
 		shape_format(&shapes[i], shape_text, sizeof(shape_text));
 		snprintf(name, sizeof(name), "correctness %s", shape_text);
-		struct test_result *t = grade_add_test(g, name, GROUP_CORRECTNESS,
-						       r->correctness_points / n);
-		/* A kernel that hung twice will hang again: the rest of the sizes
-		 * would only cost a time limit each (minutes in a batch). */
-		if (g->hangs >= HANGS_BEFORE_GIVING_UP) {
-			test_fail(t, "%s: not run: %s() already ran past the time limit on %d sizes",
-				  shape_text, ctx->lab->entry, g->hangs);
-			failed++;
-			continue;
-		}
-		uint64_t seed = rng_test_seed(ctx->seed, ctx->salt, (unsigned)i);
-		snprintf(seed_text, sizeof(seed_text), "%" PRIu64, seed);
-		char *argv[] = { (char *)ctx->harness, "correct", (char *)ctx->lab->id, shape_text,
-				 seed_text, NULL };
-		size_t words = GUARD_WORDS * 2 + ctx->lab->out_count(&shapes[i]);
-		struct harness_report rep;
-		if (harness_run(argv, r, r->test_timeout_s, words * 4 + 65536, ctx->isolate,
-				ctx->work_dir, &rep, err, sizeof(err)) < 0) {
-			test_fail(t, "the grader could not start the harness: %s", err);
-			failed++;
-			continue;
-		}
-		char msg[TEST_MESSAGE_LEN];
-		g->hangs += rep.child.timed_out;
-		if (correctness_judge(ctx->lab, &shapes[i], seed, &rep, msg, sizeof(msg)))
-			test_pass(t, "%s", "");
-		else {
-			test_fail(t, "%s", msg);
-			failed++;
-		}
-		harness_report_free(&rep);
+		tests[i] = grade_add_test(g, name, GROUP_CORRECTNESS, r->correctness_points / n);
+		seeds[i] = rng_test_seed(ctx->seed, ctx->salt, (unsigned)i);
 	}
+	/* On a GPU a process costs a CUDA context; the emulator has none to share. */
+	int settled = backend == BACKEND_CUDA && n > 1 ? run_shared(ctx, shapes, n, seeds, tests) : 0;
+	int failed = 0;
+	for (int i = settled; i < n; i++)
+		failed += !run_alone(ctx, &shapes[i], seeds[i], tests[i], g);
 	return failed;
 }

@@ -193,7 +193,7 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 	}
 	if (failed == 0)
 		gpu_phase(req, backend, 1, 1);
-	performance_run(&ctx, backend, failed == 0, ref_harness, dev, g);
+	performance_run(&ctx, backend, failed == 0, req->reference_timing, ref_harness, dev, g);
 	if (failed == 0)
 		gpu_phase(req, backend, 1, 0);
 

@@ -9,6 +9,8 @@
 #include "steps/device.h"
 #include "steps/grade.h"
 
+struct bench_run;
+
 struct grade_request {
 	const struct lab *lab;
 	const struct rubric *rubric;
@@ -27,6 +29,7 @@ struct grade_request {
 	void (*gpu_phase)(void *arg, int timed, int begin);
 	void *gpu_phase_arg;
 	const char *reference_harness;	/* the solution, already built for this GPU */
+	const struct bench_run *reference_timing;	/* the solution, already timed on this GPU model */
 	const char *occupancy_table;	/* lab 4: this GPU's occupancy API answers, already asked */
 };
 

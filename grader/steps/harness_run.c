@@ -11,11 +11,12 @@ static json_t *parse_json(const unsigned char *p, uint64_t len)
 	return json_loadb((const char *)p, (size_t)len, 0, NULL);
 }
 
-/* Walks the frames. A second frame of a kind that comes once, or JSON that
- * does not parse, counts as corruption like a broken header. */
-static void read_frames(struct harness_report *rep)
+/* Walks the frames of data[0, len). A second frame of a kind that comes
+ * once, or JSON that does not parse, counts as corruption like a broken
+ * header. */
+static void read_frames(struct harness_report *rep, const unsigned char *data, size_t len_all)
 {
-	struct channel_reader r = { rep->child.channel, rep->child.channel_len, 0 };
+	struct channel_reader r = { data, len_all, 0 };
 	uint32_t type;
 	const unsigned char *p;
 	uint64_t len;
@@ -67,18 +68,54 @@ int harness_run(char *const argv[], const struct rubric *r, double wall_s, size_
 	};
 	if (sandbox_run(argv, &lim, &rep->child, err, errlen) < 0)
 		return -1;
-	read_frames(rep);
+	read_frames(rep, rep->child.channel, rep->child.channel_len);
 	return 0;
+}
+
+int harness_split(const struct harness_report *whole, struct harness_report *parts, int max)
+{
+	/* whole->corrupt is not asked: several sizes send several MSG_DONE,
+	 * which a one-size report counts as corruption. Each part is checked. */
+	size_t start[HARNESS_MAX_PARTS + 1];
+	int n = 0, rc;
+	struct channel_reader r = { whole->child.channel, whole->child.channel_len, 0 };
+	uint32_t type;
+	const unsigned char *p;
+	uint64_t len;
+	size_t at = 0;
+	while ((rc = channel_next(&r, &type, &p, &len)) == 1) {
+		if (type == MSG_BEGIN) {
+			if (n == max || n == HARNESS_MAX_PARTS)
+				return -1;	/* more sizes than were asked for */
+			start[n++] = at;
+		}
+		at = r.pos;
+	}
+	if (rc < 0)
+		return -1;	/* not well-formed frames */
+	start[n] = whole->child.channel_len;
+	for (int i = 0; i < n; i++) {
+		memset(&parts[i], 0, sizeof(parts[i]));
+		parts[i].child = whole->child;	/* the fate of the process, shared */
+		read_frames(&parts[i], whole->child.channel + start[i], start[i + 1] - start[i]);
+	}
+	return n;
+}
+
+void harness_part_free(struct harness_report *part)
+{
+	json_decref(part->done);
+	json_decref(part->error);
+	json_decref(part->metrics);
+	json_decref(part->timings);
+	memset(part, 0, sizeof(*part));
 }
 
 void harness_report_free(struct harness_report *rep)
 {
-	json_decref(rep->done);
-	json_decref(rep->error);
-	json_decref(rep->metrics);
-	json_decref(rep->timings);
-	child_result_free(&rep->child);
-	memset(rep, 0, sizeof(*rep));
+	struct child_result child = rep->child;
+	harness_part_free(rep);
+	child_result_free(&child);
 }
 
 static void append_output(const struct harness_report *rep, char *buf, size_t len)

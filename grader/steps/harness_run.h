@@ -33,6 +33,17 @@ int harness_run(char *const argv[], const struct rubric *r, double wall_s, size_
 
 void harness_report_free(struct harness_report *rep);
 
+/*
+ * A run of `harness correct` over several sizes, cut into one report per
+ * size: each MSG_BEGIN starts one. The parts point into whole's channel and
+ * share its child's fate (which matters only to the last, if it did not
+ * finish). Returns how many sizes began, or -1 if the channel is corrupt or
+ * holds more than max. Free each part with harness_part_free, then whole.
+ */
+#define HARNESS_MAX_PARTS 256
+int harness_split(const struct harness_report *whole, struct harness_report *parts, int max);
+void harness_part_free(struct harness_report *part);
+
 /* One sentence on why a run that sent no MSG_DONE ended: a crash, a hang,
  * an early exit, a failure inside the harness; with the program's last lines. */
 void harness_explain_abort(const struct harness_report *rep, const char *entry, const char *where,

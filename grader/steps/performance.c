@@ -311,7 +311,8 @@ static void score_prediction(const struct rubric *r, const char *shape, struct t
 }
 
 void performance_run(const struct run_context *ctx, enum backend backend, int correct,
-		     const char *reference_harness, const struct device_info *dev, struct grade *g)
+		     const struct bench_run *reference_timing, const char *reference_harness,
+		     const struct device_info *dev, struct grade *g)
 {
 	const struct rubric *r = ctx->rubric;
 	char shape[64], name[96], msg[TEST_MESSAGE_LEN];
@@ -342,11 +343,14 @@ void performance_run(const struct run_context *ctx, enum backend backend, int co
 		bench_run_free(&st);
 		return;
 	}
-	int have_ref = reference_harness && bench_harness(ctx, reference_harness, &ref, msg, sizeof(msg)) == 0;
-	record(g, &st, have_ref ? &ref : NULL);
-	score(ctx, &st, have_ref ? &ref : NULL, dev, t, g);
+	const struct bench_run *use = reference_timing;
+	int timed_now = !use && reference_harness;
+	if (timed_now && bench_harness(ctx, reference_harness, &ref, msg, sizeof(msg)) == 0)
+		use = &ref;
+	record(g, &st, use);
+	score(ctx, &st, use, dev, t, g);
 	bench_run_free(&st);
-	if (reference_harness)
+	if (timed_now)
 		bench_run_free(&ref);
 	if (r->sweep_runs > 0)
 		occupancy_sweep(ctx, g);

@@ -49,10 +49,13 @@ int bench_harness(const struct run_context *ctx, const char *harness, struct ben
 
 /*
  * The performance test. correct: every correctness test passed (else the
- * test is skipped: speed counts only for a correct kernel). reference_harness:
- * the solution built for this GPU, or NULL.
+ * test is skipped: speed counts only for a correct kernel). reference_timing:
+ * the solution already timed on this GPU model (a batch times it once), or
+ * NULL; else reference_harness: the solution built for this GPU, timed now,
+ * or NULL.
  */
 void performance_run(const struct run_context *ctx, enum backend backend, int correct,
-		     const char *reference_harness, const struct device_info *dev, struct grade *g);
+		     const struct bench_run *reference_timing, const char *reference_harness,
+		     const struct device_info *dev, struct grade *g);
 
 #endif

@@ -1,8 +1,6 @@
 /* The rubric file, read with libinih (see rubric.h). */
 #include "steps/rubric.h"
 
-#include "sys/atomic_file.h"
-
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
@@ -447,52 +445,4 @@ const struct gpu_band *rubric_gpu_band(const struct rubric *r, const char *devic
 		if (strcmp(r->gpus[i].device, device) == 0)
 			return &r->gpus[i];
 	return NULL;
-}
-
-/* ---- writing a GPU's band (--calibrate) ---------------------------------- */
-
-static int is_section_line(const char *line)
-{
-	while (*line == ' ' || *line == '\t')
-		line++;
-	return *line == '[';
-}
-
-static int is_gpu_header(const char *line, const char *device)
-{
-	char want[200];
-	snprintf(want, sizeof(want), "[gpu \"%s\"]", device);
-	while (*line == ' ' || *line == '\t')
-		line++;
-	return strncmp(line, want, strlen(want)) == 0;
-}
-
-/* Copies the file without the device's old section, then appends the new one. */
-int rubric_write_gpu_band(const char *path, const struct gpu_band *b, char *err, size_t errlen)
-{
-	FILE *in = fopen(path, "r");
-	if (!in) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
-	char line[1024];
-	int skipping = 0;
-	while (fgets(line, sizeof(line), in)) {
-		if (is_section_line(line))
-			skipping = is_gpu_header(line, b->device);
-		if (!skipping)
-			fputs(line, out);
-	}
-	fclose(in);
-	if (len > 0 && text[len - 1] != '\n')
-		fputc('\n', out);
-	fprintf(out, "[gpu \"%s\"]\nlower_pct = %.1f\nupper_pct = %.1f\nmeasured = %s\n", b->device,
-		b->band.lower_pct, b->band.upper_pct, b->measured);
-	fclose(out);
-	int rc = atomic_write(path, text, len, err, errlen);
-	free(text);
-	return rc;
 }

@@ -1,80 +1,113 @@
 /*
- * Lab 3, reference solution: tiled transpose through a padded shared tile.
+ * Lab 3, reference solution: tiled transpose, a 64 x 64 swizzled tile, float2
+ * accesses.
  *
  *     extern "C" void transpose(const float *d_in, float *d_out, int rows, int cols);
  *
  * d_in is rows x cols, row-major; d_out is cols x rows, row-major.
  *
  * Design
- *   - One block per 32 x 32 tile; 32 x 8 threads, so each thread moves 4
- *     elements (rows y, y+8, y+16, y+24 of the tile). Fewer, busier threads
- *     share the index arithmetic and the barrier over 4 elements, keep 4 loads
- *     in flight each, and 8 warps a block with 4.2 KiB of shared memory let 8
- *     blocks share an SM.
- *   - Load: lane x reads input column col0 + x: 32 consecutive floats, 4
- *     sectors per request. Store: lane x writes output column row0 + x: again
- *     32 consecutive floats. The transposition itself happens in shared memory.
- *   - tile[32][33]: the padding column puts the 32 words of a tile column in 32
- *     different banks, so the column-wise read is one wavefront, not 32.
- *   - Any shape: loads and stores are bounds-checked, and a store only reads a
- *     tile element whose load was in bounds (the same condition, transposed),
- *     so edge tiles never read shared memory that was not written.
- *   - A one-dimensional grid of tiles, numbered row by row: block b handles
- *     tile row b / tiles_across, tile column b % tiles_across (the order in
- *     which a 2-D grid would run them). gridDim.y is limited to 65535, which a
- *     2^24 x 1 matrix (2^19 tile rows) would exceed; gridDim.x allows 2^31 - 1
- *     tiles, more than any matrix that fits in memory has. No loop in the
- *     kernel: on an H100 a grid-stride loop over tiles (with its second
- *     barrier) measured clearly slower than this straight-line kernel.
- *   - Positions are size_t: rows * cols may exceed 2^31.
+ *   - One block per 64 x 64 tile, 32 x 8 threads. Lane x moves the float2 at
+ *     tile columns 2x and 2x+1: a warp reads or writes 256 consecutive bytes of
+ *     one row per request (8 sectors, every byte used). Each thread handles 8
+ *     rows (y, y+8, ..., y+56): 16 floats.
+ *   - The 8 loads of a thread are all issued before any of them is used (the
+ *     values go to registers first, then to shared memory), so each thread keeps
+ *     64 bytes in flight, 4 times what a 32 x 32 tile with 32 x 8 threads keeps.
+ *     A kernel that only moves memory is limited by bytes in flight over DRAM
+ *     latency (Little's law): this is what the higher bandwidth of an H200 asks
+ *     for (see the handout, section 9).
+ *   - The tile is swizzled instead of padded: column c of tile row r is stored
+ *     at c ^ (r % 32), so a tile column is spread over the banks as a padded
+ *     [64][65] tile spreads it (two lanes a bank: lane x reads rows 2x and
+ *     2x+1, and rows 2x and 2x+32 get the same swizzle), while every row stays
+ *     64 words long. On an H100 the swizzled candidate of this design timed
+ *     96.3% of copy, the padded one 95.4% (docs/results/h100-2026-11-24-
+ *     candidates/variants.md). This file compiles to 32 registers a thread
+ *     (nvcc --resource-usage, sm_90): 8 blocks, 2048 threads, per SM.
+ *   - Any shape: a tile that lies wholly inside the matrix, whose rows are
+ *     8-byte aligned (an even row length), takes the float2 path (the load and
+ *     the store decide apart: the output's rows are rows long); any other tile
+ *     takes a scalar path with a bounds check on every element, in which lane x
+ *     moves columns x and x + 32 (still coalesced). The store's bounds check is
+ *     the load's, transposed, so no thread reads a tile element nobody loaded.
+ *   - A one-dimensional grid of tiles (gridDim.y would cap a 2^24 x 1 matrix);
+ *     positions are size_t, as rows * cols may exceed 2^31.
  */
 #include <cuda_runtime.h>
 #include <stddef.h>
+#include <stdint.h>
 
-#define TILE_DIM   32
-#define BLOCK_ROWS 8
+#define TILE       64
+#define BLOCK_ROWS 8			/* rows of threads; TILE / 2 = 32 threads per row */
+#define PER_THREAD (TILE / BLOCK_ROWS)	/* tile rows per thread: 8 */
 
-__global__ void transpose_tiled(const float *__restrict__ in, float *__restrict__ out,
-				int rows, int cols, unsigned int tiles_across)
+/* Element (r, c) of the tile: column c of row r, swizzled. */
+#define AT(r, c) tile[r][(c) ^ ((r) % 32)]
+
+__global__ void transpose_tile(const float *__restrict__ in, float *__restrict__ out,
+			       int rows, int cols, unsigned int tiles_across,
+			       bool in_pairs, bool out_pairs)
 {
-	__shared__ float tile[TILE_DIM][TILE_DIM + 1];	/* +1: no bank conflicts */
-	const unsigned int tile_row = blockIdx.x / tiles_across;
-	const unsigned int tile_col = blockIdx.x % tiles_across;
+	__shared__ float tile[TILE][TILE];
 	const size_t nrows = (size_t)rows, ncols = (size_t)cols;
-	const size_t row0 = (size_t)tile_row * TILE_DIM;	/* first input row of the tile */
-	const size_t col0 = (size_t)tile_col * TILE_DIM;	/* first input column */
+	const size_t row0 = (size_t)(blockIdx.x / tiles_across) * TILE;	/* first input row */
+	const size_t col0 = (size_t)(blockIdx.x % tiles_across) * TILE;	/* first input column */
 	const int x = threadIdx.x, y = threadIdx.y;
-	size_t c, r;
+	const bool inside = row0 + TILE <= nrows && col0 + TILE <= ncols;
 	int j;
 
-	/* Load: tile[y + j][x] = in(row0 + y + j, col0 + x). Coalesced. */
-	c = col0 + x;
-	for (j = 0; j < TILE_DIM; j += BLOCK_ROWS) {
-		r = row0 + y + j;
-		if (r < nrows && c < ncols)
-			tile[y + j][x] = in[r * ncols + c];
+	/* Load: (r, c) of the tile = in(row0 + r, col0 + c), r = y + 8j. */
+	if (inside && in_pairs) {
+		float2 v[PER_THREAD];
+#pragma unroll
+		for (j = 0; j < PER_THREAD; j++)	/* 8 independent loads in flight */
+			v[j] = *(const float2 *)&in[(row0 + y + j * BLOCK_ROWS) * ncols + col0 + 2 * x];
+#pragma unroll
+		for (j = 0; j < PER_THREAD; j++) {
+			AT(y + j * BLOCK_ROWS, 2 * x) = v[j].x;
+			AT(y + j * BLOCK_ROWS, 2 * x + 1) = v[j].y;
+		}
+	} else {
+		for (j = 0; j < PER_THREAD; j++) {
+			int r = y + j * BLOCK_ROWS;
+			for (int c = x; c < TILE; c += TILE / 2)
+				if (row0 + r < nrows && col0 + c < ncols)
+					AT(r, c) = in[(row0 + r) * ncols + col0 + c];
+		}
 	}
 
 	__syncthreads();	/* the whole tile is loaded before anyone reads it */
 
-	/* Store: out(col0 + y + j, row0 + x) = in(row0 + x, col0 + y + j)
-	 * = tile[x][y + j]. Coalesced; the shared read walks a tile column,
-	 * which the padding spreads over 32 banks. Here r is an output row
-	 * (an input column) and c an output column (an input row). */
-	c = row0 + x;
-	for (j = 0; j < TILE_DIM; j += BLOCK_ROWS) {
-		r = col0 + y + j;
-		if (r < ncols && c < nrows)
-			out[r * nrows + c] = tile[x][y + j];
+	/* Store: output row col0 + c holds input column col0 + c, so its words
+	 * row0 + r are (r, c) of the tile, c = y + 8j: the read walks a column. */
+	if (inside && out_pairs) {
+#pragma unroll
+		for (j = 0; j < PER_THREAD; j++) {
+			int c = y + j * BLOCK_ROWS;
+			*(float2 *)&out[(col0 + c) * nrows + row0 + 2 * x] =
+				make_float2(AT(2 * x, c), AT(2 * x + 1, c));
+		}
+	} else {
+		for (j = 0; j < PER_THREAD; j++) {
+			int c = y + j * BLOCK_ROWS;
+			for (int r = x; r < TILE; r += TILE / 2)
+				if (col0 + c < ncols && row0 + r < nrows)
+					out[(col0 + c) * nrows + row0 + r] = AT(r, c);
+		}
 	}
 }
 
 extern "C" void transpose(const float *d_in, float *d_out, int rows, int cols)
 {
-	const size_t tiles_down = ((size_t)rows + TILE_DIM - 1) / TILE_DIM;
-	const size_t tiles_across = ((size_t)cols + TILE_DIM - 1) / TILE_DIM;
-	dim3 block(TILE_DIM, BLOCK_ROWS);
+	const size_t tiles_down = ((size_t)rows + TILE - 1) / TILE;
+	const size_t tiles_across = ((size_t)cols + TILE - 1) / TILE;
+	dim3 block(TILE / 2, BLOCK_ROWS);
+	/* A float2 access needs an 8-byte aligned address: an even row length
+	 * and an aligned matrix (cudaMalloc's always are). */
+	const bool in_pairs = cols % 2 == 0 && (uintptr_t)d_in % 8 == 0;
+	const bool out_pairs = rows % 2 == 0 && (uintptr_t)d_out % 8 == 0;
 
-	transpose_tiled<<<(unsigned int)(tiles_down * tiles_across), block>>>(
-		d_in, d_out, rows, cols, (unsigned int)tiles_across);
+	transpose_tile<<<(unsigned int)(tiles_down * tiles_across), block>>>(
+		d_in, d_out, rows, cols, (unsigned int)tiles_across, in_pairs, out_pairs);
 }
