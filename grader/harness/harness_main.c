@@ -33,6 +33,7 @@
 #include "../../common/rng.h"
 #include "../../common/shape.h"
 #include "../labs/lab.h"
+#include "harness.h"
 
 #ifdef KIT_EMU
 #include <cuemu.h>
@@ -42,47 +43,7 @@
 
 /* ---- reporting --------------------------------------------------------- */
 
-static __attribute__((format(printf, 2, 3))) void send_json(enum channel_msg type, const char *fmt, ...)
-{
-	char buf[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	int len = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (len < 0 || (size_t)len >= sizeof(buf))
-		len = (int)strlen(buf);
-	channel_send(CHANNEL_FD, type, buf, (uint64_t)len);
-}
-
-/* Writes s as a JSON string body: error strings come from the runtime and
- * the emulator and may hold quotes or file names. */
-static void json_escape(const char *s, char *out, size_t len)
-{
-	size_t o = 0;
-	for (; s && *s && o + 7 < len; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\') {
-			out[o++] = '\\';
-			out[o++] = (char)c;
-		} else if (c < 0x20) {
-			o += (size_t)snprintf(out + o, len - o, "\\u%04x", c);
-		} else {
-			out[o++] = (char)c;
-		}
-	}
-	out[o] = '\0';
-}
-
-/* A failure of the harness itself (not of the student's kernel). */
-static void fail(const char *where, const char *what)
-{
-	char esc[1024];
-	json_escape(what, esc, sizeof(esc));
-	send_json(MSG_ERROR, "{\"where\":\"%s\",\"error\":\"%s\"}", where, esc);
-	exit(1);
-}
-
-static void check(cudaError_t e, const char *where)
+void check(cudaError_t e, const char *where)
 {
 	if (e != cudaSuccess)
 		fail(where, cudaGetErrorString(e));
@@ -423,44 +384,6 @@ static size_t l2_flush_bytes(void)
 	return 4 * l2;
 }
 
-#ifdef KIT_EMU
-/*
- * The performance model's trace at the graded size: a seeded sample of each
- * launch's blocks runs traced and the others do not run at all, on inputs
- * that are never filled (the emulator's fresh device memory reads as zeros).
- * The device reports the predicted GPU's SM count, so that code that sizes
- * its grid by it launches what it would there. No result is computed.
- * computed: every block runs (the untraced ones without lockstep), for code
- * whose blocks wait for each other; the grader runs it at a smaller size.
- */
-static void run_predict(const struct lab *lab, const struct shape *s, uint64_t seed, int sms, int computed)
-{
-	uint32_t *d_in, *d_out;
-	/* The graded size's buffers and the student's temporaries: more than the
-	 * emulator's default 4 GiB may be needed, and unused memory is only
-	 * reserved address space. Read once, by the first emulator call below. */
-	setenv("CUEMU_MEMORY_MB", "16384", 1);
-	cuemu_set_tracing(1);
-	cuemu_set_sample_seed(seed);
-	cuemu_set_skip_untraced(!computed);
-	cuemu_set_device_sms(sms);
-	cuemu_set_kernel_timeout(5);	/* a sampled block waiting for a skipped one never ends */
-	cuemu_metrics_reset();
-	check(cudaMalloc((void **)&d_in, lab->in_count(s) * 4), "cudaMalloc (input)");
-	check(cudaMalloc((void **)&d_out, lab->out_count(s) * 4), "cudaMalloc (output)");
-	send_json(MSG_BEGIN, "{\"seed\":\"%llu\"}", (unsigned long long)seed);
-	lab_entry_call(d_in, d_out, s);
-	cudaError_t sync = cudaDeviceSynchronize(), last = cudaGetLastError();
-	cudaError_t e = sync != cudaSuccess ? sync : last;
-	send_json(MSG_DONE, "{\"cuda_error\":%s%s%s}", e ? "\"" : "", e ? cudaGetErrorName(e) : "null",
-		  e ? "\"" : "");
-	char *metrics = cuemu_metrics_json();
-	if (!metrics)
-		fail("predict", "the emulator produced no metrics");
-	channel_send(CHANNEL_FD, MSG_METRICS, metrics, strlen(metrics));
-	free(metrics);
-}
-#endif
 
 /* ---- main ------------------------------------------------------------- */
 
