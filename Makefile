@@ -89,6 +89,7 @@ $(BUILD)/libkit.a: $(COMMON_OBJ)
 	ar rcs $@ $^
 
 harness: $(BUILD)/libkit.a $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/emu/harness_main.o \
+         $(BUILD)/harness/emu/predict.o \
          $(ENTRY_SRC:grader/%.c=$(BUILD)/harness/%.o) $(BUILD)/harness/device-probe \
          $(BUILD)/harness/cuda/launch_log.o $(BUILD)/harness/cuda/launch_wrap.o \
          $(BUILD)/harness/occupancy-api
@@ -102,6 +103,10 @@ $(BUILD)/harness/cuda/launch_%.o: grader/harness/launch_%.c | $(BUILD)/.deps-ok
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -I$(CUDA_INC) -c $< -o $@
 
 $(BUILD)/harness/emu/harness_main.o: $(HARNESS_SRC) | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -Iemu/include -DKIT_EMU -c $< -o $@
+
+$(BUILD)/harness/emu/predict.o: grader/harness/predict.c | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -Iemu/include -DKIT_EMU -c $< -o $@
 

@@ -77,6 +77,20 @@ Test(rubric, lab4_occupancy_keys)
 	rubric_free(&r);
 }
 
+Test(rubric, predicted_grading_key)
+{
+	struct rubric r;
+	cr_assert_str_eq(load(MINIMAL, &r), "");
+	cr_expect_eq(r.predicted, 1, "the emulator grades the prediction unless told not to");
+	rubric_free(&r);
+	cr_assert_str_eq(load(MINIMAL "predicted = 0\n", &r), "");
+	cr_expect_eq(r.predicted, 0);
+	rubric_free(&r);
+	const char *err = load(MINIMAL "predicted = yes please\n", &r);
+	cr_expect(strstr(err, "'predicted'"), "%s", err);
+	rubric_free(&r);
+}
+
 Test(rubric, lists_continue_on_following_lines)
 {
 	struct rubric r;

@@ -6,7 +6,7 @@
 Test(steps, the_grade_in_order)
 {
 	static const char *const want[] = { "build", "integrity", "correctness", "occupancy calculator",
-					    "reference", "performance", "occupancy sweep", "analysis" };
+					    "prediction", "reference", "performance", "occupancy sweep", "analysis" };
 	int n = (int)(sizeof(want) / sizeof(want[0]));
 	for (int i = 0; i < n; i++) {
 		cr_assert_not_null(grade_step_name(i), "step %d (%s) is missing", i, want[i]);

@@ -139,7 +139,7 @@ static int show_device(void)
 	device_probe(&d, NULL);
 	if (!d.present) {
 		printf("no CUDA GPU here (%s): ./grade uses the CPU emulator, which checks correctness "
-		       "and analysis but not speed\n", d.why_absent);
+		       "and analysis, and predicts speed on a named GPU (docs/model.md)\n", d.why_absent);
 		return 1;
 	}
 	printf("%s: compute capability %d.%d, %d SMs, %.0f MB of L2, %.0f GiB, peak %.0f GB/s\n",

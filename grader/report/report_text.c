@@ -226,6 +226,30 @@ static void put_group(FILE *out, const struct grade *g, enum test_group grp, int
 			put_test(out, &g->tests[i], namew, colour);
 }
 
+/* The performance model's prediction, beside the measurement where there is one. */
+static void put_prediction(FILE *out, json_t *metrics)
+{
+	const char *gpu = json_string_value(json_object_get(metrics, "predicted_for"));
+	const char *why = json_string_value(json_object_get(metrics, "predicted_why"));
+	const char *err = json_string_value(json_object_get(metrics, "prediction_error"));
+	json_t *measured = json_object_get(metrics, "percent_of_copy");
+	char line[1024];
+	if (gpu && why) {
+		int n = snprintf(line, sizeof(line), "for %s: about %.0f%% of copy: %s", gpu,
+				 json_number_value(json_object_get(metrics, "predicted_percent_of_copy")), why);
+		if (json_is_number(measured) && n > 0 && (size_t)n < sizeof(line))
+			snprintf(line + n, sizeof(line) - (size_t)n, " (measured here: %.1f%%)",
+				 json_number_value(measured));
+	} else if (err) {
+		snprintf(line, sizeof(line), "none: %s", err);
+	} else {
+		return;
+	}
+	fputs("  predicted   ", out);
+	put_clean(out, line, "              ");
+	fputc('\n', out);
+}
+
 static void put_header(FILE *out, const struct grade *g)
 {
 	char cmd[700];
@@ -249,6 +273,7 @@ static void put_header(FILE *out, const struct grade *g)
 		put_clean(out, g->band_source, "              ");
 		fputc('\n', out);
 	}
+	put_prediction(out, g->metrics);
 	if (g->isolation_note[0]) {
 		fputs("  sandbox     ", out);
 		put_clean(out, g->isolation_note, "              ");

@@ -85,7 +85,7 @@ static int link_harness(const struct lab *lab, enum backend backend, const char 
 			size_t loglen)
 {
 	char main_o[1024], entry_o[1024], libkit[1024], entry_rel[256], linker[1024], log_o[1024],
-		wrap_o[1024];
+		wrap_o[1024], predict_o[1024];
 	snprintf(entry_rel, sizeof(entry_rel), "build/harness/labs/%s_entry.o", lab->id);
 	kit_path(entry_o, sizeof(entry_o), entry_rel);
 	kit_path(libkit, sizeof(libkit), "build/libkit.a");
@@ -98,8 +98,9 @@ static int link_harness(const struct lab *lab, enum backend backend, const char 
 	}
 	kit_path(log_o, sizeof(log_o), "build/harness/cuda/launch_log.o");
 	kit_path(wrap_o, sizeof(wrap_o), "build/harness/cuda/launch_wrap.o");
-	const char *need[] = { main_o, entry_o, libkit, log_o, wrap_o };
-	for (int i = 0; i < (backend == BACKEND_CUDA ? 5 : 3); i++)
+	kit_path(predict_o, sizeof(predict_o), "build/harness/emu/predict.o");
+	const char *need[] = { main_o, entry_o, libkit, backend == BACKEND_CUDA ? log_o : predict_o, wrap_o };
+	for (int i = 0; i < (backend == BACKEND_CUDA ? 5 : 4); i++)
 		if (!file_exists(need[i])) {
 			snprintf(log, loglen, "the kit is not built: %s is missing (run make)", need[i]);
 			return -1;
@@ -109,7 +110,7 @@ static int link_harness(const struct lab *lab, enum backend backend, const char 
 				 entry_o, (char *)obj, libkit, NULL };
 		return run_tool(argv, tools, timeout_s, "link", log, loglen);
 	}
-	char *argv[] = { linker, "-o", (char *)exe, main_o, entry_o, (char *)obj, libkit, NULL };
+	char *argv[] = { linker, "-o", (char *)exe, main_o, predict_o, entry_o, (char *)obj, libkit, NULL };
 	return run_tool(argv, tools, timeout_s, "link", log, loglen);
 }
 

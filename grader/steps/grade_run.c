@@ -13,6 +13,7 @@
 #include "steps/occupancy_check.h"
 #include "steps/occupancy_sweep.h"
 #include "steps/performance.h"
+#include "steps/prediction.h"
 
 int backend_resolve(enum backend asked, const struct device_info *dev, enum backend *out,
 		    char *why, size_t len)
@@ -41,6 +42,11 @@ struct grade_run {
 	const char *ref_harness;	/* the reference solution built for this GPU, or NULL */
 	struct build_result ref;
 	int timed;			/* the performance step timed the submission */
+	/* The submission's emulator build, for the prediction and the analysis:
+	 * in the emulator the grade's own; on a GPU built once, when first needed. */
+	int emu_tried, emu_ok;
+	struct build_result emu;
+	char emu_log[8192];
 };
 
 /* 1. Build. */
@@ -92,6 +98,39 @@ static int step_occupancy_check(struct grade_run *run, struct grade *g)
 	return 1;
 }
 
+static const struct build_result *emu_build(struct grade_run *run)
+{
+	const struct grade_request *req = run->req;
+	if (run->backend == BACKEND_EMU)
+		return &run->built;
+	if (!run->emu_tried) {
+		run->emu_tried = 1;
+		run->emu_ok = build_submission(req->lab, BACKEND_EMU, req->submission, req->work_dir,
+					       run->dev, isolation_for_tools(req->isolation),
+					       req->rubric->build_timeout_s, &run->emu, run->emu_log,
+					       sizeof(run->emu_log)) == 0;
+	}
+	return run->emu_ok ? &run->emu : NULL;
+}
+
+/* The performance model's prediction (of a kernel that ends): graded in the
+ * emulator for a correct kernel, shown beside the measurement on a GPU it
+ * knows. */
+static int step_prediction(struct grade_run *run, struct grade *g)
+{
+	char gpu[128];
+	if (g->hangs || prediction_gpu(run->req->rubric, run->backend == BACKEND_CUDA ? run->dev->name : NULL,
+				       gpu, sizeof(gpu)) != 0)
+		return 1;
+	const struct build_result *e = emu_build(run);
+	if (e)
+		prediction_run(&run->ctx, e->harness, gpu, g);
+	else if (g->metrics)
+		json_object_set_new(g->metrics, "prediction_error",
+				    json_string("the emulator could not build this file"));
+	return 1;
+}
+
 /* The reference solution to time beside a correct kernel on a GPU: a
  * batch's, built once per GPU model, or built here. */
 static int step_reference(struct grade_run *run, struct grade *g)
@@ -133,23 +172,15 @@ static int step_occupancy_sweep(struct grade_run *run, struct grade *g)
  * races, work. Runs on a GPU machine too, from its own emulated build.
  */
 static void analyse(const struct grade_request *req, const struct run_context *ctx,
-		    enum backend backend, const struct build_result *built,
-		    const struct device_info *dev, struct grade *g)
+		    const struct build_result *use, const char *build_log, struct grade *g)
 {
 	const struct rubric *r = req->rubric;
-	struct build_result emu;
-	char log[8192];
-	const struct build_result *use = built;
-	if (backend != BACKEND_EMU) {
-		if (build_submission(req->lab, BACKEND_EMU, req->submission, req->work_dir, dev,
-				     isolation_for_tools(req->isolation), r->build_timeout_s, &emu, log, sizeof(log)) != 0) {
-			struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, 0);
-			t->status = TEST_NOT_MEASURED;
-			snprintf(t->message, sizeof(t->message), "the emulator could not build this file, "
-				 "so it was not analysed: %.900s", log);
-			return;
-		}
-		use = &emu;
+	if (!use) {
+		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, 0);
+		t->status = TEST_NOT_MEASURED;
+		snprintf(t->message, sizeof(t->message), "the emulator could not build this file, "
+			 "so it was not analysed: %.900s", build_log);
+		return;
 	}
 	char err[256];
 	struct harness_report rep;
@@ -179,7 +210,7 @@ static int step_analysis(struct grade_run *run, struct grade *g)
 	if (!req->analysis || !analysis_checks_present(req->rubric))
 		return 1;
 	if (g->hangs == 0) {
-		analyse(req, &run->ctx, run->backend, &run->built, run->dev, g);
+		analyse(req, &run->ctx, emu_build(run), run->emu_log, g);
 	} else {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS,
 						       req->rubric->analysis_points);
@@ -204,6 +235,7 @@ static const struct step steps[] = {
 	{ "integrity", GPU_NONE, step_integrity },
 	{ "correctness", GPU_SHARED, step_correctness },
 	{ "occupancy calculator", GPU_SHARED, step_occupancy_check },
+	{ "prediction", GPU_NONE, step_prediction },
 	{ "reference", GPU_NONE, step_reference },
 	{ "performance", GPU_ALONE, step_performance },
 	{ "occupancy sweep", GPU_ALONE, step_occupancy_sweep },

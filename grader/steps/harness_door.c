@@ -192,6 +192,20 @@ int harness_analysis(const struct run_context *ctx, const char *harness, struct 
 	return run_student(ctx, argv, r->analysis_timeout_s, words * 4 + (64 << 20), rep, err, errlen);
 }
 
+int harness_predict(const struct run_context *ctx, const char *harness, const struct shape *s,
+		    int sms, int computed, double wall_s, struct harness_report *rep, char *err,
+		    size_t errlen)
+{
+	char text[64], seed[32], sms_text[16];
+	shape_format(s, text, sizeof(text));
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)ctx->seed);
+	snprintf(sms_text, sizeof(sms_text), "%d", sms);
+	char *argv[] = { (char *)harness, "predict", (char *)ctx->lab->id, text, seed, sms_text,
+			 computed ? "computed" : NULL, NULL };
+	/* A trace of each launch's sampled blocks: JSON, well under 64 MiB. */
+	return run_student(ctx, argv, wall_s, 64 << 20, rep, err, errlen);
+}
+
 int harness_occupancy(const struct run_context *ctx, const char *path, int n,
 		      struct harness_report *rep, char *err, size_t errlen)
 {

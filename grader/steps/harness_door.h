@@ -69,6 +69,14 @@ int harness_bench(const struct run_context *ctx, const char *harness, const stru
 int harness_analysis(const struct run_context *ctx, const char *harness, struct harness_report *rep,
 		     char *err, size_t errlen);
 
+/* predict: harness (an emulator build) at shape s, each launch's blocks a
+ * seeded sample, as sms multiprocessors would start them; computed: every
+ * block run (kernels whose blocks wait for each other). Sends the trace as
+ * MSG_METRICS (steps/prediction.c). */
+int harness_predict(const struct run_context *ctx, const char *harness, const struct shape *s,
+		    int sms, int computed, double wall_s, struct harness_report *rep, char *err,
+		    size_t errlen);
+
 /* occupancy: lab 4's calculator asked the n questions in the file at path
  * (one struct occ_result back for each). */
 int harness_occupancy(const struct run_context *ctx, const char *path, int n,

@@ -215,6 +215,37 @@ static void score(const struct run_context *ctx, const struct bench_run *st, con
 		 st->spread[i]);
 }
 
+/* The emulator's performance test: the performance model's prediction for a
+ * GPU (steps/prediction.c), scored against the rubric's band for that GPU,
+ * and said to be a prediction. */
+static void score_prediction(const struct rubric *r, const char *shape, struct test_result *t,
+			     struct grade *g)
+{
+	json_t *m = g->metrics;
+	const char *gpu = json_string_value(json_object_get(m, "predicted_for"));
+	const char *why = json_string_value(json_object_get(m, "predicted_why"));
+	double pct = json_number_value(json_object_get(m, "predicted_percent_of_copy"));
+	if (!gpu || !why) {
+		const char *err = json_string_value(json_object_get(m, "prediction_error"));
+		test_fail(t, "no prediction of the speed: %s", err ? err : "the prediction did not run");
+		return;
+	}
+	double occupancy = json_number_value(json_object_get(m, "predicted_occupancy_pct")) / 100;
+	char launch[160];
+	snprintf(launch, sizeof(launch), "a prediction: the occupancy the model computes for %.100s", gpu);
+	if (occupancy_capped(r, occupancy, launch, t))
+		return;
+	const struct gpu_band *gb = rubric_gpu_band(r, gpu);
+	const struct band *b = gb ? &gb->band : &r->default_band;
+	snprintf(g->band_source, sizeof(g->band_source), "%s for %.100s, scoring the performance model's "
+		 "prediction (no GPU here)", gb ? "the rubric's band" : "the rubric's default band", gpu);
+	t->points = band_points(b, pct, r->performance_points);
+	t->status = t->points >= r->performance_points - 1e-9 ? TEST_PASSED : TEST_FAILED;
+	snprintf(t->message, sizeof(t->message), "predicted for %.100s (a prediction from the emulator's "
+		 "trace, not a measurement): about %.0f%% of copy at %s: %.400s; points from %.0f%% to "
+		 "%.0f%% of copy.", gpu, pct, shape, why, b->lower_pct, b->upper_pct);
+}
+
 int performance_run(const struct run_context *ctx, enum backend backend, int correct,
 		    const struct bench_run *reference_timing, const char *reference_harness,
 		    const struct device_info *dev, struct grade *g)
@@ -224,7 +255,7 @@ int performance_run(const struct run_context *ctx, enum backend backend, int cor
 	shape_format(&r->perf_shape, shape, sizeof(shape));
 	snprintf(name, sizeof(name), "bandwidth %s", shape);
 	struct test_result *t = grade_add_test(g, name, GROUP_PERFORMANCE, r->performance_points);
-	if (backend == BACKEND_EMU) {
+	if (backend == BACKEND_EMU && !r->predicted) {
 		t->status = TEST_NOT_MEASURED;
 		t->max_points = 0;
 		snprintf(t->message, sizeof(t->message), "bandwidth needs a GPU: the emulator checks "
@@ -235,6 +266,11 @@ int performance_run(const struct run_context *ctx, enum backend backend, int cor
 	if (!correct) {
 		snprintf(t->message, sizeof(t->message), "not measured: speed counts only once every "
 			 "correctness test passes");
+		return 0;
+	}
+	if (backend == BACKEND_EMU) {
+		snprintf(t->name, sizeof(t->name), "bandwidth %.40s (predicted)", shape);
+		score_prediction(r, shape, t, g);
 		return 0;
 	}
 	struct bench_run st, ref;

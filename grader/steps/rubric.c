@@ -177,6 +177,8 @@ static int performance_key(struct parse *p, const char *section, const char *key
 	NUMBER("max_occupancy_pct", 1, 100, r->max_occupancy_pct);
 	if (IS("sweep_runs"))
 		return first_time(p, section, key) && parse_whole(p, key, value, 0, 1000, &r->sweep_runs);
+	if (IS("predicted"))
+		return first_time(p, section, key) && parse_whole(p, key, value, 0, 1, &r->predicted);
 	return error(p, key, "unknown key in [performance]%s", "");
 }
 
@@ -320,6 +322,7 @@ static void set_defaults(struct rubric *r)
 	r->test_timeout_s = 20;
 	r->runs = 50;
 	r->performance_points = 40;
+	r->predicted = 1;
 	r->default_band = (struct band){ 20, 75 };
 	r->reference_band = (struct band){ 25, 80 };
 	r->bench_timeout_s = 180;

@@ -55,6 +55,7 @@ struct rubric {
 	 * this occupancy (percent); < 0 when the key is absent (no cap). */
 	double max_occupancy_pct;
 	int sweep_runs;			/* timed runs per point of the occupancy sweep; 0: no sweep */
+	int predicted;			/* 1: the emulator grades the performance model's prediction */
 
 	/* [occupancy]: lab 4's calculator, checked against tables of the CUDA
 	 * occupancy API's answers: the stored ones named here (sm_80 ...), and

@@ -35,6 +35,10 @@ long fx_dynamic_shared_template(void);
 long fx_grids(void);
 long fx_host_api(void);
 
+/* kernels/model.cu */
+long mk_which_blocks(int grid, unsigned int *seen);
+long mk_copy4(int ilp4);
+
 /* The metrics since the last reset, parsed (the test fails if they do
  * not parse). */
 json_t *metrics_now(void);
