@@ -22,9 +22,14 @@
 
 enum channel_msg {
 	MSG_DEVICE = 1,		/* JSON: the device the harness runs on */
-	MSG_BEGIN = 2,		/* JSON: a test starts {"test","shape","seed"} */
+	MSG_BEGIN = 2,		/* JSON: the entry point is about to be called:
+				 * {"shape","seed"} (seed as a string), or lab 4's
+				 * calculator {"questions"} */
 	MSG_OUTPUT = 3,		/* raw words: guard, output, guard */
-	MSG_DONE = 4,		/* JSON: the entry point returned {"cuda_error","elapsed_ms"} */
+	MSG_DONE = 4,		/* JSON: the entry point returned: {"cuda_error": null,
+				 * "elapsed_ms", "input_changed"}, or on a CUDA error
+				 * {"cuda_error", "cuda_error_text", "detail",
+				 * "elapsed_ms"}; lab 4's calculator: {"cuda_error": null} */
 	MSG_TIMING = 5,		/* JSON: samples of one timed size */
 	MSG_METRICS = 6,	/* JSON: the emulator's analysis metrics */
 	MSG_ERROR = 7,		/* JSON: the harness failed {"where","error"} */

@@ -158,7 +158,7 @@ int check_expectations(const char *file, const char *key, json_t *report, char *
 int have_gpu(char *why, size_t len)
 {
 	struct device_info d;
-	device_probe(&d);
+	device_probe(&d, NULL);
 	if (!d.present)
 		snprintf(why, len, "%s", d.why_absent);
 	return d.present;

@@ -18,9 +18,8 @@ static struct rubric no_checks(void)
 	struct rubric r;
 	memset(&r, 0, sizeof r);
 	r.analysis_points = 10;
-	r.max_load_sectors_per_request = r.max_store_sectors_per_request = -1;
-	r.max_shared_wavefronts_per_request = r.max_races = -1;
-	r.max_uninit_shared_reads = r.max_active_warp_steps = -1;
+	for (int i = 0; i < ANALYSIS_CHECKS; i++)
+		r.analysis_limit[i] = -1;
 	return r;
 }
 
@@ -82,8 +81,8 @@ Test(analysis, one_test_per_key_present_points_split_evenly)
 	struct rubric r = no_checks();
 	struct grade g;
 	grade_init(&g, NULL);
-	r.max_load_sectors_per_request = 8;
-	r.max_store_sectors_per_request = 8;
+	r.analysis_limit[CHECK_LOAD_SECTORS] = 8;
+	r.analysis_limit[CHECK_STORE_SECTORS] = 8;
 	json_t *m = parse(naive);
 	analysis_grade(&r, m, &g);
 	cr_assert_eq(g.n_tests, 2);
@@ -122,7 +121,7 @@ Test(analysis, summary_goes_into_the_metrics)
 	struct rubric r = no_checks();
 	struct grade g;
 	grade_init(&g, NULL);
-	r.max_races = 0;
+	r.analysis_limit[CHECK_RACES] = 0;
 	json_t *m = parse(naive);
 	analysis_grade(&r, m, &g);
 	cr_expect_float_eq(json_number_value(json_object_get(g.metrics, "store_sectors_per_request")),
@@ -140,8 +139,8 @@ Test(analysis, races_name_the_lines_and_the_fix)
 	struct rubric r = no_checks();
 	struct grade g;
 	grade_init(&g, NULL);
-	r.max_races = 0;
-	r.max_uninit_shared_reads = 0;
+	r.analysis_limit[CHECK_RACES] = 0;
+	r.analysis_limit[CHECK_UNINIT_SHARED_READS] = 0;
 	json_t *m = parse(racy);
 	analysis_grade(&r, m, &g);
 	struct test_result *t = find(&g, "analysis: races");
@@ -162,7 +161,7 @@ Test(analysis, bank_conflicts_name_the_worst_line)
 	struct rubric r = no_checks();
 	struct grade g;
 	grade_init(&g, NULL);
-	r.max_shared_wavefronts_per_request = 2;
+	r.analysis_limit[CHECK_SHARED_WAVEFRONTS] = 2;
 	json_t *m = parse(racy);
 	analysis_grade(&r, m, &g);
 	struct test_result *t = find(&g, "analysis: bank conflicts");
@@ -181,7 +180,7 @@ Test(analysis, active_warp_steps_against_the_limit)
 	struct rubric r = no_checks();
 	struct grade g;
 	grade_init(&g, NULL);
-	r.max_active_warp_steps = 160;
+	r.analysis_limit[CHECK_ACTIVE_WARP_STEPS] = 160;
 	json_t *m = parse(racy);
 	analysis_grade(&r, m, &g);
 	struct test_result *t = find(&g, "analysis: active warp-steps");
@@ -205,9 +204,9 @@ Test(analysis, missing_or_hostile_figures_fail_without_crashing)
 		struct rubric r = no_checks();
 		struct grade g;
 		grade_init(&g, NULL);
-		r.max_store_sectors_per_request = 8;
-		r.max_races = 0;
-		r.max_active_warp_steps = 100;
+		r.analysis_limit[CHECK_STORE_SECTORS] = 8;
+		r.analysis_limit[CHECK_RACES] = 0;
+		r.analysis_limit[CHECK_ACTIVE_WARP_STEPS] = 100;
 		json_t *m = parse(bad[k]);
 		analysis_grade(&r, m, &g);
 		cr_assert_eq(g.n_tests, 3);
@@ -223,7 +222,7 @@ Test(analysis, no_shared_memory_means_no_bank_conflicts)
 	struct rubric r = no_checks();
 	struct grade g;
 	grade_init(&g, NULL);
-	r.max_shared_wavefronts_per_request = 2;
+	r.analysis_limit[CHECK_SHARED_WAVEFRONTS] = 2;
 	json_t *m = parse(naive);
 	analysis_grade(&r, m, &g);
 	cr_expect_eq(find(&g, "analysis: bank conflicts")->status, TEST_PASSED);
@@ -236,8 +235,8 @@ Test(analysis, no_traced_launch_fails_every_check)
 	struct rubric r = no_checks();
 	struct grade g;
 	grade_init(&g, NULL);
-	r.max_races = 0;
-	r.max_uninit_shared_reads = 0;
+	r.analysis_limit[CHECK_RACES] = 0;
+	r.analysis_limit[CHECK_UNINIT_SHARED_READS] = 0;
 	json_t *m = parse("{\"launches\":[],\"totals\":{\"races\":0,\"uninit_shared_reads\":0}}");
 	analysis_grade(&r, m, &g);
 	cr_assert_eq(g.n_tests, 2);
@@ -257,7 +256,7 @@ Test(analysis, no_shared_memory_is_not_work_efficient)
 	struct rubric r = no_checks();
 	struct grade g;
 	grade_init(&g, NULL);
-	r.max_active_warp_steps = 160;
+	r.analysis_limit[CHECK_ACTIVE_WARP_STEPS] = 160;
 	json_t *m = parse(naive);
 	analysis_grade(&r, m, &g);
 	struct test_result *t = find(&g, "analysis: active warp-steps");
@@ -290,7 +289,7 @@ Test(analysis, the_padding_hint_follows_the_tiles_shape)
 	struct grade g;
 	grade_init(&g, NULL);
 	snprintf(g.submission, sizeof g.submission, "%s", path);
-	r.max_shared_wavefronts_per_request = 2;
+	r.analysis_limit[CHECK_SHARED_WAVEFRONTS] = 2;
 	json_t *m = parse(metrics);
 	analysis_grade(&r, m, &g);
 	struct test_result *t = find(&g, "analysis: bank conflicts");

@@ -17,7 +17,7 @@
 #include "../common/guard.h"
 #include "batch/batch.h"
 #include "steps/correctness.h"
-#include "steps/harness_run.h"
+#include "steps/harness_door.h"
 #include "test_support.h"
 #include "steps/integrity.h"
 #include "sys/kit_paths.h"
@@ -326,7 +326,7 @@ static const char *refusal_for(const char *source)
 				 sizeof(err)), 0, "%s", err);
 	struct grade g;
 	grade_init(&g, &lab3_transpose);
-	cr_assert_eq(integrity_check(&r, BACKEND_CUDA, o, &g), 0, "%s was not refused", source);
+	cr_assert_eq(integrity_check(&r, BACKEND_CUDA, o, NULL, &g), 0, "%s was not refused", source);
 	batch_verdict(&g, buf, sizeof(buf));
 	grade_free(&g);
 	rubric_free(&r);

@@ -204,8 +204,8 @@ static int contained_here(const char *file)
 	if (!expectation(file, "needs", need, sizeof(need)))
 		return 1;
 	if (strcmp(need, "bwrap") == 0)
-		return isolation_available();
-	return isolation_available() || geteuid() == 0;
+		return bwrap_available();
+	return bwrap_available() || geteuid() == 0;
 }
 
 static void student_name(const char *file, char *name, size_t len)

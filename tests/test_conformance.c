@@ -49,7 +49,7 @@ Test(conformance, every_fixture_passes_the_integrity_check, .timeout = 120)
 		cr_assert_eq(rubric_load(rubric, rank, &r, err, sizeof err), 0, "%s", err);
 		struct grade gr;
 		grade_init(&gr, NULL);
-		int ok = integrity_check(&r, BACKEND_EMU, obj, &gr);
+		int ok = integrity_check(&r, BACKEND_EMU, obj, NULL, &gr);
 		cr_expect_eq(ok, 1, "%s refused: %s", name, gr.tests[0].message);
 		grade_free(&gr);
 		rubric_free(&r);

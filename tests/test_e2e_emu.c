@@ -3,9 +3,14 @@
  * (no GPU) grades them: solutions get full marks, the rest fail as designed.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "e2e_cases.h"
 #include "grade_runner.h"
+#include "sys/kit_paths.h"
 
 /* 1 when the file's expect-emu line names a check that fails. */
 static int expects_failure(const char *file)
@@ -19,6 +24,42 @@ static int expects_failure(const char *file)
 	if (f)
 		fclose(f);
 	return fails;
+}
+
+/* The verdict a GPU gives the file's performance (its expect-cuda line, or the
+ * case's), or "" when it names none. */
+static void cuda_performance(const struct e2e_case *c, char *buf, size_t len)
+{
+	char line[512] = "";
+	FILE *f = c->file[0] ? fopen(c->file, "r") : NULL;
+	snprintf(line, sizeof(line), "%s", c->expect_cuda);
+	for (int n = 0; f && n < 40 && fgets(line, sizeof(line), f) && !strstr(line, "expect-cuda:"); n++)
+		;
+	if (f)
+		fclose(f);
+	const char *at = strstr(line, "performance=");
+	snprintf(buf, len, "%.*s", at ? (int)strcspn(at + 12, " \n") : 0, at ? at + 12 : "");
+}
+
+/* Speed in emulation is the performance model's prediction for a GPU, said to
+ * be one: a correct kernel's predicted verdict is the one the H100 measured. */
+static void expect_prediction(const struct e2e_case *c, const struct graded *g)
+{
+	json_t *m = json_object_get(g->report, "metrics");
+	const char *gpu = json_string_value(json_object_get(m, "predicted_for"));
+	if (strcmp(group_verdict(g->report, "correctness"), "pass") != 0)
+		return;
+	cr_expect(gpu && json_is_number(json_object_get(m, "predicted_percent_of_copy")),
+		  "%s %s: no prediction\n%s", c->lab, c->file, g->output);
+	cr_expect(strstr(g->output, "(predicted)") && strstr(g->output, "a prediction"),
+		  "%s %s: the performance test does not say it is a prediction\n%s", c->lab, c->file,
+		  g->output);
+	char want[32];
+	cuda_performance(c, want, sizeof(want));
+	if (want[0])
+		cr_expect_str_eq(group_verdict(g->report, "performance"), want, "%s %s: predicted %.1f%%\n%s",
+				 c->lab, c->file,
+				 json_number_value(json_object_get(m, "predicted_percent_of_copy")), g->output);
 }
 
 ParameterizedTestParameters(e2e_emu, grade)
@@ -58,7 +99,57 @@ ParameterizedTest(struct e2e_case *c, e2e_emu, grade, .timeout = 600)
 	int passed = json_is_true(json_object_get(g.report, "passed"));
 	cr_expect_eq(g.exit_status, passed ? 0 : 1, "exit %d but passed=%d\n%s", g.exit_status, passed,
 		     g.output);
-	/* Speed is never graded in emulation: the test is there, not measured. */
+	expect_prediction(c, &g);
+	graded_free(&g);
+}
+
+/* The rubric can turn predicted grading off: the test is then not measured,
+ * and the report still carries the prediction. */
+Test(e2e_emu, predicted_grading_turned_off, .timeout = 300)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
+	char text[16384], path[] = "/tmp/kit-rubric-XXXXXX", arg[64], ini[1024];
+	FILE *in = fopen(kit_path(ini, sizeof(ini), "labs/lab3-transpose/lab.ini"), "r");
+	cr_assert_not_null(in);
+	size_t n = fread(text, 1, sizeof(text) - 1, in);
+	fclose(in);
+	text[n] = 0;
+	char *at = strstr(text, "[performance]\n");
+	cr_assert_not_null(at);
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	FILE *out = fdopen(fd, "w");
+	fprintf(out, "%.*s[performance]\npredicted = 0\n%s", (int)(at - text), text, at + strlen("[performance]\n"));
+	fclose(out);
+	snprintf(arg, sizeof(arg), "--rubric=%s", path);
+	struct graded g;
+	cr_assert_eq(run_grade("lab3", "tests/fixtures/lab3/padded.cu", "emu", arg, &g), 0);
+	unlink(path);
+	cr_assert_not_null(g.report, "%s", g.output);
 	cr_expect_str_eq(group_verdict(g.report, "performance"), "zero");
+	cr_expect(strstr(g.output, "bandwidth needs a GPU"), "%s", g.output);
+	json_t *m = json_object_get(g.report, "metrics");
+	cr_expect(json_is_number(json_object_get(m, "predicted_percent_of_copy")), "%s", g.output);
+	graded_free(&g);
+}
+
+/* Blocks that wait for each other cannot run with the others skipped: the
+ * prediction then comes from a smaller size with every block computed. */
+Test(e2e_emu, prediction_of_blocks_that_wait_for_each_other, .timeout = 300)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
+	struct graded g;
+	cr_assert_eq(run_grade("lab1", "tests/fixtures/model/chained_scan.cu", "emu", NULL, &g), 0);
+	cr_assert_not_null(g.report, "%s", g.output);
+	cr_expect_str_eq(group_verdict(g.report, "correctness"), "pass", "%s", g.output);
+	json_t *m = json_object_get(g.report, "metrics");
+	const char *why = json_string_value(json_object_get(m, "predicted_why"));
+	double pct = json_number_value(json_object_get(m, "predicted_percent_of_copy"));
+	cr_expect(why && strstr(why, "every block computed"), "%s", g.output);
+	/* One pass over the data, a block scan's barriers: a block scan's speed,
+	 * not the 256x of a 2^20 trace taken for the graded 2^28. */
+	cr_expect(pct > 10 && pct < 60, "predicted %.1f%%\n%s", pct, g.output);
 	graded_free(&g);
 }

@@ -134,7 +134,7 @@ static const char *verdict(const char *obj, int *ok)
 {
 	static struct grade g;
 	grade_init(&g, NULL);
-	*ok = integrity_check(&r, BACKEND_CUDA, obj, &g);
+	*ok = integrity_check(&r, BACKEND_CUDA, obj, NULL, &g);
 	unlink(obj);
 	return g.tests[0].message;
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sys/isolation.h"
+#include "sys/uid_lease.h"
 #include "sys/kit_paths.h"
 #include "sys/sandbox.h"
 
@@ -22,6 +23,9 @@ static char top[64], work[80];
 
 /* The run's folder is TOP/run, so that TOP is a folder of the host just
  * outside it. */
+/* The policy a test's isolated runs are given (sandbox_limits.isolation). */
+static struct isolation_policy policy;
+
 static void setup(void)
 {
 	snprintf(top, sizeof(top), "/tmp/test-isolation-XXXXXX");
@@ -29,7 +33,7 @@ static void setup(void)
 	chmod(top, 0711);	/* the sandbox user must pass through, as through a batch's folder */
 	snprintf(work, sizeof(work), "%s/run", top);
 	cr_assert_eq(mkdir(work, 0700), 0);
-	isolation_configure(NULL);
+	memset(&policy, 0, sizeof(policy));
 }
 
 static void teardown(void)
@@ -39,8 +43,8 @@ static void teardown(void)
 
 static void need_bwrap(void)
 {
-	if (!isolation_available())
-		cr_skip_test("bubblewrap cannot run here: %s", isolation_unavailable_reason());
+	if (!bwrap_available())
+		cr_skip_test("bubblewrap cannot run here: %s", bwrap_unavailable_reason());
 }
 
 static void need_root(void)
@@ -56,7 +60,7 @@ static const char *run_sh(const char *script, int isolate, struct child_result *
 	char err[256];
 	char *argv[] = { "/bin/sh", "-c", (char *)script, NULL };
 	struct sandbox_limits lim = { .wall_s = 30, .output_cap = sizeof(out) - 1, .cwd = work,
-				      .writable_dir = work, .isolate = isolate };
+				      .writable_dir = work, .isolation = isolate ? &policy : NULL };
 	cr_assert_eq(sandbox_run(argv, &lim, res, err, sizeof(err)), 0, "%s", err);
 	snprintf(out, sizeof(out), "%s", res->output);
 	return out;
@@ -124,10 +128,10 @@ Test(isolation, bwrap_command_has_every_wall, .init = setup, .fini = teardown)
 	snprintf(hidden, sizeof(hidden), "%s/secret", work);
 	mkdir(hidden, 0700);
 	struct isolation_policy p = { .hide = { hidden }, .n_hide = 1 };
-	isolation_configure(&p);
+	policy = p;
 	setenv("GRADE_TEST_SECRET", "hunter2", 1);
 	char *argv[] = { "/bin/true", NULL };
-	struct sandbox_limits lim = { .cwd = work, .writable_dir = work, .isolate = 1 };
+	struct sandbox_limits lim = { .cwd = work, .writable_dir = work, .isolation = &policy };
 	struct isolation_plan plan;
 	cr_assert_eq(isolation_prepare(argv, &lim, &plan, err, sizeof(err)), 0, "%s", err);
 	cr_assert(plan.bwrap);
@@ -156,9 +160,9 @@ Test(isolation, children_run_as_a_user_of_their_own, .init = setup, .fini = tear
 {
 	need_root();
 	struct child_result res;
-	long uid = isolation_uid();
-	cr_assert_geq(uid, ISOLATION_UID_BASE);
-	cr_assert_lt(uid, ISOLATION_UID_BASE + ISOLATION_UIDS);
+	long uid = uid_lease();
+	cr_assert_geq(uid, UID_LEASE_BASE);
+	cr_assert_lt(uid, UID_LEASE_BASE + UID_LEASE_COUNT);
 	char want[32];
 	snprintf(want, sizeof(want), "%ld\n", uid);
 	cr_expect_str_eq(run_sh("id -u", 1, &res), want);
@@ -170,13 +174,13 @@ Test(isolation, children_run_as_a_user_of_their_own, .init = setup, .fini = tear
 	cr_assert_eq(pipe(fds), 0);
 	pid_t pid = fork();
 	if (pid == 0) {
-		long mine = isolation_uid();
+		long mine = uid_lease();
 		_exit(write(fds[1], &mine, sizeof(mine)) == sizeof(mine) ? 0 : 1);
 	}
 	long other = -1;
 	cr_assert_eq(read(fds[0], &other, sizeof(other)), sizeof(other));
 	cr_expect_neq(other, uid, "two processes share uid %ld", uid);
-	cr_expect_geq(other, ISOLATION_UID_BASE);
+	cr_expect_geq(other, UID_LEASE_BASE);
 }
 
 Test(isolation, hidden_folders_and_no_network, .init = setup, .fini = teardown)
@@ -208,7 +212,7 @@ static void writes_only_its_folder(int no_bwrap)
 	snprintf(outside, sizeof(outside), "%s/escape-test", top);
 	unlink(marker);
 	struct isolation_policy p = { .no_bwrap = no_bwrap };
-	isolation_configure(&p);
+	policy = p;
 	/* "../" may be a private tmpfs (the sandbox's /tmp): what counts is
 	 * whether the file appears on the host. */
 	snprintf(script, sizeof(script), "touch mine && echo in; touch %s 2>/dev/null && echo out; "
@@ -268,10 +272,10 @@ static void bomb_is_contained(int no_bwrap)
 	char exe[128], err[256];
 	build_bomb(exe, sizeof(exe));
 	struct isolation_policy p = { .no_bwrap = no_bwrap, .nproc = 40 };
-	isolation_configure(&p);
+	policy = p;
 	char *argv[] = { exe, NULL };
 	struct sandbox_limits lim = { .wall_s = 30, .output_cap = 4096, .cwd = work,
-				      .writable_dir = work, .isolate = 1 };
+				      .writable_dir = work, .isolation = &policy };
 	struct child_result res;
 	cr_assert_eq(sandbox_run(argv, &lim, &res, err, sizeof(err)), 0, "%s", err);
 	int made = atoi(res.output);
@@ -279,7 +283,7 @@ static void bomb_is_contained(int no_bwrap)
 	cr_expect_lt(made, 40, "RLIMIT_NPROC let %d forks through", made);
 	cr_expect_gt(made, 0, "no fork at all: %s", res.output);
 	child_result_free(&res);
-	cr_expect_eq(processes_of(isolation_uid()), 0, "the bomb's children outlived the run");
+	cr_expect_eq(processes_of(uid_lease()), 0, "the bomb's children outlived the run");
 }
 
 Test(isolation, fork_bomb_is_contained_as_another_user, .init = setup, .fini = teardown)
@@ -301,12 +305,12 @@ Test(isolation, escaped_processes_are_killed, .init = setup, .fini = teardown)
 	need_root();
 	struct child_result res;
 	struct isolation_policy p = { .no_bwrap = 1 };
-	isolation_configure(&p);
+	policy = p;
 	/* The pause lets setsid happen before the group is killed. */
 	run_sh("setsid sleep 300 > /dev/null 2>&1 < /dev/null & sleep 0.3; echo started", 1, &res);
 	cr_expect_str_eq(res.output, "started\n");
 	child_result_free(&res);
-	cr_expect_eq(processes_of(isolation_uid()), 0, "a setsid'd process survived the run");
+	cr_expect_eq(processes_of(uid_lease()), 0, "a setsid'd process survived the run");
 }
 
 /* bwrap turns "killed by signal 11" into exit status 139: read back as the signal. */
@@ -326,15 +330,15 @@ Test(isolation, a_crash_reads_as_a_signal, .init = setup, .fini = teardown)
 Test(isolation, the_report_says_how, .init = setup, .fini = teardown)
 {
 	char buf[256];
-	isolation_describe(0, buf, sizeof(buf));
+	isolation_describe(NULL, buf, sizeof(buf));
 	cr_expect_not_null(strstr(buf, "--no-isolation"), "%s", buf);
-	isolation_describe(1, buf, sizeof(buf));
-	if (isolation_available())
+	isolation_describe(&policy, buf, sizeof(buf));
+	if (bwrap_available())
 		cr_expect_eq(strncmp(buf, "bubblewrap", 10), 0, "%s", buf);
 	else
 		cr_expect_eq(strncmp(buf, "no bubblewrap", 13), 0, "%s", buf);
 	struct isolation_policy p = { .no_bwrap = 1 };
-	isolation_configure(&p);
-	isolation_describe(1, buf, sizeof(buf));
+	policy = p;
+	isolation_describe(&policy, buf, sizeof(buf));
 	cr_expect_eq(strncmp(buf, "no bubblewrap", 13), 0, "%s", buf);
 }

@@ -1,6 +1,10 @@
 /* The lab descriptions the grader and the harness share. */
 #include <criterion/criterion.h>
+#include <glob.h>
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "labs/lab.h"
 
@@ -12,6 +16,8 @@ Test(labs, table_and_lookup)
 	cr_expect_str_eq(lab_find("lab4-occupancy")->entry, "stream_scale");
 	cr_expect_null(lab_find("lab5"));
 	cr_expect_null(lab_find(""));
+	char ids[64];
+	cr_expect_str_eq(lab_ids(ids, sizeof(ids)), "lab1, lab2, lab3, lab4");
 }
 
 Test(labs, minimum_bytes_moved)
@@ -60,4 +66,29 @@ Test(labs, every_lab_has_a_hint_for_slow_kernels)
 {
 	for (int i = 0; lab_table[i]; i++)
 		cr_expect(lab_table[i]->slow_hint && strlen(lab_table[i]->slow_hint) > 40, "%s", lab_table[i]->id);
+}
+
+/* The Makefile's lab targets come from the folders under labs/: each must be
+ * a lab of the table, and each lab of the table must have its folder. */
+Test(labs, folders_and_table_agree)
+{
+	glob_t g;
+	cr_assert_eq(glob("labs/lab*-*", GLOB_ONLYDIR, NULL, &g), 0, "no lab folder under labs/");
+	int n = 0;
+	while (lab_table[n])
+		n++;
+	cr_expect_eq((int)g.gl_pathc, n, "%zu folders under labs/, %d labs in the table", g.gl_pathc, n);
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		cr_expect_not_null(lab_find(g.gl_pathv[i] + strlen("labs/")), "%s is not in the lab table",
+				   g.gl_pathv[i]);
+	globfree(&g);
+	for (int i = 0; lab_table[i]; i++) {
+		char dir[256];
+		struct stat st;
+		snprintf(dir, sizeof(dir), "labs/%s", lab_table[i]->dir);
+		cr_expect(stat(dir, &st) == 0 && S_ISDIR(st.st_mode), "%s has no folder %s", lab_table[i]->id, dir);
+		size_t n_id = strlen(lab_table[i]->id);
+		cr_expect(strncmp(lab_table[i]->dir, lab_table[i]->id, n_id) == 0 && lab_table[i]->dir[n_id] == '-',
+			  "the Makefile names %s's target after its folder %s", lab_table[i]->id, lab_table[i]->dir);
+	}
 }

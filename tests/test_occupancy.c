@@ -9,7 +9,7 @@
 
 #include "../common/occupancy_table.h"
 #include "steps/occupancy_check.h"
-#include "steps/performance.h"
+#include "steps/timing.h"
 
 static void load_stored(const char *name, struct occ_table *t)
 {

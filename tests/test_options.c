@@ -36,6 +36,7 @@ Test(options, mistakes_are_explained)
 	cr_expect_eq(parse(&o, err, 2, "--seed"), -1);
 	cr_expect_eq(parse(&o, err, 1), -1);
 	cr_expect(strstr(err, "which lab"), "%s", err);
+	cr_expect(strstr(err, "lab1, lab2, lab3, lab4"), "every lab is named: %s", err);
 	cr_expect_eq(parse(&o, err, 5, "lab3", "--solution", "--submission", "x.cu"), -1);
 	cr_expect_eq(parse(&o, err, 4, "lab3", "--salt", "x"), -1);
 	cr_expect(strstr(err, "go with --batch"), "%s", err);

@@ -53,8 +53,8 @@ Test(rubric, values_and_defaults)
 	cr_expect_eq(r.shapes[1].dim[0], 31);
 	cr_expect_eq(r.runs, 7);
 	cr_expect_float_eq(r.default_band.upper_pct, 90, 0);
-	cr_expect_float_eq(r.max_races, 0, 0);
-	cr_expect_lt(r.max_store_sectors_per_request, 0, "absent checks stay off");
+	cr_expect_float_eq(r.analysis_limit[CHECK_RACES], 0, 0);
+	cr_expect_lt(r.analysis_limit[CHECK_STORE_SECTORS], 0, "absent checks stay off");
 	cr_expect_eq(r.n_emu_shapes, 2, "the emulator uses the same sizes unless told");
 	rubric_free(&r);
 }
@@ -74,6 +74,20 @@ Test(rubric, lab4_occupancy_keys)
 	cr_expect_lt(r.max_occupancy_pct, 0, "no cap unless the rubric sets one");
 	cr_expect_eq(r.sweep_runs, 0);
 	cr_expect_float_eq(r.occupancy_points, 0, 0);
+	rubric_free(&r);
+}
+
+Test(rubric, predicted_grading_key)
+{
+	struct rubric r;
+	cr_assert_str_eq(load(MINIMAL, &r), "");
+	cr_expect_eq(r.predicted, 1, "the emulator grades the prediction unless told not to");
+	rubric_free(&r);
+	cr_assert_str_eq(load(MINIMAL "predicted = 0\n", &r), "");
+	cr_expect_eq(r.predicted, 0);
+	rubric_free(&r);
+	const char *err = load(MINIMAL "predicted = yes please\n", &r);
+	cr_expect(strstr(err, "'predicted'"), "%s", err);
 	rubric_free(&r);
 }
 
@@ -192,6 +206,44 @@ Test(rubric, gpu_sections_for_several_gpus_stay_tidy)
 	cr_expect_eq(r.n_gpus, 2);
 	cr_expect_str_eq(rubric_gpu_band(&r, "NVIDIA H100 80GB HBM3")->measured, "second");
 	cr_expect_float_eq(rubric_gpu_band(&r, "NVIDIA H200")->band.upper_pct, 40.5, 1e-9);
+	rubric_free(&r);
+	unlink(path);
+}
+
+/* A rubric whose last line has no newline: the new section starts on a line
+ * of its own, and the last key keeps its value. */
+Test(rubric, gpu_band_after_a_last_line_without_newline)
+{
+	struct rubric r;
+	cr_assert_str_eq(load(MINIMAL "[gpu \"Old GPU\"]\nlower_pct = 1\nupper_pct = 10", &r), "");
+	rubric_free(&r);
+	struct gpu_band b = { .device = "NVIDIA H100 80GB HBM3", .band = { 15.9, 77.3 } };
+	char err[512];
+	cr_assert_eq(rubric_write_gpu_band(path, &b, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(rubric_load(path, 2, &r, err, sizeof(err)), 0, "%s", err);
+	const struct gpu_band *old = rubric_gpu_band(&r, "Old GPU");
+	cr_assert(old, "the old section is kept");
+	cr_expect_float_eq(old->band.upper_pct, 10, 1e-9);
+	const struct gpu_band *got = rubric_gpu_band(&r, "NVIDIA H100 80GB HBM3");
+	cr_assert(got, "the new section is read back");
+	cr_expect_float_eq(got->band.upper_pct, 77.3, 1e-9);
+	rubric_free(&r);
+	unlink(path);
+}
+
+/* Every check of the analysis table has its rubric key, and only that key
+ * sets its limit. */
+Test(rubric, every_analysis_check_has_its_key)
+{
+	char text[2048];
+	int at = snprintf(text, sizeof(text), MINIMAL "[analysis]\n");
+	for (int i = 0; i < ANALYSIS_CHECKS; i++)
+		at += snprintf(text + at, sizeof(text) - (size_t)at, "%s = %d\n",
+			       analysis_checks[i].rubric_key, 2 + i);
+	struct rubric r;
+	cr_assert_str_eq(load(text, &r), "");
+	for (int i = 0; i < ANALYSIS_CHECKS; i++)
+		cr_expect_float_eq(r.analysis_limit[i], 2 + i, 0, "%s", analysis_checks[i].rubric_key);
 	rubric_free(&r);
 	unlink(path);
 }

@@ -1,6 +1,10 @@
 #include <criterion/criterion.h>
 #include <signal.h>
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "sys/isolation.h"
 #include "sys/sandbox.h"
 
 static struct child_result run_sh(const char *script, double wall_s, size_t cap)
@@ -77,4 +81,48 @@ Test(sandbox, output_tail)
 	struct child_result r = run_sh("for i in 1 2 3 4 5; do echo line$i; done", 10, 4096);
 	cr_expect_str_eq(child_output_tail(&r, 2), "line4\nline5\n");
 	child_result_free(&r);
+}
+
+/* The script on stdin reaches the child whole; without one it reads nothing. */
+Test(sandbox, input_is_the_childs_stdin)
+{
+	char *argv[] = { "/bin/sh", "-c", "wc -c", NULL };
+	static const char text[] = "line one\nline two\n";
+	struct sandbox_limits lim = { .wall_s = 10, .output_cap = 4096, .input = text,
+				      .input_len = sizeof(text) - 1 };
+	struct child_result r;
+	char err[256];
+	cr_assert_eq(sandbox_run(argv, &lim, &r, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(atoi(r.output), 18, "%s", r.output);
+	child_result_free(&r);
+	lim.input = NULL;
+	lim.input_len = 0;
+	cr_assert_eq(sandbox_run(argv, &lim, &r, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(atoi(r.output), 0, "stdin is /dev/null: %s", r.output);
+	child_result_free(&r);
+}
+
+/* The GPU a run names is the child's CUDA_VISIBLE_DEVICES, with or without
+ * isolation; the grader's own environment is left as it was. */
+Test(sandbox, the_gpu_reaches_the_child_only)
+{
+	char *argv[] = { "/bin/sh", "-c", "echo \"gpu=$CUDA_VISIBLE_DEVICES\"", NULL };
+	struct isolation_policy plain = { .own_user = 1, .no_bwrap = 1 };
+	const struct isolation_policy *policies[] = { NULL, &plain };
+	setenv("CUDA_VISIBLE_DEVICES", "7", 1);
+	for (int i = 0; i < 2; i++) {
+		struct sandbox_limits lim = { .wall_s = 10, .output_cap = 4096, .isolation = policies[i],
+					      .gpu = "3" };
+		struct child_result r;
+		char err[256];
+		cr_assert_eq(sandbox_run(argv, &lim, &r, err, sizeof(err)), 0, "%s", err);
+		cr_expect_str_eq(r.output, "gpu=3\n", "policy %d", i);
+		child_result_free(&r);
+		lim.gpu = NULL;
+		cr_assert_eq(sandbox_run(argv, &lim, &r, err, sizeof(err)), 0, "%s", err);
+		cr_expect_str_eq(r.output, "gpu=7\n", "no GPU named: the grader's own (policy %d)", i);
+		child_result_free(&r);
+	}
+	cr_expect_str_eq(getenv("CUDA_VISIBLE_DEVICES"), "7", "the grader's environment changed");
+	unsetenv("CUDA_VISIBLE_DEVICES");
 }

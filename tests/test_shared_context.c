@@ -37,8 +37,8 @@ static int shared_grade_pids(const char *file, double timeout_s, struct grade *g
 	memset(&dev, 0, sizeof(dev));
 	struct build_result b;
 	cr_assert_eq(build_submission(&lab3_transpose, BACKEND_EMU, kit_path(src, sizeof(src), file), work,
-				      &dev, 120, &b, log, sizeof(log)), 0, "%s", log);
-	struct run_context ctx = { &lab3_transpose, &r, b.harness, work, 7, 0, 0 };
+				      &dev, NULL, 120, &b, log, sizeof(log)), 0, "%s", log);
+	struct run_context ctx = { &lab3_transpose, &r, b.harness, work, 7, 0, NULL, NULL };
 	grade_init(g, &lab3_transpose);
 	int failed = correctness_run(&ctx, BACKEND_CUDA, g);
 	if (pids) {

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "steps/grade.h"
-#include "steps/harness_run.h"
+#include "steps/harness_door.h"
 
 /* A report whose output span (poison, the right answer for lab, s and seed,
  * poison) is what a correct harness run sends; *span_out is the span, to free. */

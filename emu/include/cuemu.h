@@ -29,6 +29,24 @@ int cuemu_tracing(void);
 /* Blocks traced per launch in mode 1; n < 0 traces every block. */
 void cuemu_set_traced_blocks(int n);
 
+/* The seed of the blocks traced in mode 1 (CUEMU_SAMPLE_SEED, 1): with k
+ * traced blocks, block 0 and one seeded block of each of the other k - 1
+ * equal parts of the grid. */
+void cuemu_set_sample_seed(unsigned long long seed);
+
+/* Prediction runs (the grader's performance model): blocks that are not
+ * traced do not run at all, so a launch costs its traced blocks only and
+ * computes no result. */
+void cuemu_set_skip_untraced(int on);
+
+/* The SM count that cudaGetDeviceProperties and cudaDevAttrMultiProcessorCount
+ * report (1 by default): a prediction run reports the predicted GPU's, so
+ * that code sizing its grid by the SM count launches what it would there. */
+void cuemu_set_device_sms(int sms);
+
+/* CPU seconds a launch may take (CUEMU_KERNEL_TIMEOUT, 10). */
+void cuemu_set_kernel_timeout(double seconds);
+
 /* One line describing the last device fault (which kernel, block, thread,
  * address and FILE:LINE), or NULL if there was none since the start or the
  * last cudaDeviceReset(). */

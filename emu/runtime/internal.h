@@ -74,6 +74,9 @@ struct rt {
 	int in_kernel;
 	int mode;		/* cuemu_set_tracing */
 	long trace_blocks;	/* < 0: all */
+	uint64_t sample_seed;	/* which blocks are traced (sample.c) */
+	int skip_untraced;	/* blocks that are not traced do not run (prediction runs) */
+	int device_sms;		/* the SM count the device properties report */
 	int tracing_block;	/* the running block is in lockstep */
 	int aborted;		/* a fault ended the running launch */
 	struct thr *cur;
@@ -180,6 +183,20 @@ void metrics_race(struct launch_rec *r, int kind, int intra, int space, uintptr_
 		  uintptr_t second);
 void metrics_uninit(struct launch_rec *r, uintptr_t site);
 void metrics_interval_end(struct launch_rec *r);
+struct perf_rec *metrics_perf(struct launch_rec *r);	/* NULL for NULL */
+
+/* perf.c: the performance model's figures of a launch */
+struct sb;
+struct perf_rec *perf_begin(void);
+void perf_global(struct perf_rec *p, int kind, int warp, const uintptr_t *sector, int n, uint64_t bytes);
+void perf_shared(struct perf_rec *p, uint64_t wavefronts, uintptr_t lo, uintptr_t hi);
+void perf_interval_end(struct perf_rec *p);
+void perf_json(struct sb *s, struct perf_rec *p);
+uint64_t perf_requests(const struct perf_rec *p);	/* all traced requests so far */
+void perf_free(struct perf_rec *p);
+
+/* sample.c: which blocks of a launch run traced */
+int sample_block_traced(const struct launch *L);
 
 /* warn.c: analysis warnings (no fault), in the metrics JSON */
 struct sb;

@@ -64,6 +64,7 @@ struct launch_rec {
 	struct uninit_stat *uninit;
 	int n_uninit, cap_uninit;
 	uint64_t seq;
+	struct perf_rec *perf;	/* the performance model's figures (perf.c) */
 };
 
 static struct launch_rec *launches[MAX_LAUNCHES];
@@ -98,8 +99,14 @@ struct launch_rec *metrics_launch_begin(struct launch *L)
 	r->grid = L->grid;
 	r->block = L->block;
 	r->smem = L->smem;
+	r->perf = perf_begin();
 	launches[n_launches++] = r;
 	return r;
+}
+
+struct perf_rec *metrics_perf(struct launch_rec *r)
+{
+	return r ? r->perf : NULL;
 }
 
 void metrics_launch_end(struct launch *L)
@@ -234,6 +241,7 @@ static void launch_free(struct launch_rec *r)
 	free(r->sites);
 	free(r->races);
 	free(r->uninit);
+	perf_free(r->perf);
 	free(r);
 }
 
@@ -557,6 +565,8 @@ static void json_launch(struct sb *s, const struct launch_rec *r, struct totals 
 	json_uninit(s, r, t);
 	sb_puts(s, ",");
 	json_examples(s, rows, n_rows);
+	sb_puts(s, ",");
+	perf_json(s, r->perf);
 	sb_puts(s, "}");
 	free(rows);
 	free(lines);

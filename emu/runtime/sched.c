@@ -216,14 +216,12 @@ static void poison_shared(struct launch *L)
 		memset(cuemu_dyn_smem, 0xff, L->smem);
 }
 
-static int block_traced(struct launch *L)
-{
-	return L->rec && (rt.trace_blocks < 0 || L->block_linear < (uint64_t)rt.trace_blocks);
-}
 
 static void run_block(struct launch *L)
 {
-	int traced = block_traced(L);
+	int traced = sample_block_traced(L);
+	if (!traced && rt.skip_untraced && L->rec)
+		return;
 	rt.tracing_block = traced;
 	rt.first_traced = traced && L->traced_blocks == 0;
 	if (traced) {

@@ -69,6 +69,8 @@ void rt_init(void)
 	(void)shared_anchor;
 	rt.mode = (int)env_long("CUEMU_TRACE", 0) ? 1 : 0;
 	rt.trace_blocks = env_long("CUEMU_TRACE_BLOCKS", 4);
+	rt.sample_seed = (uint64_t)env_long("CUEMU_SAMPLE_SEED", 1);
+	rt.device_sms = 1;
 	rt.stack_size = (size_t)env_long("CUEMU_STACK_KB", 64) * 1024;
 	if (rt.stack_size < 16 * 1024)
 		rt.stack_size = 16 * 1024;
@@ -117,6 +119,31 @@ void cuemu_set_traced_blocks(int n)
 {
 	rt_init();
 	rt.trace_blocks = n;
+}
+
+void cuemu_set_sample_seed(unsigned long long seed)
+{
+	rt_init();
+	rt.sample_seed = seed;
+}
+
+void cuemu_set_skip_untraced(int on)
+{
+	rt_init();
+	rt.skip_untraced = on != 0;
+}
+
+void cuemu_set_device_sms(int sms)
+{
+	rt_init();
+	rt.device_sms = sms > 0 ? sms : 1;
+}
+
+void cuemu_set_kernel_timeout(double seconds)
+{
+	rt_init();
+	if (seconds > 0)
+		rt.kernel_timeout_s = seconds;
 }
 
 const char *cuemu_last_fault(void)

@@ -7,6 +7,9 @@
  *   sectors     the distinct 32-byte aligned segments the lanes touch
  *   wavefronts  the most distinct 4-byte words that fall in one of the 32
  *               banks (lanes reading one word share it: a broadcast)
+ *
+ * The same figures, with the sectors themselves, go to perf.c for the
+ * performance model.
  */
 #include "internal.h"
 
@@ -42,12 +45,6 @@ static int units(struct thr **lanes, int n, int shift, uintptr_t *u)
 	return sort_unique(u, m);
 }
 
-static uint64_t sectors(struct thr **lanes, int n)
-{
-	uintptr_t seg[MAX_UNITS];
-	return (uint64_t)units(lanes, n, 5, seg);
-}
-
 static uint64_t wavefronts(struct thr **lanes, int n)
 {
 	uintptr_t word[MAX_UNITS];
@@ -62,8 +59,27 @@ static void issue(struct thr **lanes, int n, int space)
 {
 	struct launch_rec *r = rt.launch->rec;
 	struct thr *t0 = lanes[0];
-	uint64_t units = space == SP_GLOBAL ? sectors(lanes, n) : wavefronts(lanes, n);
-	metrics_request(r, t0->site, t0->kind, space, units, lanes, n, 1u << (t0->id / WARP % 32));
+	uint64_t count;
+	if (space == SP_GLOBAL) {
+		uintptr_t seg[MAX_UNITS];
+		int m = units(lanes, n, 5, seg);
+		uint64_t bytes = 0;
+		for (int i = 0; i < n; i++)
+			bytes += lanes[i]->size;
+		perf_global(metrics_perf(r), t0->kind, t0->id / WARP, seg, m, bytes);
+		count = (uint64_t)m;
+	} else {
+		uintptr_t lo = UINTPTR_MAX, hi = 0;
+		for (int i = 0; i < n; i++) {
+			lo = lanes[i]->addr < lo ? lanes[i]->addr : lo;
+			hi = lanes[i]->addr + lanes[i]->size > hi ? lanes[i]->addr + lanes[i]->size : hi;
+		}
+		count = wavefronts(lanes, n);
+		perf_shared(metrics_perf(r), count, lo, hi);
+	}
+	metrics_request(r, t0->site, t0->kind, space, count, lanes, n, 1u << (t0->id / WARP % 32));
+	if (rt.skip_untraced)
+		return;	/* a prediction run: the blocks between the sampled ones never ran */
 	for (int i = 0; i < n; i++)
 		race_check(lanes[i], lanes[i]->addr, lanes[i]->size, lanes[i]->kind, space, lanes[i]->site);
 }
@@ -85,6 +101,7 @@ void trace_request(struct thr **lanes, int n)
 
 void trace_interval_end(void)
 {
+	perf_interval_end(metrics_perf(rt.launch->rec));
 	if (rt.first_traced)
 		metrics_interval_end(rt.launch->rec);
 }

@@ -28,8 +28,10 @@
 #include "steps/build.h"
 #include "steps/grade_run.h"
 #include "sys/isolation.h"
+#include "sys/uid_lease.h"
 #include "sys/kit_paths.h"
 #include "steps/occupancy_check.h"
+#include "sys/clock.h"
 
 struct worker {
 	pid_t pid;		/* 0: the slot is free */
@@ -37,27 +39,11 @@ struct worker {
 	double started;
 };
 
-struct batch {
-	struct batch_config c;
-	struct roster roster;
-	struct summary *rows;	/* one per student; rows[i].student[0] == 0: not finished */
-	char salt[1024];
-	int graded, resumed, errors;
-	double deadline_s;	/* a worker that takes longer is stopped */
-};
-
 static volatile sig_atomic_t stop_requested;
 
 static void on_signal(int sig)
 {
 	stop_requested = sig;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* ---- setup ------------------------------------------------------------------ */
@@ -173,7 +159,7 @@ static int check_kit(struct batch_config *c)
 		fprintf(stderr, "grade: the emulator is not built (%s is missing): run make\n", cc);
 		return 4;
 	}
-	long uid = c->isolate ? isolation_uid() : -1;
+	long uid = c->isolate ? uid_lease() : -1;
 	if (uid >= 0 && !sandbox_can_read_kit(uid, c->backend)) {
 		fprintf(stderr, "grade: the sandbox user (uid %ld) cannot read the kit at %s: a folder "
 			"above it is private. Move the kit, or chmod o+rx the folders above it, or run with "
@@ -183,41 +169,6 @@ static int check_kit(struct batch_config *c)
 	return 0;
 }
 
-/* Lab 4: each GPU model's occupancy API asked once for the whole batch, by
- * the kit's probe on that GPU; a student whose grade could not use it asks
- * again in its own grade. */
-static void ask_occupancy_apis(struct batch_config *c)
-{
-	char err[512];
-	if (c->backend != BACKEND_CUDA || !c->lab->has_calculator || c->r->occupancy_points <= 0)
-		return;
-	for (int i = 0; i < c->n_gpus; i++) {
-		struct gpu_slot *g = &c->gpus[i];
-		for (int k = 0; k < i && !g->occupancy_table[0]; k++)
-			if (strcmp(c->gpus[k].dev.name, g->dev.name) == 0)
-				snprintf(g->occupancy_table, sizeof(g->occupancy_table), "%s",
-					 c->gpus[k].occupancy_table);
-		if (g->occupancy_table[0])
-			continue;
-		char path[PATH_MAX], *saved = getenv("CUDA_VISIBLE_DEVICES");
-		char keep[256];
-		snprintf(keep, sizeof(keep), "%s", saved ? saved : "");
-		snprintf(path, sizeof(path), "%.4000s/occupancy-gpu%d.txt", c->work_root, i);
-		if (g->visible[0])
-			setenv("CUDA_VISIBLE_DEVICES", g->visible, 1);
-		if (occupancy_live_table(path, err, sizeof(err)) == 0)
-			snprintf(g->occupancy_table, sizeof(g->occupancy_table), "%s", path);
-		else
-			fprintf(stderr, "grade: %s\n", err);
-		if (saved)
-			setenv("CUDA_VISIBLE_DEVICES", keep, 1);
-		else
-			unsetenv("CUDA_VISIBLE_DEVICES");
-	}
-}
-
-/* Without bubblewrap nothing is hidden: code that gets past the symbol
- * check (see the hostile fixtures) reads whatever other users may read. */
 static void warn_readable(const struct batch_config *c)
 {
 	char sol[PATH_MAX];
@@ -237,14 +188,14 @@ static void describe_isolation(const struct batch_config *c)
 			geteuid() == 0 ? "root" : "you");
 		return;
 	}
-	if (isolation_available())
+	if (bwrap_available())
 		fprintf(stderr, "isolation: bubblewrap (no network; solutions, this batch's folders and "
 			"other submissions hidden)");
 	else
-		fprintf(stderr, "isolation: no bubblewrap (%s)", isolation_unavailable_reason());
+		fprintf(stderr, "isolation: no bubblewrap (%s)", bwrap_unavailable_reason());
 	fprintf(stderr, "%s\n", geteuid() == 0 ? "; each worker runs submissions as an unprivileged uid "
 						   "of its own, with a process limit" : "");
-	if (!isolation_available())
+	if (!bwrap_available())
 		warn_readable(c);
 }
 
@@ -268,54 +219,12 @@ static int setup(struct batch *b, const struct options *o, const struct lab *lab
 	kit_path(locks, sizeof(locks), "build/locks");
 	make_dirs(locks);
 	c->n_gpus = c->backend == BACKEND_CUDA ? batch_gpus(dev, locks, c->gpus, BATCH_MAX_GPUS) : 0;
-	batch_references(c);
-	ask_occupancy_apis(c);
+	batch_prepare_gpus(c);
 	describe_isolation(c);
 	return 0;
 }
 
 /* ---- the roster and what is done already ---------------------------------------- */
-
-static void write_skipped(const struct batch *b)
-{
-	char path[PATH_MAX + 16], err[512];
-	snprintf(path, sizeof(path), "%s/skipped.txt", b->c.out_dir);
-	if (b->roster.n_skipped == 0) {
-		unlink(path);
-		return;
-	}
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	for (int i = 0; f && i < b->roster.n_skipped; i++)
-		fprintf(f, "%s: %s\n", b->roster.skipped[i].name, b->roster.skipped[i].why);
-	if (f)
-		fclose(f);
-	if (text && atomic_write(path, text, len, err, sizeof(err)) < 0)
-		fprintf(stderr, "grade: %s\n", err);
-	free(text);
-	fprintf(stderr, "%d entr%s of %s skipped (not a student folder or .cu file): see %s\n",
-		b->roster.n_skipped, b->roster.n_skipped == 1 ? "y" : "ies", b->c.in_dir, path);
-}
-
-/* What the grades were made with: the backend, the GPU, and the kit's own
- * build (grader, harness, emulator), so that a fixed grader regrades. */
-static void target_of(const struct batch_config *c, char *buf, size_t len)
-{
-	char p[5][PATH_MAX], rel[256], kit[65];
-	const char *paths[6] = { "/proc/self/exe" };
-	snprintf(rel, sizeof(rel), "build/harness/%s/harness_main.o",
-		 c->backend == BACKEND_CUDA ? "cuda" : "emu");
-	paths[1] = kit_path(p[0], sizeof(p[0]), rel);
-	snprintf(rel, sizeof(rel), "build/harness/labs/%s_entry.o", c->lab->id);
-	paths[2] = kit_path(p[1], sizeof(p[1]), rel);
-	paths[3] = kit_path(p[2], sizeof(p[2]), "build/libkit.a");
-	paths[4] = kit_path(p[3], sizeof(p[3]), "build/emu/libcuemu.a");
-	paths[5] = kit_path(p[4], sizeof(p[4]), "build/emu/cuemu-cc");
-	batch_fingerprint(paths, 6, kit);	/* a GPU batch runs the emulator too, for the analysis */
-	snprintf(buf, len, "%s %s kit %s", backend_name(c->backend),
-		 c->backend == BACKEND_CUDA && c->n_gpus ? c->gpus[0].dev.name : "", kit);
-}
 
 /* Fills rows with what is final already: problems, and students graded
  * from the same file, rubric and salt (their summary's hash). Returns the
@@ -330,7 +239,7 @@ static int *plan_work(struct batch *b, int *n_todo)
 		free(todo);
 		return NULL;
 	}
-	target_of(&b->c, target, sizeof(target));
+	batch_target(&b->c, target, sizeof(target));
 	for (int i = 0; i < b->roster.n; i++) {
 		struct student *s = &b->roster.students[i];
 		if (s->problem[0]) {
@@ -355,24 +264,9 @@ static int *plan_work(struct batch *b, int *n_todo)
 	return todo;
 }
 
-/* Rows of the students finished so far, in the roster's order. */
-static void write_gradebook(const struct batch *b)
-{
-	char path[PATH_MAX + 16], err[512];
-	struct summary *done = malloc(sizeof(*done) * (size_t)(b->roster.n + 1));
-	int n = 0;
-	for (int i = 0; done && i < b->roster.n; i++)
-		if (b->rows[i].student[0])
-			done[n++] = b->rows[i];
-	snprintf(path, sizeof(path), "%s/gradebook.csv", b->c.out_dir);
-	if (!done || gradebook_write(path, done, n, err, sizeof(err)) < 0)
-		fprintf(stderr, "grade: %s\n", done ? err : "out of memory for the gradebook");
-	free(done);
-}
-
 /* ---- running the workers -------------------------------------------------------- */
 
-static void launch(struct batch *b, struct worker *w, int slot, int student)
+static void start_worker(struct batch *b, struct worker *w, int slot, int student)
 {
 	fflush(NULL);
 	pid_t parent = getpid(), pid = fork();
@@ -431,7 +325,7 @@ static void collect(struct batch *b, struct worker *w, int status, int timed_out
 	b->graded++;
 	w->pid = 0;
 	progress_finished(p, row);
-	write_gradebook(b);
+	batch_write_gradebook(b);
 }
 
 /* Generous: every step at its limit, and (on a GPU) the wait for the
@@ -479,7 +373,7 @@ static int run_workers(struct batch *b, const int *todo, int n_todo, int jobs)
 	while ((next < n_todo || running > 0) && !stop_requested) {
 		for (int i = 0; i < jobs && next < n_todo; i++)
 			if (w[i].pid == 0) {
-				launch(b, &w[i], i, todo[next++]);
+				start_worker(b, &w[i], i, todo[next++]);
 				running += w[i].pid > 0;
 			}
 		draw(&p, b, w, jobs);
@@ -510,49 +404,6 @@ static int run_workers(struct batch *b, const int *todo, int n_todo, int jobs)
 
 /* ---- the end ----------------------------------------------------------------------- */
 
-static void write_batch_json(const struct batch *b, int jobs, double wall_s)
-{
-	char path[PATH_MAX + 16], err[512], target[256], note[256];
-	target_of(&b->c, target, sizeof(target));
-	isolation_describe(b->c.isolate, note, sizeof(note));
-	json_t *j = json_pack("{s:s, s:s, s:s, s:b, s:i, s:i, s:i, s:i, s:i, s:i, s:f}", "lab",
-			      b->c.lab->id, "target", target, "rubric", b->c.r->path, "isolated",
-			      b->c.isolate && isolation_available(), "jobs", jobs, "students",
-			      b->roster.n, "graded", b->graded, "resumed", b->resumed, "skipped",
-			      b->roster.n_skipped, "errors", b->errors, "wall_s", wall_s);
-	char *text = j ? json_dumps(j, JSON_INDENT(2)) : NULL;
-	snprintf(path, sizeof(path), "%s/batch.json", b->c.out_dir);
-	if (!text || atomic_write(path, text, strlen(text), err, sizeof(err)) < 0)
-		fprintf(stderr, "grade: cannot write %s\n", path);
-	free(text);
-	json_decref(j);
-}
-
-/* batch-times.txt: each graded student's seconds, for the record. */
-static void write_times(const struct batch *b, double wall_s)
-{
-	char path[PATH_MAX + 16], err[512], name[BATCH_NAME_LEN];
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	if (!f)
-		return;
-	fprintf(f, "# seconds per student (the worker's time: builds, runs, results), and its GPU\n");
-	for (int i = 0; i < b->roster.n; i++)
-		if (b->rows[i].backend[0]) {
-			snprintf(name, sizeof(name), "%s", b->rows[i].student);
-			batch_clean_text(name);
-			fprintf(f, "%8.1f  %-24s %s%s\n", b->rows[i].wall_s, name,
-				b->rows[i].gpu[0] ? "gpu " : "", b->rows[i].gpu);
-		}
-	fprintf(f, "%8.1f  (this run, wall clock)\n", wall_s);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/batch-times.txt", b->c.out_dir);
-	if (atomic_write(path, text, len, err, sizeof(err)) < 0)
-		fprintf(stderr, "grade: %s\n", err);
-	free(text);
-}
-
 static void finish(struct batch *b, int jobs, double start)
 {
 	int passed = 0, rows = 0;
@@ -562,12 +413,12 @@ static void finish(struct batch *b, int jobs, double start)
 			done[rows++] = b->rows[i];
 			passed += strcmp(b->rows[i].verdict, "passed") == 0;
 		}
-	write_gradebook(b);
+	batch_write_gradebook(b);
 	if (done)
 		batch_charts(&b->c, done, rows, stderr);
 	free(done);
-	write_batch_json(b, jobs, now_s() - start);
-	write_times(b, now_s() - start);
+	batch_write_json(b, jobs, now_s() - start);
+	batch_write_times(b, now_s() - start);
 	char took[32];
 	fprintf(stderr, "gradebook: %s/gradebook.csv: %d student%s, %d passed, %d graded now, %d "
 		"unchanged since the last run (%s)\n", b->c.out_dir, rows, rows == 1 ? "" : "s", passed,
@@ -604,7 +455,7 @@ int batch_run(const struct options *o, const struct lab *lab, const struct rubri
 		cleanup(&b);
 		return 2;
 	}
-	write_skipped(&b);
+	batch_write_skipped(&b);
 	int n_todo, jobs = default_jobs(o);
 	int *todo = plan_work(&b, &n_todo);
 	if (!todo) {
@@ -617,7 +468,7 @@ int batch_run(const struct options *o, const struct lab *lab, const struct rubri
 	fprintf(stderr, "Grading %d of %d students in %s (%s%s, %d at a time; %d unchanged since the last "
 		"run)...\n", n_todo, b.roster.n, b.c.in_dir, backend_name(b.c.backend),
 		b.c.n_gpus > 1 ? ", each worker on its own share of the GPUs" : "", jobs, b.resumed);
-	write_gradebook(&b);
+	batch_write_gradebook(&b);
 
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
 	sigaction(SIGINT, &sa, &old_int);

@@ -86,15 +86,13 @@ int batch_copy_source(const char *src, const char *dst, char *why, size_t len);
 
 /* ---- batch_summary.c: one student's row, and the resume key -------------- */
 
-#define BATCH_GROUPS 5	/* build, integrity, correctness, performance, analysis */
-
 struct summary {
 	char student[BATCH_NAME_LEN];
 	char hash[65];
 	int complete;		/* graded to the end: a rerun may skip it */
 	double score, max_score;
-	int has_group[BATCH_GROUPS];	/* in batch_group_order */
-	double group_points[BATCH_GROUPS];
+	int has_group[GROUP_COUNT];	/* in group_order */
+	double group_points[GROUP_COUNT];
 	double percent_of_copy;	/* < 0: not measured */
 	char verdict[512];
 	int exit_status;	/* what ./grade would have returned */
@@ -105,8 +103,6 @@ struct summary {
 	char gpu[64];		/* CUDA_VISIBLE_DEVICES of the worker: which GPU; "" for one */
 	double wall_s;		/* the worker's time for this student */
 };
-
-extern const enum test_group batch_group_order[BATCH_GROUPS];
 
 /* The resume key: SHA-256 over the lab, the rubric file's bytes, the salt,
  * the backend and device, and the submission's bytes, as 64 hex digits.
@@ -196,6 +192,17 @@ struct gpu_slot {
  * as the probe finds them. Returns how many (0 when there is none). */
 int batch_gpus(const struct device_info *dev, const char *lock_dir, struct gpu_slot *out, int max);
 
+/* The CUDA_VISIBLE_DEVICES a worker's children get for slot (NULL: none):
+ * the slot's GPU, else the grader's own setting (NULL when unset). */
+const char *batch_worker_gpu(const struct gpu_slot *slot);
+
+struct batch_config;
+
+/* Before the workers start: the reference solution built once per GPU
+ * model, and lab 4's occupancy API asked once per GPU model, each where no
+ * student's sandbox can see it. */
+void batch_prepare_gpus(struct batch_config *c);
+
 /* grade_request.gpu_phase for a gpu_slot: correctness shares the GPU,
  * timing has it alone; a timed run that waits goes before new shares. */
 void batch_gpu_phase(void *slot, int timed, int begin);
@@ -230,6 +237,35 @@ void batch_student_dir(const struct batch_config *c, const char *name, char *buf
 /* Grades s and writes its folder; slot picks the GPU. Runs in a forked
  * worker; returns the worker's exit status (0: the summary is written). */
 int batch_grade_student(const struct batch_config *c, const struct student *s, int slot);
+
+/* ---- batch.c: the whole run ----------------------------------------------------- */
+
+struct batch {
+	struct batch_config c;
+	struct roster roster;
+	struct summary *rows;	/* one per student; rows[i].student[0] == 0: not finished */
+	char salt[1024];
+	int graded, resumed, errors;
+	double deadline_s;	/* a worker that takes longer is stopped */
+};
+
+/* ---- batch_output.c: the batch's own files ------------------------------------ */
+
+/* skipped.txt: what in DIR is not a student (removed when nothing was). */
+void batch_write_skipped(const struct batch *b);
+
+/* What the grades were made with: the backend, the GPU, and the kit's own
+ * build (grader, harness, emulator), so that a fixed grader regrades. */
+void batch_target(const struct batch_config *c, char *buf, size_t len);
+
+/* gradebook.csv: the rows of the students finished so far, in the roster's order. */
+void batch_write_gradebook(const struct batch *b);
+
+/* batch.json: what this run was and did. */
+void batch_write_json(const struct batch *b, int jobs, double wall_s);
+
+/* batch-times.txt: each graded student's seconds, for the record. */
+void batch_write_times(const struct batch *b, double wall_s);
 
 /* ---- batch_charts.c -------------------------------------------------------------- */
 

@@ -1,8 +1,10 @@
 /*
  * Sharing the GPUs between a batch's workers.
  *
- * Worker k uses GPU k mod n (CUDA_VISIBLE_DEVICES set before anything of
- * the student's runs). On each GPU, correctness runs may overlap -- they
+ * Worker k uses GPU k mod n (its children get CUDA_VISIBLE_DEVICES through
+ * the sandbox's arguments: batch_worker_gpu). Before the workers start,
+ * each GPU model gets the reference solution built and lab 4's occupancy
+ * API asked, once. On each GPU, correctness runs may overlap -- they
  * are checked, not timed -- but a timed run must have the GPU alone, or
  * another student's kernel would eat its bandwidth. A readers-writer lock
  * made of two flock(2) files per GPU does it, across processes and across
@@ -22,7 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "steps/build.h"
+#include "steps/occupancy_check.h"
 
 static void slot_init(struct gpu_slot *s, const char *visible, const struct device_info *d,
 		      const char *lock_dir)
@@ -45,9 +51,15 @@ static void slot_init(struct gpu_slot *s, const char *visible, const struct devi
 /* Probes the GPU that CUDA_VISIBLE_DEVICES=visible shows; 1 if there is one. */
 static int probe_one(const char *visible, struct device_info *d)
 {
-	setenv("CUDA_VISIBLE_DEVICES", visible, 1);
-	device_probe(d);
+	device_probe(d, visible);
 	return d->present;
+}
+
+const char *batch_worker_gpu(const struct gpu_slot *slot)
+{
+	if (slot && slot->visible[0])
+		return slot->visible;
+	return getenv("CUDA_VISIBLE_DEVICES");
 }
 
 int batch_gpus(const struct device_info *dev, const char *lock_dir, struct gpu_slot *out, int max)
@@ -55,11 +67,9 @@ int batch_gpus(const struct device_info *dev, const char *lock_dir, struct gpu_s
 	if (!dev->present)
 		return 0;
 	const char *env = getenv("CUDA_VISIBLE_DEVICES");
-	char saved[256] = "", list[256];
-	int had = env != NULL, n = 0;
+	char list[256];
+	int n = 0;
 	struct device_info d;
-	if (env)
-		snprintf(saved, sizeof(saved), "%s", env);
 	if (env && *env) {
 		snprintf(list, sizeof(list), "%s", env);
 		char *save;
@@ -75,10 +85,6 @@ int batch_gpus(const struct device_info *dev, const char *lock_dir, struct gpu_s
 			slot_init(&out[n++], id, &d, lock_dir);
 		}
 	}
-	if (had)
-		setenv("CUDA_VISIBLE_DEVICES", saved, 1);
-	else
-		unsetenv("CUDA_VISIBLE_DEVICES");
 	if (n == 0)	/* the probe saw one as the grader started: use it as it is */
 		slot_init(&out[n++], "", dev, lock_dir);
 	return n;
@@ -118,4 +124,40 @@ void batch_gpu_phase(void *arg, int timed, int begin)
 		if (timed)
 			lock(s->turn_fd, LOCK_UN);
 	}
+}
+
+/* ---- before the workers start ---------------------------------------------------- */
+
+/* Lab 4: each GPU model's occupancy API asked once for the whole batch, by
+ * the kit's probe on that GPU; a student whose grade could not use it asks
+ * again in its own grade. */
+static void ask_occupancy_apis(struct batch_config *c)
+{
+	char err[512];
+	if (c->backend != BACKEND_CUDA || !c->lab->has_calculator || c->r->occupancy_points <= 0)
+		return;
+	for (int i = 0; i < c->n_gpus; i++) {
+		struct gpu_slot *g = &c->gpus[i];
+		for (int k = 0; k < i && !g->occupancy_table[0]; k++)
+			if (strcmp(c->gpus[k].dev.name, g->dev.name) == 0)
+				snprintf(g->occupancy_table, sizeof(g->occupancy_table), "%s",
+					 c->gpus[k].occupancy_table);
+		if (g->occupancy_table[0])
+			continue;
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%.4000s/occupancy-gpu%d.txt", c->work_root, i);
+		if (occupancy_live_table(path, NULL, batch_worker_gpu(g), err, sizeof(err)) == 0)
+			snprintf(g->occupancy_table, sizeof(g->occupancy_table), "%s", path);
+		else
+			fprintf(stderr, "grade: %s\n", err);
+	}
+}
+
+/* Without bubblewrap nothing is hidden: code that gets past the symbol
+ * check (see the hostile fixtures) reads whatever other users may read. */
+
+void batch_prepare_gpus(struct batch_config *c)
+{
+	batch_references(c);
+	ask_occupancy_apis(c);
 }

@@ -53,7 +53,7 @@ static void row(FILE *f, const struct summary *s)
 	number_field(f, graded, s->score);
 	fputc(',', f);
 	number_field(f, graded, s->max_score);
-	for (int i = 0; i < BATCH_GROUPS; i++) {
+	for (int i = 0; i < GROUP_COUNT; i++) {
 		fputc(',', f);
 		number_field(f, s->has_group[i], s->group_points[i]);
 	}
@@ -73,8 +73,8 @@ int gradebook_write(const char *path, const struct summary *rows, int n, char *e
 	if (atomic_open(&af, path, err, errlen) < 0)
 		return -1;
 	fputs("student,score,max_score", af.f);
-	for (int i = 0; i < BATCH_GROUPS; i++)
-		fprintf(af.f, ",%s", group_name(batch_group_order[i]));
+	for (int i = 0; i < GROUP_COUNT; i++)
+		fprintf(af.f, ",%s", group_name(group_order[i]));
 	fputs(",percent_of_copy,verdict\r\n", af.f);
 	for (int i = 0; i < n; i++)
 		row(af.f, &rows[i]);

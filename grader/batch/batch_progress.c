@@ -16,13 +16,7 @@
 #include <unistd.h>
 
 #include "report/report_text.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "sys/clock.h"
 
 void progress_init(struct progress *p, int total, int tty)
 {

@@ -19,22 +19,22 @@
 #include "sys/kit_paths.h"
 
 /* Slot i's reference harness, or that of an earlier GPU of the same model. */
-static void build_one(struct batch_config *c, int i, const char *solution)
+static void build_one(struct batch_config *c, int i)
 {
 	struct gpu_slot *g = &c->gpus[i];
 	char dir[PATH_MAX + 32], log[8192];
 	for (int k = 0; k < i; k++)
 		if (c->gpus[k].reference_harness[0] && c->gpus[k].dev.major == g->dev.major &&
 		    c->gpus[k].dev.minor == g->dev.minor) {
-			snprintf(g->reference_harness, sizeof(g->reference_harness), "%s",
-				 c->gpus[k].reference_harness);
+			/* k < i: two slots, never the same bytes */
+			memcpy(g->reference_harness, c->gpus[k].reference_harness,
+			       sizeof(g->reference_harness));
 			return;
 		}
 	struct build_result b;
 	snprintf(dir, sizeof(dir), "%s/reference-%d", c->work_root, i);
 	if (mkdir(dir, 0711) == 0 &&
-	    build_submission(c->lab, BACKEND_CUDA, solution, dir, &g->dev, c->r->build_timeout_s, &b, log,
-			     sizeof(log)) == 0)
+	    build_reference(c->lab, dir, &g->dev, NULL, c->r->build_timeout_s, &b, log, sizeof(log)) == 0)
 		snprintf(g->reference_harness, sizeof(g->reference_harness), "%s", b.harness);
 	else
 		fprintf(stderr, "grade: the reference solution did not build for %s: scores use the "
@@ -52,11 +52,10 @@ static void time_one(struct batch_config *c, int i)
 		}
 	if (!g->reference_harness[0])
 		return;
-	char *saved = getenv("CUDA_VISIBLE_DEVICES"), keep[256], msg[1024];
-	snprintf(keep, sizeof(keep), "%s", saved ? saved : "");
-	if (g->visible[0])
-		setenv("CUDA_VISIBLE_DEVICES", g->visible, 1);
-	struct run_context ctx = { c->lab, c->r, NULL, c->work_root, 0, c->salt, c->isolate };
+	char msg[1024];
+	/* Kit code only: run as the grader's other tools are, on this slot's GPU. */
+	struct run_context ctx = { c->lab, c->r, NULL, c->work_root, 0, c->salt, NULL,
+				   g->visible[0] ? g->visible : NULL };
 	struct bench_run *run = calloc(1, sizeof(*run));
 	/* The GPU alone, as for any timed run (another batch may be using it).
 	 * A copy of the slot: lock files opened here must not be inherited by
@@ -79,20 +78,14 @@ static void time_one(struct batch_config *c, int i)
 			bench_run_free(run);
 		free(run);
 	}
-	if (saved)
-		setenv("CUDA_VISIBLE_DEVICES", keep, 1);
-	else
-		unsetenv("CUDA_VISIBLE_DEVICES");
 }
 
 void batch_references(struct batch_config *c)
 {
-	char solution[PATH_MAX], rel[512];
-	snprintf(rel, sizeof(rel), "solutions/%s/%s", c->lab->dir, c->lab->file);
-	if (c->backend != BACKEND_CUDA || !file_exists(kit_path(solution, sizeof(solution), rel)))
+	if (c->backend != BACKEND_CUDA)
 		return;
 	for (int i = 0; i < c->n_gpus; i++)
-		build_one(c, i, solution);
+		build_one(c, i);
 	for (int i = 0; i < c->n_gpus; i++)
 		time_one(c, i);
 }

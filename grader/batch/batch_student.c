@@ -24,16 +24,11 @@
 #include "chart/chart.h"
 #include "steps/grade_run.h"
 #include "sys/isolation.h"
+#include "sys/uid_lease.h"
 #include "sys/kit_paths.h"
 #include "report/report_json.h"
 #include "report/report_text.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "sys/clock.h"
 
 void batch_student_dir(const struct batch_config *c, const char *name, char *buf, size_t len)
 {
@@ -65,20 +60,17 @@ static void grade_in_sandbox(const struct batch_config *c, const struct student 
 			     struct grade *g)
 {
 	char work[PATH_MAX], file[PATH_MAX], why[512];
-	long uid = c->isolate ? isolation_uid() : -1;
+	long uid = c->isolate ? uid_lease() : -1;
 	struct gpu_slot *gpu = c->n_gpus ? (struct gpu_slot *)&c->gpus[slot % c->n_gpus] : NULL;
-	if (gpu && gpu->visible[0])
-		setenv("CUDA_VISIBLE_DEVICES", gpu->visible, 1);
 	if (make_work(c, s, uid, work, file, why, sizeof(why)) < 0) {
 		g->internal_error = 1;
 		snprintf(g->internal_message, sizeof(g->internal_message), "%.500s", why);
 		return;
 	}
-	if (c->isolate) {
-		struct isolation_policy p = { .force = 1, .writable = work,
-					      .hide = { c->in_dir, c->out_dir }, .n_hide = 2 };
-		isolation_configure(&p);
-	}
+	/* Every child, the compilers' too, as the leased uid, seeing only its
+	 * own folder: not the class's submissions, not the gradebook. */
+	struct isolation_policy isolated = { .force = 1, .writable = work,
+					     .hide = { c->in_dir, c->out_dir }, .n_hide = 2 };
 	struct grade_request req = {
 		.lab = c->lab,
 		.rubric = c->r,
@@ -87,8 +79,9 @@ static void grade_in_sandbox(const struct batch_config *c, const struct student 
 		.seed = c->o->seed_given ? c->o->seed : rng_fresh_seed(),
 		.salt = c->salt,
 		.work_dir = work,
-		.reference = NULL,	/* never built next to student code: see below */
-		.isolate = c->isolate,
+		.time_reference = 0,	/* never built next to student code: see below */
+		.isolation = c->isolate ? &isolated : NULL,
+		.gpu = batch_worker_gpu(gpu),
 		.analysis = !c->o->no_analysis,
 		.gpu_phase = gpu ? batch_gpu_phase : NULL,
 		.gpu_phase_arg = gpu,
@@ -98,7 +91,6 @@ static void grade_in_sandbox(const struct batch_config *c, const struct student 
 		.occupancy_table = gpu && gpu->occupancy_table[0] ? gpu->occupancy_table : NULL,
 	};
 	grade_submission(&req, gpu ? &gpu->dev : c->dev, g);
-	isolation_configure(NULL);
 	/* The report names the student's file, not the copy that is gone. */
 	snprintf(g->submission, sizeof(g->submission), "%.500s", s->source);
 	remove_tree(work);

@@ -11,10 +11,6 @@
 #include "sys/atomic_file.h"
 #include "sys/sha256.h"
 
-const enum test_group batch_group_order[BATCH_GROUPS] = {
-	GROUP_BUILD, GROUP_INTEGRITY, GROUP_CORRECTNESS, GROUP_PERFORMANCE, GROUP_ANALYSIS,
-};
-
 /* A field of the hash: its length first, so that no two different lists
  * of fields hash alike ("ab" + "c" is not "a" + "bc"). */
 static void hash_field(struct sha256 *c, const void *data, size_t len)
@@ -88,8 +84,8 @@ void batch_fingerprint(const char *const *paths, int n, char out[65])
 
 static int group_index(enum test_group g)
 {
-	for (int i = 0; i < BATCH_GROUPS; i++)
-		if (batch_group_order[i] == g)
+	for (int i = 0; i < GROUP_COUNT; i++)
+		if (group_order[i] == g)
 			return i;
 	return -1;
 }
@@ -118,8 +114,7 @@ void summary_from_grade(const struct grade *g, const char *student, const char *
 	snprintf(s->backend, sizeof(s->backend), "%s", backend_name(g->backend));
 	snprintf(s->device, sizeof(s->device), "%s", g->device);
 	snprintf(s->isolation, sizeof(s->isolation), "%s", g->isolation_note);
-	const char *gpu = getenv("CUDA_VISIBLE_DEVICES");	/* set by the worker (batch_gpu.c) */
-	snprintf(s->gpu, sizeof(s->gpu), "%s", g->backend == BACKEND_CUDA && gpu ? gpu : "");
+	snprintf(s->gpu, sizeof(s->gpu), "%s", g->backend == BACKEND_CUDA ? g->gpu : "");
 	s->wall_s = wall_s;
 }
 
@@ -136,9 +131,9 @@ void summary_problem(const char *student, const char *hash, const char *verdict,
 static json_t *groups_json(const struct summary *s)
 {
 	json_t *o = json_object();
-	for (int i = 0; i < BATCH_GROUPS; i++)
+	for (int i = 0; i < GROUP_COUNT; i++)
 		if (s->has_group[i])
-			json_object_set_new(o, group_name(batch_group_order[i]), json_real(s->group_points[i]));
+			json_object_set_new(o, group_name(group_order[i]), json_real(s->group_points[i]));
 	return o;
 }
 
@@ -208,8 +203,8 @@ int summary_read(const char *path, struct summary *s)
 	json_t *pct = json_object_get(j, "percent_of_copy");
 	s->percent_of_copy = json_is_number(pct) ? json_number_value(pct) : -1;
 	json_t *groups = json_object_get(j, "groups");
-	for (int i = 0; i < BATCH_GROUPS; i++) {
-		json_t *v = json_object_get(groups, group_name(batch_group_order[i]));
+	for (int i = 0; i < GROUP_COUNT; i++) {
+		json_t *v = json_object_get(groups, group_name(group_order[i]));
 		s->has_group[i] = json_is_number(v);
 		s->group_points[i] = json_number_value(v);
 	}

@@ -2,7 +2,7 @@
  * The gradebook's verdict: one line an instructor can sort and scan, made
  * from the grade's tests. The student's report has the whole message; this
  * names the first thing that went wrong and the kind of failure, which it
- * reads from the messages correctness.c and harness_run.c write (their
+ * reads from the messages correctness.c and harness_door.c write (their
  * wording is tested against these patterns in tests/test_batch.c).
  */
 #include "batch/batch.h"
@@ -18,7 +18,7 @@ void batch_clean_text(char *s)
 	unsigned char *p = (unsigned char *)s;
 	while (*p) {
 		size_t n = utf8_len(p);
-		if (n == 0 || *p < 0x20 || *p == 0x7f) {
+		if (n == 0 || is_control_char(*p)) {
 			*p++ = '?';
 			continue;
 		}

@@ -1,16 +1,7 @@
 /*
- * Charts, drawn by gnuplot.
- *
- * gnuplot runs as a child process (no shell) reading a script on its
- * standard input; the data sits inside the script (`$data << EOD`), so
- * nothing is left behind. Every string that came from outside the grader
- * (a title, a device name, a student's folder) reaches gnuplot in single
- * quotes, the one kind of gnuplot string that neither runs `commands` nor
- * expands @macros.
- *
- * A chart file is rendered under a temporary name in its folder and renamed
- * into place when gnuplot succeeded (atomic_file.h): a chart that fails
- * half-way never replaces a good one.
+ * The charts, one file each (chart_*.c), drawn by the gnuplot engine
+ * (gnuplot.h). A chart takes what it draws from a grade and its lab's
+ * description (struct lab), never from a lab's name.
  *
  * Every chart function returns 0 when it drew the chart, 1 when it skipped
  * it (gnuplot missing, --plot none, nothing to draw), -1 on an error; and
@@ -19,28 +10,14 @@
  *   "charts skipped: gnuplot is not installed (apt-get install gnuplot-nox)"
  * PLOT_TERM draws with gnuplot's `dumb` terminal on standard output, as
  * wide as the terminal (100 x 30 when it cannot tell).
- *
- * The program is `gnuplot` from PATH, or whatever the GNUPLOT environment
- * variable names (a path, or a name looked up on PATH).
  */
 #ifndef GRADER_CHART_H
 #define GRADER_CHART_H
 
 #include <stddef.h>
 
+#include "chart/plot_kind.h"
 #include "steps/grade.h"
-
-enum plot_kind { PLOT_PNG, PLOT_SVG, PLOT_TERM, PLOT_NONE };
-
-/* "png", "svg", "term", "none" (any case). Returns 0, or -1 for anything
- * else, leaving *k alone. */
-int plot_kind_parse(const char *s, enum plot_kind *k);
-
-/* "png", "svg", "term", "none". */
-const char *plot_kind_name(enum plot_kind k);
-
-/* 1 when the gnuplot program (see above) is there to run, else 0. */
-int gnuplot_available(void);
 
 /* Effective bandwidth (GB/s) against problem size from g->bench, on a
  * log2 axis labelled with the shapes: the submission, the reference
@@ -49,11 +26,11 @@ int gnuplot_available(void);
 int chart_bandwidth(const struct grade *g, enum plot_kind kind, const char *out_dir, char *msg,
 		    size_t msglen);
 
-/* Active threads and active warps per step of a 1024-element block scan:
- * Hillis-Steele (lab 1, 1024 threads, 289 warp-steps) against Blelloch
- * (lab 2, 512 threads, 71 warp-steps), as in the handouts. When g is not
- * NULL and g->analysis holds measured active_warps_per_line, the chart
- * shows those instead (with the handout's figure for the lab dashed, for
+/* Active threads and active warps per step of a 1024-element block scan,
+ * as in the handouts: every lab's handout_steps side by side (Hillis-Steele,
+ * lab 1, 289 warp-steps, against Blelloch, lab 2, 71). When g is not NULL
+ * and g->analysis holds measured active_warps_per_line, the chart shows
+ * those instead (with the handout's figure for g's lab dashed, for
  * comparison) and says so in its title.
  * File: OUT_DIR/LAB-active-threads.EXT ("scan-active-threads" when g is NULL). */
 int chart_active_threads(const struct grade *g, enum plot_kind kind, const char *out_dir,

@@ -58,8 +58,8 @@ static double time_file(const struct run_context *ctx, const struct device_info 
 	snprintf(dir, sizeof(dir), "%s/%d", ctx->work_dir, index);
 	struct build_result b;
 	if (make_dirs(dir) < 0 ||
-	    build_submission(ctx->lab, BACKEND_CUDA, src, dir, dev, ctx->rubric->build_timeout_s, &b,
-			     log, sizeof(log)) != 0) {
+	    build_submission(ctx->lab, BACKEND_CUDA, src, dir, dev, NULL, ctx->rubric->build_timeout_s,
+			     &b, log, sizeof(log)) != 0) {
 		fprintf(stderr, "calibrate: %s did not build:\n%s\n", rel, log);
 		return -1;
 	}
@@ -102,7 +102,8 @@ int calibrate_run(const struct options *o, const struct lab *lab, const struct r
 	snprintf(rel_rubric, sizeof(rel_rubric), "labs/%s/lab.ini", lab->dir);
 	const char *rubric_path = o->rubric_path ? o->rubric_path : rel_rubric;
 	make_dirs(work);
-	struct run_context ctx = { lab, &one, NULL, work, 0, 0, 0 };
+	/* The kit's own files, timed as the grader's user. */
+	struct run_context ctx = { .lab = lab, .rubric = &one, .work_dir = work };
 
 	char shape[64];
 	printf("Calibrating %s on %s at %s (median of %d runs each):\n", lab->id, dev->name,

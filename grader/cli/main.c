@@ -92,7 +92,8 @@ static int build_only(const struct options *o, const struct lab *lab, const stru
 		fprintf(stderr, "grade: %s\n", why);
 		return 4;
 	}
-	int rc = build_compile_only(backend, submission, work, dev, r->build_timeout_s, log, sizeof(log));
+	int rc = build_compile_only(backend, submission, work, dev, NULL, r->build_timeout_s, log,
+				    sizeof(log));
 	fputs(log, stderr);
 	if (rc != 0) {
 		fprintf(stderr, rc > 0 ? "%s did not compile.\n" : "grade: the kit is not built: %s\n",
@@ -121,7 +122,7 @@ static void draw_charts(const struct options *o, const struct grade *g)
 		chart_occupancy(g, o->plot, dir, msg, sizeof(msg));
 		fprintf(stderr, "%s\n", msg);
 	}
-	if (g->lab->scan_chart) {
+	if (g->lab->handout_steps) {
 		chart_active_threads(g, o->plot, dir, msg, sizeof(msg));
 		fprintf(stderr, "%s\n", msg);
 	}
@@ -135,10 +136,10 @@ static void draw_charts(const struct options *o, const struct grade *g)
 static int show_device(void)
 {
 	struct device_info d;
-	device_probe(&d);
+	device_probe(&d, NULL);
 	if (!d.present) {
 		printf("no CUDA GPU here (%s): ./grade uses the CPU emulator, which checks correctness "
-		       "and analysis but not speed\n", d.why_absent);
+		       "and analysis, and predicts speed on a named GPU (docs/model.md)\n", d.why_absent);
 		return 1;
 	}
 	printf("%s: compute capability %d.%d, %d SMs, %.0f MB of L2, %.0f GiB, peak %.0f GB/s\n",
@@ -176,14 +177,13 @@ static int reference_needed(const struct options *o, const struct rubric *r,
 	return o->plot != PLOT_NONE || !rubric_gpu_band(r, dev->name);
 }
 
+static const struct isolation_policy own_user = { .own_user = 1 };
+
 static int grade_one(const struct options *o, const struct lab *lab, const struct rubric *r,
 		     const struct device_info *dev, const char *submission, const char *work)
 {
 	struct grade g;
 	grade_init(&g, lab);
-	char reference[1024], rel[512];
-	snprintf(rel, sizeof(rel), "solutions/%s/%s", lab->dir, lab->file);
-	kit_path(reference, sizeof(reference), rel);
 	struct grade_request req = {
 		.lab = lab,
 		.rubric = r,
@@ -192,8 +192,10 @@ static int grade_one(const struct options *o, const struct lab *lab, const struc
 		.seed = o->seed_given ? o->seed : rng_fresh_seed(),
 		.salt = 0,
 		.work_dir = work,
-		.reference = reference_needed(o, r, dev) && file_exists(reference) ? reference : NULL,
-		.isolate = !o->no_isolation,
+		.time_reference = reference_needed(o, r, dev),
+		/* One grade runs as its user: the kit and the file may be anywhere
+		 * it can read (a batch leases unprivileged uids of its own). */
+		.isolation = o->no_isolation ? NULL : &own_user,
 		.analysis = !o->no_analysis,
 	};
 	fprintf(stderr, "Grading %s (%s), seed %llu...\n", submission, lab->id,
@@ -244,7 +246,9 @@ int main(int argc, char **argv)
 		return show_device();
 	const struct lab *lab = lab_find(o.lab_id);
 	if (!lab) {
-		fprintf(stderr, "grade: no lab called '%s' (./grade --list)\n", o.lab_id);
+		char ids[256];
+		fprintf(stderr, "grade: no lab called '%s': the labs are %s (./grade --list)\n", o.lab_id,
+			lab_ids(ids, sizeof(ids)));
 		return 2;
 	}
 
@@ -262,7 +266,7 @@ int main(int argc, char **argv)
 	}
 
 	struct device_info dev;
-	device_probe(&dev);
+	device_probe(&dev, NULL);
 	int status;
 	if (o.batch_dir) {
 		status = batch_run(&o, lab, &r, &dev);
@@ -274,10 +278,6 @@ int main(int argc, char **argv)
 			rubric_free(&r);
 			return 2;
 		}
-		/* One grade runs as its user: the kit and the file may be anywhere
-		 * it can read (a batch leases unprivileged uids of its own). */
-		struct isolation_policy own = { .own_user = 1 };
-		isolation_configure(&own);
 		if (make_work_dir(lab, work, sizeof(work)) < 0) {
 			rubric_free(&r);
 			return 4;

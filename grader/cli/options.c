@@ -11,11 +11,10 @@
 
 void options_usage(FILE *out)
 {
-	fputs("usage: ./grade LAB [options]        grade labs/LAB*/ (LAB is ", out);
-	for (int i = 0; lab_table[i]; i++)
-		fprintf(out, "%s%s", i ? ", " : "", lab_table[i]->id);
-	fputs(")\n"
-	      "       ./grade --list               the labs and what each asks for\n"
+	char ids[256];
+	fprintf(out, "usage: ./grade LAB [options]        grade labs/LAB*/ (LAB is %s)\n",
+		lab_ids(ids, sizeof(ids)));
+	fputs("       ./grade --list               the labs and what each asks for\n"
 	      "\n"
 	      "  --submission PATH   grade another file (a .cu) or a folder holding it\n"
 	      "  --solution          grade the reference solution (instructor sanity check)\n"
@@ -149,7 +148,9 @@ static int check_combination(const struct options *o, char *err, size_t errlen)
 	if (o->help || o->list || o->chart_from || o->device)
 		return 0;
 	if (!o->lab_id) {
-		snprintf(err, errlen, "which lab? ./grade lab1, lab2 or lab3 (./grade --list)");
+		char ids[256];
+		snprintf(err, errlen, "which lab? ./grade LAB, where LAB is one of %s (./grade --list)",
+			 lab_ids(ids, sizeof(ids)));
 		return -1;
 	}
 	if (o->submission && o->solution) {

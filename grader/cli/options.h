@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "chart/chart.h"
+#include "chart/plot_kind.h"
 #include "steps/grade.h"
 
 struct options {

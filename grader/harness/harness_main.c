@@ -5,6 +5,7 @@
  *   harness correct LAB SHAPE SEED [SHAPE SEED ...]   (one CUDA context for all)
  *   harness bench LAB RUNS SHAPE [SHAPE ...]
  *   harness analysis LAB SHAPE SEED        (emulator build only)
+ *   harness predict LAB SHAPE SEED SMS [computed]  (emulator build only: the performance model's trace)
  *   harness occupancy LAB QUERIES          (lab 4's calculator, on the CPU)
  *   harness sweep LAB RUNS SHAPE           (lab 4: bandwidth against occupancy)
  *
@@ -32,6 +33,7 @@
 #include "../../common/rng.h"
 #include "../../common/shape.h"
 #include "../labs/lab.h"
+#include "harness.h"
 
 #ifdef KIT_EMU
 #include <cuemu.h>
@@ -41,47 +43,7 @@
 
 /* ---- reporting --------------------------------------------------------- */
 
-static __attribute__((format(printf, 2, 3))) void send_json(enum channel_msg type, const char *fmt, ...)
-{
-	char buf[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	int len = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (len < 0 || (size_t)len >= sizeof(buf))
-		len = (int)strlen(buf);
-	channel_send(CHANNEL_FD, type, buf, (uint64_t)len);
-}
-
-/* Writes s as a JSON string body: error strings come from the runtime and
- * the emulator and may hold quotes or file names. */
-static void json_escape(const char *s, char *out, size_t len)
-{
-	size_t o = 0;
-	for (; s && *s && o + 7 < len; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\') {
-			out[o++] = '\\';
-			out[o++] = (char)c;
-		} else if (c < 0x20) {
-			o += (size_t)snprintf(out + o, len - o, "\\u%04x", c);
-		} else {
-			out[o++] = (char)c;
-		}
-	}
-	out[o] = '\0';
-}
-
-/* A failure of the harness itself (not of the student's kernel). */
-static void fail(const char *where, const char *what)
-{
-	char esc[1024];
-	json_escape(what, esc, sizeof(esc));
-	send_json(MSG_ERROR, "{\"where\":\"%s\",\"error\":\"%s\"}", where, esc);
-	exit(1);
-}
-
-static void check(cudaError_t e, const char *where)
+void check(cudaError_t e, const char *where)
 {
 	if (e != cudaSuccess)
 		fail(where, cudaGetErrorString(e));
@@ -422,12 +384,14 @@ static size_t l2_flush_bytes(void)
 	return 4 * l2;
 }
 
+
 /* ---- main ------------------------------------------------------------- */
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: harness device | correct LAB (SHAPE SEED)... | bench LAB RUNS SHAPE... | "
-			"analysis LAB SHAPE SEED | occupancy LAB QUERIES | sweep LAB RUNS SHAPE\n");
+			"analysis LAB SHAPE SEED | predict LAB SHAPE SEED SMS [computed] | occupancy LAB QUERIES | "
+			"sweep LAB RUNS SHAPE\n");
 	exit(2);
 }
 
@@ -491,6 +455,13 @@ int main(int argc, char **argv)
 			fail("analysis", "the emulator produced no metrics");
 		channel_send(CHANNEL_FD, MSG_METRICS, metrics, strlen(metrics));
 		free(metrics);
+	} else if (strcmp(cmd, "predict") == 0 && (argc == 6 || (argc == 7 && strcmp(argv[6], "computed") == 0))) {
+		const struct lab *lab = need_lab(argv[2]);
+		struct shape s = need_shape(lab, argv[3]);
+		int sms = atoi(argv[5]);
+		if (sms < 1 || sms > 4096)
+			usage();
+		run_predict(lab, &s, strtoull(argv[4], NULL, 10), sms, argc == 7);
 #endif
 	} else {
 		usage();

@@ -16,6 +16,18 @@
 
 enum elem_kind { ELEM_U32, ELEM_F32 };
 
+/* A block scan's work as the handout draws it, for a 1024-element block:
+ * how many threads, and how many warps (a warp is active when any of its
+ * threads is), do work in each step (one barrier interval). */
+struct scan_steps {
+	const char *algorithm;	/* "Hillis-Steele" */
+	const char *label;	/* "lab 1, 1024 threads" */
+	int threads_per_block;
+	const int *threads, *warps;
+	int n;			/* steps */
+	int root_step;		/* 1-based step between an up-sweep and a down-sweep; 0: none */
+};
+
 struct lab {
 	const char *id;		/* "lab3": what the user types */
 	const char *dir;	/* "lab3-transpose": folder under labs/ and solutions/ */
@@ -38,8 +50,9 @@ struct lab {
 	void (*describe_index)(const struct shape *s, size_t i, char *buf, size_t len);
 	/* Why a correct kernel is usually slow, for the performance message. */
 	const char *slow_hint;
-	/* Labs 1 and 2: the active-threads chart of a block scan belongs to the report. */
-	int scan_chart;
+	/* Labs 1 and 2: the handout's steps of a block scan, drawn in the report's
+	 * active-threads chart; NULL for a lab that is not a block scan. */
+	const struct scan_steps *handout_steps;
 	/* Lab 4: the student also writes an occupancy calculator, and a variant
 	 * of the entry point that the grader sweeps over occupancy. */
 	int has_calculator;
@@ -62,6 +75,9 @@ extern void (*const lab_sweep_call)(const void *d_in, void *d_out, const struct 
 /* lab_table.c */
 extern const struct lab *const lab_table[];
 const struct lab *lab_find(const char *id);	/* "lab3" or "lab3-transpose"; NULL if none */
+/* The table's ids, "lab1, lab2, lab3, lab4", for every message that lists
+ * the labs. Returns buf. */
+const char *lab_ids(char *buf, size_t len);
 
 /* Shared helpers for descriptions. */
 void lab_format_word(enum elem_kind elem, uint32_t w, char *buf, size_t len);

@@ -19,6 +19,15 @@ const struct lab *lab_find(const char *id)
 	return NULL;
 }
 
+const char *lab_ids(char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (int i = 0; lab_table[i] && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", lab_table[i]->id);
+	return buf;
+}
+
 void lab_format_word(enum elem_kind elem, uint32_t w, char *buf, size_t len)
 {
 	if (elem == ELEM_F32) {

@@ -28,6 +28,27 @@ static void scan_describe(const struct shape *s, size_t i, char *buf, size_t len
 	"about 3), or many small launches. Scan each block in shared memory, then add the scanned " \
 	"block sums."
 
+/* The handouts' figures for a 1024-element block. Hillis-Steele: 1024
+ * threads, offset 1, 2, ..., 512; threads with tid >= offset add. Blelloch:
+ * 512 threads; the up-sweep halves the adders from 512 to 2, the root step
+ * is one thread taking the total and clearing it, the down-sweep doubles
+ * them from 2 back to 512. A warp is active when any of its threads is. */
+static const int hs_threads[] = {1023, 1022, 1020, 1016, 1008, 992, 960, 896, 768, 512};
+static const int hs_warps[] = {32, 32, 32, 32, 32, 31, 30, 28, 24, 16};
+static const int bl_threads[] = {512, 256, 128, 64, 32, 16, 8, 4, 2, 1,
+				 2, 4, 8, 16, 32, 64, 128, 256, 512};
+static const int bl_warps[] = {16, 8, 4, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 4, 8, 16};
+
+static const struct scan_steps hillis_steele = {
+	"Hillis-Steele", "lab 1, 1024 threads", 1024, hs_threads, hs_warps,
+	(int)(sizeof(hs_threads) / sizeof(hs_threads[0])), 0,
+};
+
+static const struct scan_steps blelloch = {
+	"Blelloch", "lab 2, 512 threads", 512, bl_threads, bl_warps,
+	(int)(sizeof(bl_threads) / sizeof(bl_threads[0])), 10,
+};
+
 const struct lab lab1_naive_scan = {
 	.id = "lab1",
 	.dir = "lab1-naive-scan",
@@ -44,7 +65,7 @@ const struct lab lab1_naive_scan = {
 	.reference = scan_inclusive_ref,
 	.describe_index = scan_describe,
 	.slow_hint = SCAN_SLOW_HINT,
-	.scan_chart = 1,
+	.handout_steps = &hillis_steele,
 };
 
 const struct lab lab2_blelloch_scan = {
@@ -63,5 +84,5 @@ const struct lab lab2_blelloch_scan = {
 	.reference = scan_exclusive_ref,
 	.describe_index = scan_describe,
 	.slow_hint = SCAN_SLOW_HINT,
-	.scan_chart = 1,
+	.handout_steps = &blelloch,
 };

@@ -89,23 +89,20 @@ static json_t *bench_json(const struct bench_point *b)
 /* Points per group, the gradebook's columns; only groups that have tests. */
 static json_t *groups_json(const struct grade *g)
 {
-	static const enum test_group all[] = {
-		GROUP_BUILD, GROUP_INTEGRITY, GROUP_CORRECTNESS, GROUP_PERFORMANCE, GROUP_ANALYSIS,
-	};
 	json_t *o = json_object();
 
-	for (size_t k = 0; o && k < sizeof(all) / sizeof(all[0]); k++) {
+	for (size_t k = 0; o && k < GROUP_COUNT; k++) {
 		double max = 0;
 		int n = 0;
 		for (int i = 0; i < g->n_tests; i++) {
-			if (g->tests[i].group == all[k]) {
+			if (g->tests[i].group == group_order[k]) {
 				max += g->tests[i].max_points;
 				n++;
 			}
 		}
-		if (n && json_object_set_new(o, group_name(all[k]),
+		if (n && json_object_set_new(o, group_name(group_order[k]),
 					     json_pack("{s:o, s:o}", "points",
-						       num(grade_group_points(g, all[k])),
+						       num(grade_group_points(g, group_order[k])),
 						       "max_points", num(max))) < 0) {
 			json_decref(o);
 			return NULL;

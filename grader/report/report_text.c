@@ -5,6 +5,7 @@
  * table or not at all.
  */
 #include "report/report_text.h"
+#include "sys/utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +16,6 @@
 #define YELLOW "\033[33m"
 #define BOLD "\033[1m"
 #define RESET "\033[0m"
-
-/* The order a student thinks in: did it build, is it honest, is it right,
- * is it fast, is it fast for the right reasons. */
-static const enum test_group group_order[] = {
-	GROUP_BUILD, GROUP_INTEGRITY, GROUP_CORRECTNESS, GROUP_PERFORMANCE, GROUP_ANALYSIS,
-};
 
 int report_use_colour(FILE *f)
 {
@@ -54,7 +49,7 @@ static void put_clean(FILE *out, const char *s, const char *indent)
 			fputc('\n', out);
 			if (p[1])
 				fputs(indent, out);
-		} else if ((*p < 0x20 && *p != '\t') || *p == 0x7f) {
+		} else if (is_control_char(*p) && *p != '\t') {
 			fputc('?', out);
 		} else {
 			fputc(*p, out);
@@ -231,6 +226,30 @@ static void put_group(FILE *out, const struct grade *g, enum test_group grp, int
 			put_test(out, &g->tests[i], namew, colour);
 }
 
+/* The performance model's prediction, beside the measurement where there is one. */
+static void put_prediction(FILE *out, json_t *metrics)
+{
+	const char *gpu = json_string_value(json_object_get(metrics, "predicted_for"));
+	const char *why = json_string_value(json_object_get(metrics, "predicted_why"));
+	const char *err = json_string_value(json_object_get(metrics, "prediction_error"));
+	json_t *measured = json_object_get(metrics, "percent_of_copy");
+	char line[1024];
+	if (gpu && why) {
+		int n = snprintf(line, sizeof(line), "for %s: about %.0f%% of copy: %s", gpu,
+				 json_number_value(json_object_get(metrics, "predicted_percent_of_copy")), why);
+		if (json_is_number(measured) && n > 0 && (size_t)n < sizeof(line))
+			snprintf(line + n, sizeof(line) - (size_t)n, " (measured here: %.1f%%)",
+				 json_number_value(measured));
+	} else if (err) {
+		snprintf(line, sizeof(line), "none: %s", err);
+	} else {
+		return;
+	}
+	fputs("  predicted   ", out);
+	put_clean(out, line, "              ");
+	fputc('\n', out);
+}
+
 static void put_header(FILE *out, const struct grade *g)
 {
 	char cmd[700];
@@ -254,6 +273,7 @@ static void put_header(FILE *out, const struct grade *g)
 		put_clean(out, g->band_source, "              ");
 		fputc('\n', out);
 	}
+	put_prediction(out, g->metrics);
 	if (g->isolation_note[0]) {
 		fputs("  sandbox     ", out);
 		put_clean(out, g->isolation_note, "              ");
@@ -347,7 +367,7 @@ void report_text(FILE *out, const struct grade *g, int colour)
 	fputc('\n', out);
 	if (g->n_tests > 0) {
 		fprintf(out, "  %-*s%-*s  Points\n", namew, "Test", VERDICT_W, "Result");
-		for (size_t i = 0; i < sizeof(group_order) / sizeof(group_order[0]); i++)
+		for (size_t i = 0; i < GROUP_COUNT; i++)
 			put_group(out, g, group_order[i], namew, colour);
 		fputc('\n', out);
 	}

@@ -95,11 +95,6 @@ static long long lane_stride(const struct line_figure *f, const char *kind, int 
 
 /* ---- the checks ----------------------------------------------------------------- */
 
-struct check {
-	const char *name;
-	double limit;
-};
-
 static double total(json_t *metrics, const char *key)
 {
 	return number(json_object_get(metrics, "totals"), key);
@@ -140,15 +135,28 @@ static void check_sectors(struct test_result *t, json_t *metrics, const char *ki
 
 /* Whether the metrics' file name is the submission's (the emulator names
  * files as the compiler saw them; the grader may have copied the file). */
-static int source_of(const struct grade *g, const char *file)
+static int source_of(const char *source, const char *file)
 {
-	const char *base = strrchr(g->submission, '/'), *fbase = strrchr(file, '/');
-	base = base ? base + 1 : g->submission;
+	const char *base = strrchr(source, '/'), *fbase = strrchr(file, '/');
+	base = base ? base + 1 : source;
 	fbase = fbase ? fbase + 1 : file;
-	return g->submission[0] && strcmp(base, fbase) == 0;
+	return source[0] && strcmp(base, fbase) == 0;
 }
 
-static void check_wavefronts(struct test_result *t, json_t *metrics, double limit, const struct grade *g)
+static void check_load_sectors(struct test_result *t, json_t *metrics, double limit, const char *source)
+{
+	(void)source;
+	check_sectors(t, metrics, "load", limit);
+}
+
+static void check_store_sectors(struct test_result *t, json_t *metrics, double limit, const char *source)
+{
+	(void)source;
+	check_sectors(t, metrics, "store", limit);
+}
+
+/* source: the submission, whose declaration of the tile gives the padding. */
+static void check_wavefronts(struct test_result *t, json_t *metrics, double limit, const char *source)
 {
 	double v = total(metrics, "shared_wavefronts_per_request");
 	struct line_figure w;
@@ -167,8 +175,8 @@ static void check_wavefronts(struct test_result *t, json_t *metrics, double limi
 	char fix[512] = "If the line reads a column of a two-dimensional tile, pad each row by one "
 			"element so that a column spreads over all 32 banks";
 	char declared[160], padded[160];
-	if (source_of(g, w.file) &&
-	    shared_tile_padding(g->submission, w.line, declared, padded, sizeof declared) == 0)
+	if (source_of(source, w.file) &&
+	    shared_tile_padding(source, w.line, declared, padded, sizeof declared) == 0)
 		snprintf(fix, sizeof fix, "Reading a column of %.150s does that; pad each row by one element "
 			 "(%.150s) so that a column spreads over all 32 banks", declared, padded);
 	test_fail(t, "shared-memory accesses at %.60s:%ld need %.1f wavefronts per request (limit %g; "
@@ -204,8 +212,9 @@ static void worst_race(json_t *metrics, char *buf, size_t len)
 		 strcmp(text(best, "scope"), "intra-warp") == 0 ? "one warp" : "different warps", kind);
 }
 
-static void check_races(struct test_result *t, json_t *metrics, double limit)
+static void check_races(struct test_result *t, json_t *metrics, double limit, const char *source)
 {
+	(void)source;
 	double v = total(metrics, "races");
 	char where[512];
 	if (v < 0) {
@@ -223,8 +232,9 @@ static void check_races(struct test_result *t, json_t *metrics, double limit)
 		  "them, or write into a second buffer (double buffering)", v, limit, where);
 }
 
-static void check_uninit(struct test_result *t, json_t *metrics, double limit)
+static void check_uninit(struct test_result *t, json_t *metrics, double limit, const char *source)
 {
+	(void)source;
 	double v = total(metrics, "uninit_shared_reads");
 	size_t i, j;
 	json_t *launch, *u, *best = NULL;
@@ -247,8 +257,9 @@ static void check_uninit(struct test_result *t, json_t *metrics, double limit)
 		  best ? text(best, "file") : "?", best ? (long)number(best, "line") : 0);
 }
 
-static void check_warp_steps(struct test_result *t, json_t *metrics, double limit)
+static void check_warp_steps(struct test_result *t, json_t *metrics, double limit, const char *source)
 {
+	(void)source;
 	double v = total(metrics, "active_warp_steps");
 	if (v < 0) {
 		test_fail(t, "the emulator's metrics have no count of active warp-steps");
@@ -274,26 +285,42 @@ static void check_warp_steps(struct test_result *t, json_t *metrics, double limi
 		  "(threads 0 .. d-1), so the idle warps skip to the barrier", v, limit);
 }
 
-/* ---- the summary in g->metrics ---------------------------------------------------- */
+/* ---- the table ---------------------------------------------------------------- */
 
+const struct analysis_check_info analysis_checks[ANALYSIS_CHECKS] = {
+	[CHECK_LOAD_SECTORS] = { "coalesced loads", "max_load_sectors_per_request", 1, 32,
+				 "global_load_sectors_per_request", "load_sectors_per_request",
+				 check_load_sectors },
+	[CHECK_STORE_SECTORS] = { "coalesced stores", "max_store_sectors_per_request", 1, 32,
+				  "global_store_sectors_per_request", "store_sectors_per_request",
+				  check_store_sectors },
+	[CHECK_SHARED_WAVEFRONTS] = { "bank conflicts", "max_shared_wavefronts_per_request", 1, 32,
+				      "shared_wavefronts_per_request", "shared_wavefronts_per_request",
+				      check_wavefronts },
+	[CHECK_RACES] = { "races", "max_races", 0, 1e9, "races", "races", check_races },
+	[CHECK_UNINIT_SHARED_READS] = { "uninitialised shared reads", "max_uninit_shared_reads", 0, 1e9,
+					"uninit_shared_reads", "uninit_shared_reads", check_uninit },
+	[CHECK_ACTIVE_WARP_STEPS] = { "active warp-steps", "max_active_warp_steps", 1, 1e9,
+				      "active_warp_steps", "active_warp_steps", check_warp_steps },
+};
+
+int analysis_checks_present(const struct rubric *r)
+{
+	int n = 0;
+	for (int i = 0; i < ANALYSIS_CHECKS; i++)
+		n += r->analysis_limit[i] >= 0;
+	return n;
+}
+
+/* The checks' figures in g->metrics, for the report and the gradebook. */
 static void summarise(json_t *metrics, struct grade *g)
 {
-	static const struct {
-		const char *total, *key;
-	} keys[] = {
-		{ "global_load_sectors_per_request", "load_sectors_per_request" },
-		{ "global_store_sectors_per_request", "store_sectors_per_request" },
-		{ "shared_wavefronts_per_request", "shared_wavefronts_per_request" },
-		{ "races", "races" },
-		{ "uninit_shared_reads", "uninit_shared_reads" },
-		{ "active_warp_steps", "active_warp_steps" },
-	};
 	if (!g->metrics)
 		return;
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		double v = total(metrics, keys[i].total);
+	for (int i = 0; i < ANALYSIS_CHECKS; i++) {
+		double v = total(metrics, analysis_checks[i].total);
 		if (v >= 0)
-			json_object_set_new(g->metrics, keys[i].key, json_real(v));
+			json_object_set_new(g->metrics, analysis_checks[i].summary, json_real(v));
 	}
 }
 
@@ -333,41 +360,24 @@ static void report_warnings(json_t *metrics, struct grade *g)
 void analysis_grade(const struct rubric *r, json_t *metrics, struct grade *g)
 {
 	report_warnings(metrics, g);
-	const struct check checks[] = {
-		{ "coalesced loads", r->max_load_sectors_per_request },
-		{ "coalesced stores", r->max_store_sectors_per_request },
-		{ "bank conflicts", r->max_shared_wavefronts_per_request },
-		{ "races", r->max_races },
-		{ "uninitialised shared reads", r->max_uninit_shared_reads },
-		{ "active warp-steps", r->max_active_warp_steps },
-	};
-	int n = 0;
-	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
-		n += checks[i].limit >= 0;
+	int n = analysis_checks_present(r);
 	if (n == 0)
 		return;
 	summarise(metrics, g);
-	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
-		if (checks[i].limit < 0)
+	for (int i = 0; i < ANALYSIS_CHECKS; i++) {
+		double limit = r->analysis_limit[i];
+		if (limit < 0)
 			continue;
 		char name[64];
-		snprintf(name, sizeof name, "analysis: %s", checks[i].name);
+		snprintf(name, sizeof name, "analysis: %s", analysis_checks[i].name);
 		struct test_result *t = grade_add_test(g, name, GROUP_ANALYSIS, r->analysis_points / n);
 		if (!t)
 			return;
-		double limit = checks[i].limit;
 		if (!traced_launches(metrics)) {
 			test_fail(t, "the emulator traced no kernel launch, so there is nothing to "
 				  "analyse: did the entry point launch a kernel?");
 			continue;
 		}
-		switch (i) {
-		case 0: check_sectors(t, metrics, "load", limit); break;
-		case 1: check_sectors(t, metrics, "store", limit); break;
-		case 2: check_wavefronts(t, metrics, limit, g); break;
-		case 3: check_races(t, metrics, limit); break;
-		case 4: check_uninit(t, metrics, limit); break;
-		default: check_warp_steps(t, metrics, limit); break;
-		}
+		analysis_checks[i].check(t, metrics, limit, g->submission);
 	}
 }

@@ -7,6 +7,9 @@
 #include "steps/grade.h"
 #include "steps/rubric.h"
 
+/* How many of the checks (analysis_check.h) the rubric names. */
+int analysis_checks_present(const struct rubric *r);
+
 /* Adds one GROUP_ANALYSIS test per check the rubric names. */
 void analysis_grade(const struct rubric *r, json_t *metrics, struct grade *g);
 

@@ -7,12 +7,14 @@
 
 #include "harness/launch_log.h"
 #include "sys/kit_paths.h"
+#include "sys/isolation.h"
 #include "sys/sandbox.h"
 
 /* Runs a compiler; its messages go to log. Returns its exit status, or -1. */
-static int run_tool(char *const argv[], double timeout_s, const char *step, char *log, size_t loglen)
+static int run_tool(char *const argv[], const struct isolation_policy *tools, double timeout_s,
+		    const char *step, char *log, size_t loglen)
 {
-	struct sandbox_limits lim = { .wall_s = timeout_s, .output_cap = 64 * 1024 };
+	struct sandbox_limits lim = { .wall_s = timeout_s, .output_cap = 64 * 1024, .isolation = tools };
 	struct child_result res;
 	char err[256];
 	if (sandbox_run(argv, &lim, &res, err, sizeof(err)) < 0) {
@@ -38,15 +40,18 @@ static int run_tool(char *const argv[], double timeout_s, const char *step, char
 static const char *nvcc_path(void)
 {
 	static char path[1024];
-	/* The toolkit the Makefile looks for: CUDA_HOME, else /usr/local/cuda,
-	 * else whatever nvcc is on PATH. */
+	/* The toolkit the Makefile built the harness with, searched in its
+	 * order: nvcc on PATH, else CUDA_HOME, else /usr/local/cuda. */
+	if (find_program("nvcc", path, sizeof(path)))
+		return path;
 	const char *home = getenv("CUDA_HOME");
 	snprintf(path, sizeof(path), "%s/bin/nvcc", home && *home ? home : "/usr/local/cuda");
 	return file_exists(path) ? path : "nvcc";
 }
 
 static int compile(enum backend backend, const char *submission, const char *obj,
-		   const struct device_info *dev, double timeout_s, char *log, size_t loglen)
+		   const struct device_info *dev, const struct isolation_policy *tools, double timeout_s,
+		   char *log, size_t loglen)
 {
 	char arch[32], cc[1024], include[1100], common[1024];
 	/* The kit's headers for labs (lab 4's occupancy.h), never the student's copy. */
@@ -55,19 +60,20 @@ static int compile(enum backend backend, const char *submission, const char *obj
 		snprintf(arch, sizeof(arch), "-arch=sm_%d%d", dev->major, dev->minor);
 		char *argv[] = { (char *)nvcc_path(), "-O3", arch, "-lineinfo", "-std=c++17", include,
 				 "-c", (char *)submission, "-o", (char *)obj, NULL };
-		return run_tool(argv, timeout_s, "nvcc", log, loglen);
+		return run_tool(argv, tools, timeout_s, "nvcc", log, loglen);
 	}
 	kit_path(cc, sizeof(cc), "build/emu/cuemu-cc");
 	char *argv[] = { cc, include, "-c", (char *)submission, "-o", (char *)obj, NULL };
-	return run_tool(argv, timeout_s, "cuemu-cc", log, loglen);
+	return run_tool(argv, tools, timeout_s, "cuemu-cc", log, loglen);
 }
 
 int build_compile_only(enum backend backend, const char *submission, const char *work_dir,
-		       const struct device_info *dev, double timeout_s, char *log, size_t loglen)
+		       const struct device_info *dev, const struct isolation_policy *tools,
+		       double timeout_s, char *log, size_t loglen)
 {
 	char obj[1024];
 	snprintf(obj, sizeof(obj), "%s/student-%s.o", work_dir, backend_name(backend));
-	int rc = compile(backend, submission, obj, dev, timeout_s, log, loglen);
+	int rc = compile(backend, submission, obj, dev, tools, timeout_s, log, loglen);
 	return rc == 0 ? 0 : rc < 0 ? -1 : 1;
 }
 
@@ -75,10 +81,11 @@ int build_compile_only(enum backend backend, const char *submission, const char 
  * the student's object and the kit library; on CUDA, the launch log, which
  * sees every kernel launch on its way to the runtime (launch_log.h). */
 static int link_harness(const struct lab *lab, enum backend backend, const char *obj,
-			const char *exe, double timeout_s, char *log, size_t loglen)
+			const char *exe, const struct isolation_policy *tools, double timeout_s, char *log,
+			size_t loglen)
 {
 	char main_o[1024], entry_o[1024], libkit[1024], entry_rel[256], linker[1024], log_o[1024],
-		wrap_o[1024];
+		wrap_o[1024], predict_o[1024];
 	snprintf(entry_rel, sizeof(entry_rel), "build/harness/labs/%s_entry.o", lab->id);
 	kit_path(entry_o, sizeof(entry_o), entry_rel);
 	kit_path(libkit, sizeof(libkit), "build/libkit.a");
@@ -91,8 +98,9 @@ static int link_harness(const struct lab *lab, enum backend backend, const char 
 	}
 	kit_path(log_o, sizeof(log_o), "build/harness/cuda/launch_log.o");
 	kit_path(wrap_o, sizeof(wrap_o), "build/harness/cuda/launch_wrap.o");
-	const char *need[] = { main_o, entry_o, libkit, log_o, wrap_o };
-	for (int i = 0; i < (backend == BACKEND_CUDA ? 5 : 3); i++)
+	kit_path(predict_o, sizeof(predict_o), "build/harness/emu/predict.o");
+	const char *need[] = { main_o, entry_o, libkit, backend == BACKEND_CUDA ? log_o : predict_o, wrap_o };
+	for (int i = 0; i < (backend == BACKEND_CUDA ? 5 : 4); i++)
 		if (!file_exists(need[i])) {
 			snprintf(log, loglen, "the kit is not built: %s is missing (run make)", need[i]);
 			return -1;
@@ -100,14 +108,15 @@ static int link_harness(const struct lab *lab, enum backend backend, const char 
 	if (backend == BACKEND_CUDA) {
 		char *argv[] = { linker, "-o", (char *)exe, LAUNCH_LOG_WRAP_FLAGS, main_o, log_o, wrap_o,
 				 entry_o, (char *)obj, libkit, NULL };
-		return run_tool(argv, timeout_s, "link", log, loglen);
+		return run_tool(argv, tools, timeout_s, "link", log, loglen);
 	}
-	char *argv[] = { linker, "-o", (char *)exe, main_o, entry_o, (char *)obj, libkit, NULL };
-	return run_tool(argv, timeout_s, "link", log, loglen);
+	char *argv[] = { linker, "-o", (char *)exe, main_o, predict_o, entry_o, (char *)obj, libkit, NULL };
+	return run_tool(argv, tools, timeout_s, "link", log, loglen);
 }
 
 int build_submission(const struct lab *lab, enum backend backend, const char *submission,
-		     const char *work_dir, const struct device_info *dev, double timeout_s,
+		     const char *work_dir, const struct device_info *dev,
+		     const struct isolation_policy *tools, double timeout_s,
 		     struct build_result *out, char *log, size_t loglen)
 {
 	snprintf(out->student_obj, sizeof(out->student_obj), "%s/student-%s.o", work_dir,
@@ -120,9 +129,29 @@ int build_submission(const struct lab *lab, enum backend backend, const char *su
 			return -1;
 		}
 	}
-	int rc = compile(backend, submission, out->student_obj, dev, timeout_s, log, loglen);
+	int rc = compile(backend, submission, out->student_obj, dev, tools, timeout_s, log, loglen);
 	if (rc != 0)
 		return rc < 0 ? -1 : 1;
-	rc = link_harness(lab, backend, out->student_obj, out->harness, timeout_s, log, loglen);
+	rc = link_harness(lab, backend, out->student_obj, out->harness, tools, timeout_s, log, loglen);
 	return rc == 0 ? 0 : rc < 0 ? -1 : 1;
+}
+
+const char *reference_solution(const struct lab *lab, char *buf, size_t len)
+{
+	char rel[512];
+	snprintf(rel, sizeof(rel), "solutions/%s/%s", lab->dir, lab->file);
+	return file_exists(kit_path(buf, len, rel)) ? buf : NULL;
+}
+
+int build_reference(const struct lab *lab, const char *work_dir, const struct device_info *dev,
+		    const struct isolation_policy *tools, double timeout_s, struct build_result *out,
+		    char *log, size_t loglen)
+{
+	char solution[1024];
+	if (!reference_solution(lab, solution, sizeof(solution))) {
+		snprintf(log, loglen, "%s: no reference solution", solution);
+		return -1;
+	}
+	return build_submission(lab, BACKEND_CUDA, solution, work_dir, dev, tools, timeout_s, out, log,
+				loglen);
 }

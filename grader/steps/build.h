@@ -16,17 +16,33 @@ struct build_result {
 	char harness[1024];	/* the linked harness */
 };
 
+struct isolation_policy;
+
 /*
- * Builds submission for backend into work_dir. Returns 0 on success; 1 when
+ * Builds submission for backend into work_dir; the compilers and the linker
+ * run under tools (isolation_for_tools; NULL: as the grader's user). Returns 0 on success; 1 when
  * the student's file did not compile or link (log holds the compiler's
  * words); -1 when the kit itself is broken (log says what is missing).
  */
 int build_submission(const struct lab *lab, enum backend backend, const char *submission,
-		     const char *work_dir, const struct device_info *dev, double timeout_s,
+		     const char *work_dir, const struct device_info *dev,
+		     const struct isolation_policy *tools, double timeout_s,
 		     struct build_result *out, char *log, size_t loglen);
+
+/* The lab's reference solution, solutions/LAB/FILE, in buf; NULL when the
+ * kit has none. */
+const char *reference_solution(const struct lab *lab, char *buf, size_t len);
+
+/* The one way the reference solution is built, for a single grade and for
+ * a batch: reference_solution() for the GPU backend into work_dir (which
+ * exists). Returns as build_submission; -1 also when there is no solution. */
+int build_reference(const struct lab *lab, const char *work_dir, const struct device_info *dev,
+		    const struct isolation_policy *tools, double timeout_s, struct build_result *out,
+		    char *log, size_t loglen);
 
 /* Only compiles (no harness), for `make labN`. Same return values. */
 int build_compile_only(enum backend backend, const char *submission, const char *work_dir,
-		       const struct device_info *dev, double timeout_s, char *log, size_t loglen);
+		       const struct device_info *dev, const struct isolation_policy *tools,
+		       double timeout_s, char *log, size_t loglen);
 
 #endif

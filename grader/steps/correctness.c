@@ -145,8 +145,7 @@ int correctness_judge(const struct lab *lab, const struct shape *s, uint64_t see
 static int run_alone(const struct run_context *ctx, const struct shape *shape, uint64_t seed,
 		     struct test_result *t, struct grade *g)
 {
-	const struct rubric *r = ctx->rubric;
-	char shape_text[64], seed_text[32], err[256];
+	char shape_text[64], err[256];
 	shape_format(shape, shape_text, sizeof(shape_text));
 	/* A kernel that hung twice will hang again: the rest of the sizes
 	 * would only cost a time limit each (minutes in a batch). */
@@ -155,13 +154,8 @@ static int run_alone(const struct run_context *ctx, const struct shape *shape, u
 			  ctx->lab->entry, g->hangs);
 		return 0;
 	}
-	snprintf(seed_text, sizeof(seed_text), "%" PRIu64, seed);
-	char *argv[] = { (char *)ctx->harness, "correct", (char *)ctx->lab->id, shape_text, seed_text,
-			 NULL };
-	size_t words = GUARD_WORDS * 2 + ctx->lab->out_count(shape);
 	struct harness_report rep;
-	if (harness_run(argv, r, r->test_timeout_s, words * 4 + 65536, ctx->isolate, ctx->work_dir, &rep,
-			err, sizeof(err)) < 0) {
+	if (harness_correct(ctx, shape, seed, &rep, err, sizeof(err)) < 0) {
 		test_fail(t, "the grader could not start the harness: %s", err);
 		return 0;
 	}
@@ -187,23 +181,9 @@ static int run_alone(const struct run_context *ctx, const struct shape *shape, u
 static int run_shared(const struct run_context *ctx, const struct shape *shapes, int n,
 		      const uint64_t *seeds, struct test_result **tests)
 {
-	char texts[RUBRIC_MAX_SHAPES][2][64], err[256];
-	char *argv[3 + 2 * RUBRIC_MAX_SHAPES + 1];
-	size_t bytes = 0;
-	int a = 0;
-	argv[a++] = (char *)ctx->harness;
-	argv[a++] = "correct";
-	argv[a++] = (char *)ctx->lab->id;
-	for (int i = 0; i < n; i++) {
-		argv[a++] = (char *)shape_format(&shapes[i], texts[i][0], sizeof(texts[i][0]));
-		snprintf(texts[i][1], sizeof(texts[i][1]), "%" PRIu64, seeds[i]);
-		argv[a++] = texts[i][1];
-		bytes += (GUARD_WORDS * 2 + ctx->lab->out_count(&shapes[i])) * 4 + 65536;
-	}
-	argv[a] = NULL;
+	char err[256];
 	struct harness_report whole, parts[RUBRIC_MAX_SHAPES];
-	if (harness_run(argv, ctx->rubric, ctx->rubric->test_timeout_s, bytes, ctx->isolate,
-			ctx->work_dir, &whole, err, sizeof(err)) < 0)
+	if (harness_correct_many(ctx, shapes, seeds, n, &whole, err, sizeof(err)) < 0)
 		return 0;
 	int began = harness_split(&whole, parts, n), settled = 0;
 	char msg[TEST_MESSAGE_LEN];

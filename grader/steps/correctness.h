@@ -3,16 +3,8 @@
 #define GRADER_CORRECTNESS_H
 
 #include "steps/grade.h"
-#include "steps/harness_run.h"
-
-struct run_context {
-	const struct lab *lab;
-	const struct rubric *rubric;
-	const char *harness;	/* the linked harness to run */
-	const char *work_dir;
-	uint64_t seed, salt;
-	int isolate;
-};
+#include "steps/harness_door.h"
+#include "steps/run_context.h"
 
 /* Adds one correctness test per size of the rubric (the emulator's sizes
  * on the emulator). Returns the number that failed. */

@@ -5,15 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "channel.h"
+#include "steps/harness_door.h"
 #include "sys/kit_paths.h"
-#include "sys/sandbox.h"
 
-static void read_device_json(const unsigned char *payload, size_t len, struct device_info *d)
+static void read_device_json(const json_t *j, struct device_info *d)
 {
-	json_t *j = json_loadb((const char *)payload, len, 0, NULL);
-	if (!j)
-		return;
 	if (json_is_true(json_object_get(j, "present"))) {
 		d->present = 1;
 		snprintf(d->name, sizeof(d->name), "%s",
@@ -27,10 +23,9 @@ static void read_device_json(const unsigned char *payload, size_t len, struct de
 	} else {
 		snprintf(d->why_absent, sizeof(d->why_absent), "the CUDA runtime sees no device");
 	}
-	json_decref(j);
 }
 
-int device_probe(struct device_info *d)
+int device_probe(struct device_info *d, const char *gpu)
 {
 	memset(d, 0, sizeof(*d));
 	char probe[1024];
@@ -40,22 +35,15 @@ int device_probe(struct device_info *d)
 			 "the GPU backend was not built (no CUDA toolkit: nvcc not found)");
 		return 0;
 	}
-	char *argv[] = { probe, "device", NULL };
-	struct sandbox_limits lim = { .wall_s = 60, .output_cap = 4096, .with_channel = 1 };
-	struct child_result res;
+	struct harness_report rep;
 	char err[256];
-	if (sandbox_run(argv, &lim, &res, err, sizeof(err)) < 0) {
+	if (harness_device(probe, gpu, &rep, err, sizeof(err)) < 0) {
 		snprintf(d->why_absent, sizeof(d->why_absent), "device probe: %.200s", err);
 		return 0;
 	}
-	struct channel_reader r = { res.channel, res.channel_len, 0 };
-	uint32_t type;
-	const unsigned char *payload;
-	uint64_t len;
 	snprintf(d->why_absent, sizeof(d->why_absent), "the device probe failed (no driver?)");
-	while (channel_next(&r, &type, &payload, &len) == 1)
-		if (type == MSG_DEVICE)
-			read_device_json(payload, len, d);
-	child_result_free(&res);
+	if (rep.device)
+		read_device_json(rep.device, d);
+	harness_report_free(&rep);
 	return 0;
 }

@@ -14,7 +14,8 @@ struct device_info {
 };
 
 /* Runs build/harness/device-probe in a child (a broken driver can crash or
- * hang it) and fills d. Returns 0; d->present says whether there is a GPU. */
-int device_probe(struct device_info *d);
+ * hang it), seeing gpu as its CUDA_VISIBLE_DEVICES (NULL: the grader's
+ * own), and fills d. Returns 0; d->present says whether there is a GPU. */
+int device_probe(struct device_info *d, const char *gpu);
 
 #endif

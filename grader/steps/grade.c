@@ -106,6 +106,10 @@ int grade_exit_status(const struct grade *g)
 	return grade_passed(g) ? 0 : 1;
 }
 
+const enum test_group group_order[GROUP_COUNT] = {
+	GROUP_BUILD, GROUP_INTEGRITY, GROUP_CORRECTNESS, GROUP_PERFORMANCE, GROUP_ANALYSIS,
+};
+
 const char *group_name(enum test_group group)
 {
 	switch (group) {

@@ -19,6 +19,12 @@ enum test_group {
 	GROUP_ANALYSIS,
 	GROUP_INTEGRITY,
 };
+#define GROUP_COUNT 5
+
+/* The order a student thinks in: did it build, is it honest, is it right,
+ * is it fast, is it fast for the right reasons. Every report, gradebook
+ * and summary lists groups in this order. */
+extern const enum test_group group_order[GROUP_COUNT];
 
 enum test_status {
 	TEST_PASSED,
@@ -78,6 +84,7 @@ struct grade {
 	/* How the untrusted children ran (isolation_describe): bubblewrap or
 	 * not, and as which user. Set by grade_submission. */
 	char isolation_note[256];
+	char gpu[64];		/* the children's CUDA_VISIBLE_DEVICES; "" for the grader's own */
 };
 
 void grade_init(struct grade *g, const struct lab *lab);

@@ -1,4 +1,4 @@
-/* One grade, start to finish (see grade_run.h). */
+/* One grade, start to finish: a table of steps (see grade_run.h). */
 #include "steps/grade_run.h"
 
 #include <stdio.h>
@@ -11,7 +11,9 @@
 #include "sys/isolation.h"
 #include "sys/kit_paths.h"
 #include "steps/occupancy_check.h"
+#include "steps/occupancy_sweep.h"
 #include "steps/performance.h"
+#include "steps/prediction.h"
 
 int backend_resolve(enum backend asked, const struct device_info *dev, enum backend *out,
 		    char *why, size_t len)
@@ -29,15 +31,37 @@ int backend_resolve(enum backend asked, const struct device_info *dev, enum back
 	return 0;
 }
 
-static int build_step(const struct grade_request *req, enum backend backend,
-		      const struct device_info *dev, struct build_result *b, struct grade *g)
+/* What one grade carries from step to step. */
+struct grade_run {
+	const struct grade_request *req;
+	const struct device_info *dev;
+	enum backend backend;
+	struct build_result built;
+	struct run_context ctx;		/* set once the submission is built */
+	int failed;			/* correctness tests that failed */
+	const char *ref_harness;	/* the reference solution built for this GPU, or NULL */
+	struct build_result ref;
+	int timed;			/* the performance step timed the submission */
+	/* The submission's emulator build, for the prediction and the analysis:
+	 * in the emulator the grade's own; on a GPU built once, when first needed. */
+	int emu_tried, emu_ok;
+	struct build_result emu;
+	char emu_log[8192];
+};
+
+/* 1. Build. */
+static int step_build(struct grade_run *run, struct grade *g)
 {
-	struct test_result *t = grade_add_test(g, backend == BACKEND_CUDA ? "build (nvcc)" : "build (emulator)",
-					       GROUP_BUILD, 0);
-	int rc = build_submission(req->lab, backend, req->submission, req->work_dir, dev,
-				  req->rubric->build_timeout_s, b, g->build_log, sizeof(g->build_log));
+	const struct grade_request *req = run->req;
+	struct test_result *t = grade_add_test(g, run->backend == BACKEND_CUDA ? "build (nvcc)" :
+					       "build (emulator)", GROUP_BUILD, 0);
+	int rc = build_submission(req->lab, run->backend, req->submission, req->work_dir, run->dev,
+				  isolation_for_tools(req->isolation), req->rubric->build_timeout_s, &run->built, g->build_log,
+				  sizeof(g->build_log));
 	if (rc == 0) {
 		test_pass(t, "%s", "");
+		run->ctx = (struct run_context){ req->lab, req->rubric, run->built.harness, req->work_dir,
+						 req->seed, req->salt, req->isolation, req->gpu };
 		return 1;
 	}
 	if (rc < 0) {
@@ -52,37 +76,115 @@ static int build_step(const struct grade_request *req, enum backend backend,
 	return 0;
 }
 
+/* 2. Integrity: nothing runs that calls what the lab forbids. */
+static int step_integrity(struct grade_run *run, struct grade *g)
+{
+	return integrity_check(run->req->rubric, run->backend, run->built.student_obj,
+			       isolation_for_tools(run->req->isolation), g);
+}
+
+/* 3. Correctness, one child per size. */
+static int step_correctness(struct grade_run *run, struct grade *g)
+{
+	run->failed = correctness_run(&run->ctx, run->backend, g);
+	return 1;
+}
+
+/* Lab 4's calculator: its own tests, which do not hold back the timing of a
+ * correct kernel. */
+static int step_occupancy_check(struct grade_run *run, struct grade *g)
+{
+	occupancy_check_run(&run->ctx, run->backend, run->req->occupancy_table, g);
+	return 1;
+}
+
+static const struct build_result *emu_build(struct grade_run *run)
+{
+	const struct grade_request *req = run->req;
+	if (run->backend == BACKEND_EMU)
+		return &run->built;
+	if (!run->emu_tried) {
+		run->emu_tried = 1;
+		run->emu_ok = build_submission(req->lab, BACKEND_EMU, req->submission, req->work_dir,
+					       run->dev, isolation_for_tools(req->isolation),
+					       req->rubric->build_timeout_s, &run->emu, run->emu_log,
+					       sizeof(run->emu_log)) == 0;
+	}
+	return run->emu_ok ? &run->emu : NULL;
+}
+
+/* The performance model's prediction (of a kernel that ends): graded in the
+ * emulator for a correct kernel, shown beside the measurement on a GPU it
+ * knows. */
+static int step_prediction(struct grade_run *run, struct grade *g)
+{
+	char gpu[128];
+	if (g->hangs || prediction_gpu(run->req->rubric, run->backend == BACKEND_CUDA ? run->dev->name : NULL,
+				       gpu, sizeof(gpu)) != 0)
+		return 1;
+	const struct build_result *e = emu_build(run);
+	if (e)
+		prediction_run(&run->ctx, e->harness, gpu, g);
+	else if (g->metrics)
+		json_object_set_new(g->metrics, "prediction_error",
+				    json_string("the emulator could not build this file"));
+	return 1;
+}
+
+/* The reference solution to time beside a correct kernel on a GPU: a
+ * batch's, built once per GPU model, or built here. */
+static int step_reference(struct grade_run *run, struct grade *g)
+{
+	const struct grade_request *req = run->req;
+	char ref_dir[1100], log[8192];
+	(void)g;
+	run->ref_harness = req->reference_harness;
+	if (run->backend != BACKEND_CUDA || run->failed || !req->time_reference || run->ref_harness ||
+	    req->reference_timing)
+		return 1;
+	snprintf(ref_dir, sizeof(ref_dir), "%s/reference", req->work_dir);
+	if (make_dirs(ref_dir) == 0 &&
+	    build_reference(req->lab, ref_dir, run->dev, isolation_for_tools(req->isolation),
+			    req->rubric->build_timeout_s, &run->ref, log,
+			    sizeof(log)) == 0)
+		run->ref_harness = run->ref.harness;
+	return 1;
+}
+
+/* 4. Performance, on a GPU, for a correct kernel only; beside the reference. */
+static int step_performance(struct grade_run *run, struct grade *g)
+{
+	run->timed = performance_run(&run->ctx, run->backend, run->failed == 0,
+				     run->req->reference_timing, run->ref_harness, run->dev, g);
+	return 1;
+}
+
+/* Lab 4: bandwidth against occupancy, for a kernel that was timed. */
+static int step_occupancy_sweep(struct grade_run *run, struct grade *g)
+{
+	if (run->timed && run->req->rubric->sweep_runs > 0)
+		occupancy_sweep(&run->ctx, g);
+	return 1;
+}
+
 /*
  * The emulator's analysis on a small input: coalescing, bank conflicts,
  * races, work. Runs on a GPU machine too, from its own emulated build.
  */
-static void analysis_step(const struct grade_request *req, const struct run_context *ctx,
-			  enum backend backend, const struct build_result *built,
-			  const struct device_info *dev, struct grade *g)
+static void analyse(const struct grade_request *req, const struct run_context *ctx,
+		    const struct build_result *use, const char *build_log, struct grade *g)
 {
 	const struct rubric *r = req->rubric;
-	struct build_result emu;
-	char log[8192];
-	const struct build_result *use = built;
-	if (backend != BACKEND_EMU) {
-		if (build_submission(req->lab, BACKEND_EMU, req->submission, req->work_dir, dev,
-				     r->build_timeout_s, &emu, log, sizeof(log)) != 0) {
-			struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, 0);
-			t->status = TEST_NOT_MEASURED;
-			snprintf(t->message, sizeof(t->message), "the emulator could not build this file, "
-				 "so it was not analysed: %.900s", log);
-			return;
-		}
-		use = &emu;
+	if (!use) {
+		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, 0);
+		t->status = TEST_NOT_MEASURED;
+		snprintf(t->message, sizeof(t->message), "the emulator could not build this file, "
+			 "so it was not analysed: %.900s", build_log);
+		return;
 	}
-	char shape[64], seed[32], err[256];
-	shape_format(&r->analysis_shape, shape, sizeof(shape));
-	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)ctx->seed);
-	char *argv[] = { (char *)use->harness, "analysis", (char *)req->lab->id, shape, seed, NULL };
+	char err[256];
 	struct harness_report rep;
-	size_t words = 2 * 4096 + req->lab->out_count(&r->analysis_shape);
-	if (harness_run(argv, r, r->analysis_timeout_s, words * 4 + (64 << 20), req->isolate,
-			req->work_dir, &rep, err, sizeof(err)) < 0) {
+	if (harness_analysis(ctx, use->harness, &rep, err, sizeof(err)) < 0) {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, r->analysis_points);
 		test_fail(t, "the grader could not start the emulator: %s", err);
 		return;
@@ -101,80 +203,85 @@ static void analysis_step(const struct grade_request *req, const struct run_cont
 	harness_report_free(&rep);
 }
 
-/* Batch mode: tells the batch when GPU work starts and stops (grade_run.h). */
-static void gpu_phase(const struct grade_request *req, enum backend backend, int timed, int begin)
+/* 5. Analysis by the emulator; not for a kernel that never ends. */
+static int step_analysis(struct grade_run *run, struct grade *g)
 {
-	if (req->gpu_phase && backend == BACKEND_CUDA)
-		req->gpu_phase(req->gpu_phase_arg, timed, begin);
+	const struct grade_request *req = run->req;
+	if (!req->analysis || !analysis_checks_present(req->rubric))
+		return 1;
+	if (g->hangs == 0) {
+		analyse(req, &run->ctx, emu_build(run), run->emu_log, g);
+	} else {
+		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS,
+						       req->rubric->analysis_points);
+		test_fail(t, "not analysed: the kernel did not finish in time on %d sizes", g->hangs);
+	}
+	return 1;
 }
 
-static int has_analysis_checks(const struct rubric *r)
+/* How a step uses the GPU, for a batch that shares GPUs between workers:
+ * correctness may share one, timing must have it alone. */
+enum gpu_use { GPU_NONE, GPU_SHARED, GPU_ALONE };
+
+struct step {
+	const char *name;
+	enum gpu_use gpu;
+	int (*run)(struct grade_run *run, struct grade *g);	/* 0: the grade ends here */
+};
+
+/* The grade, in order (DESIGN.md, "How a grade is made"). */
+static const struct step steps[] = {
+	{ "build", GPU_NONE, step_build },
+	{ "integrity", GPU_NONE, step_integrity },
+	{ "correctness", GPU_SHARED, step_correctness },
+	{ "occupancy calculator", GPU_SHARED, step_occupancy_check },
+	{ "prediction", GPU_NONE, step_prediction },
+	{ "reference", GPU_NONE, step_reference },
+	{ "performance", GPU_ALONE, step_performance },
+	{ "occupancy sweep", GPU_ALONE, step_occupancy_sweep },
+	{ "analysis", GPU_NONE, step_analysis },
+};
+
+const char *grade_step_name(int i)
 {
-	return r->max_load_sectors_per_request >= 0 || r->max_store_sectors_per_request >= 0 ||
-	       r->max_shared_wavefronts_per_request >= 0 || r->max_races >= 0 ||
-	       r->max_uninit_shared_reads >= 0 || r->max_active_warp_steps >= 0;
+	return i >= 0 && i < (int)(sizeof(steps) / sizeof(steps[0])) ? steps[i].name : NULL;
+}
+
+/* Batch mode: tells the batch when GPU work starts and stops (grade_run.h). */
+static void gpu_phase(const struct grade_run *run, enum gpu_use use, int begin)
+{
+	const struct grade_request *req = run->req;
+	if (use != GPU_NONE && req->gpu_phase && run->backend == BACKEND_CUDA)
+		req->gpu_phase(req->gpu_phase_arg, use == GPU_ALONE, begin);
 }
 
 void grade_submission(const struct grade_request *req, const struct device_info *dev,
 		      struct grade *g)
 {
-	enum backend backend;
+	struct grade_run run = { .req = req, .dev = dev };
 	g->seed = req->seed;
 	snprintf(g->submission, sizeof(g->submission), "%s", req->submission);
-	if (backend_resolve(req->backend, dev, &backend, g->internal_message,
+	if (backend_resolve(req->backend, dev, &run.backend, g->internal_message,
 			    sizeof(g->internal_message)) < 0) {
 		g->internal_error = 1;
 		return;
 	}
-	g->backend = backend;
-	isolation_describe(req->isolate, g->isolation_note, sizeof(g->isolation_note));
-	snprintf(g->device, sizeof(g->device), "%s", backend == BACKEND_CUDA ? dev->name : "CPU emulator");
+	g->backend = run.backend;
+	isolation_describe(req->isolation, g->isolation_note, sizeof(g->isolation_note));
+	snprintf(g->gpu, sizeof(g->gpu), "%s", req->gpu ? req->gpu : "");
+	snprintf(g->device, sizeof(g->device), "%s", run.backend == BACKEND_CUDA ? dev->name : "CPU emulator");
 
-	/* 1. Build. */
-	struct build_result built;
-	if (!build_step(req, backend, dev, &built, g))
-		return;
-
-	/* 2. Integrity: nothing runs that calls what the lab forbids. */
-	if (!integrity_check(req->rubric, backend, built.student_obj, g))
-		return;
-
-	/* 3. Correctness, one child per size. */
-	struct run_context ctx = { req->lab, req->rubric, built.harness, req->work_dir, req->seed,
-				   req->salt, req->isolate };
-	gpu_phase(req, backend, 0, 1);
-	int failed = correctness_run(&ctx, backend, g);
-	/* Lab 4's calculator: its own tests, which do not hold back the timing
-	 * of a correct kernel. */
-	occupancy_check_run(&ctx, backend, req->occupancy_table, g);
-	gpu_phase(req, backend, 0, 0);
-
-	/* 4. Performance, on a GPU, for a correct kernel only; beside the reference. */
-	struct build_result ref;
-	char log[8192];
-	const char *ref_harness = req->reference_harness;
-	if (backend == BACKEND_CUDA && failed == 0 && req->reference && !ref_harness) {
-		char ref_dir[1100];
-		snprintf(ref_dir, sizeof(ref_dir), "%s/reference", req->work_dir);
-		if (make_dirs(ref_dir) == 0 &&
-		    build_submission(req->lab, BACKEND_CUDA, req->reference, ref_dir, dev,
-				     req->rubric->build_timeout_s, &ref, log, sizeof(log)) == 0)
-			ref_harness = ref.harness;
-	}
-	if (failed == 0)
-		gpu_phase(req, backend, 1, 1);
-	performance_run(&ctx, backend, failed == 0, req->reference_timing, ref_harness, dev, g);
-	if (failed == 0)
-		gpu_phase(req, backend, 1, 0);
-
-	/* 5. Analysis by the emulator; not for a kernel that never ends. */
-	if (req->analysis && has_analysis_checks(req->rubric)) {
-		if (g->hangs == 0) {
-			analysis_step(req, &ctx, backend, &built, dev, g);
-		} else {
-			struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS,
-							       req->rubric->analysis_points);
-			test_fail(t, "not analysed: the kernel did not finish in time on %d sizes", g->hangs);
+	enum gpu_use held = GPU_NONE;
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		/* Nothing is timed for a kernel that failed a correctness test. */
+		enum gpu_use want = steps[i].gpu == GPU_ALONE && run.failed ? GPU_NONE : steps[i].gpu;
+		if (want != held) {
+			gpu_phase(&run, held, 0);
+			gpu_phase(&run, want, 1);
+			held = want;
 		}
+		if (!steps[i].run(&run, g))
+			break;
 	}
+	gpu_phase(&run, held, 0);
 }

@@ -1,7 +1,8 @@
 /*
  * Grading one submission, start to finish: the sequence DESIGN.md fixes
- * (build, integrity, correctness, performance, analysis), in one function a
- * newcomer can read top to bottom.
+ * (build, integrity, correctness, performance, analysis) as a table of
+ * steps (grade_run.c) that grade_submission walks in order; lab 4's
+ * occupancy calculator and occupancy sweep are steps of their own.
  */
 #ifndef GRADER_GRADE_RUN_H
 #define GRADER_GRADE_RUN_H
@@ -19,8 +20,11 @@ struct grade_request {
 	uint64_t seed;
 	uint64_t salt;			/* 0: none */
 	const char *work_dir;		/* builds and runs happen here */
-	const char *reference;		/* the solution's .cu to time beside it, or NULL */
-	int isolate;			/* bubblewrap where available */
+	int time_reference;		/* build the lab's solution and time it beside */
+	/* How the children that run student code are isolated (isolation.h);
+	 * NULL: not at all (--no-isolation). */
+	const struct isolation_policy *isolation;
+	const char *gpu;		/* the children's CUDA_VISIBLE_DEVICES; NULL: the grader's own */
 	int analysis;			/* run the emulator's analysis (0 to skip) */
 
 	/* Batch mode (zero otherwise). gpu_phase is called when a phase that
@@ -36,6 +40,9 @@ struct grade_request {
 /* Resolves auto to cuda or emu. Returns 0, or -1 with why (cuda asked, none here). */
 int backend_resolve(enum backend asked, const struct device_info *dev, enum backend *out,
 		    char *why, size_t len);
+
+/* The name of step i of the table, or NULL past its end. */
+const char *grade_step_name(int i);
 
 /* Fills g. Never fails: what goes wrong is in g (build_failed, internal_error, tests). */
 void grade_submission(const struct grade_request *req, const struct device_info *dev,

@@ -85,13 +85,14 @@ const char *integrity_judge(const struct rubric *r, enum backend backend, struct
 /* The global symbols of obj as `nm -P` lists them (raw names, no sort),
  * and the same list demangled (`nm -C -j`): line k of one is line k of the
  * other. */
-static int list_symbols(const char *obj, char **raw, char **shown, char *err, size_t errlen)
+static int list_symbols(const char *obj, const struct isolation_policy *tools, char **raw, char **shown,
+			char *err, size_t errlen)
 {
 	char *raw_argv[] = { "nm", "-P", "-p", "-g", (char *)obj, NULL };
 	char *shown_argv[] = { "nm", "-C", "-j", "-p", "-g", (char *)obj, NULL };
 	char *const *argvs[] = { raw_argv, shown_argv };
 	char **outs[] = { raw, shown };
-	struct sandbox_limits lim = { .wall_s = 60, .output_cap = 16 << 20 };
+	struct sandbox_limits lim = { .wall_s = 60, .output_cap = 16 << 20, .isolation = tools };
 	for (int i = 0; i < 2; i++) {
 		struct child_result res;
 		*outs[i] = NULL;
@@ -131,7 +132,7 @@ static int judge_all(const struct rubric *r, enum backend backend, struct symbol
 }
 
 int integrity_check(const struct rubric *r, enum backend backend, const char *student_obj,
-		    struct grade *g)
+		    const struct isolation_policy *tools, struct grade *g)
 {
 	struct test_result *t = grade_add_test(g, "symbols", GROUP_INTEGRITY, 0);
 	struct symbol_set known = { 0 };
@@ -140,7 +141,7 @@ int integrity_check(const struct rubric *r, enum backend backend, const char *st
 	int rc = known_symbols_load(backend, &known, err, sizeof err);
 	if (rc < 0) {
 		test_fail(t, "could not read the symbols the libraries define: %s", err);
-	} else if (list_symbols(student_obj, &raw, &shown, err, sizeof err) < 0) {
+	} else if (list_symbols(student_obj, tools, &raw, &shown, err, sizeof err) < 0) {
 		test_fail(t, "could not list the symbols of your object file (nm): %s", err);
 		rc = -1;
 	} else if ((rc = judge_all(r, backend, &known, raw, shown, &why, name, sizeof name)) < 0) {

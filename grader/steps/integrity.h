@@ -23,9 +23,12 @@ struct object_symbol {
 	char type;		/* nm's letter: U and w are called, the rest defined */
 };
 
-/* Adds the integrity test to g. Returns 1 if the submission may run. */
+struct isolation_policy;
+
+/* Adds the integrity test to g; nm runs under tools (isolation_for_tools).
+ * Returns 1 if the submission may run. */
 int integrity_check(const struct rubric *r, enum backend backend, const char *student_obj,
-		    struct grade *g);
+		    const struct isolation_policy *tools, struct grade *g);
 
 /* For tests: the verdict on one symbol, known being what the libraries and
  * the kit define (known_symbols_load). Returns NULL when allowed, else the

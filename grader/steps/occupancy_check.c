@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "steps/harness_run.h"
+#include "steps/harness_door.h"
+#include "sys/isolation.h"
 #include "sys/kit_paths.h"
 
 /* Why a calculator usually gets a case of this kind wrong. */
@@ -97,7 +98,8 @@ int occupancy_write_questions(const char *path, const struct occ_table *t, char 
 	return 0;
 }
 
-int occupancy_live_table(const char *path, char *err, size_t errlen)
+int occupancy_live_table(const char *path, const struct isolation_policy *tools, const char *gpu,
+			 char *err, size_t errlen)
 {
 	char probe[1024];
 	kit_path(probe, sizeof(probe), "build/harness/occupancy-api");
@@ -106,7 +108,8 @@ int occupancy_live_table(const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	char *argv[] = { probe, (char *)path, NULL };
-	struct sandbox_limits lim = { .wall_s = 120, .output_cap = 16 * 1024 };
+	struct sandbox_limits lim = { .wall_s = 120, .output_cap = 16 * 1024, .isolation = tools,
+				      .gpu = gpu };
 	struct child_result res;
 	if (sandbox_run(argv, &lim, &res, err, errlen) < 0)
 		return -1;
@@ -124,7 +127,6 @@ int occupancy_live_table(const char *path, char *err, size_t errlen)
 static void check_table(const struct run_context *ctx, const char *name, const struct occ_table *t,
 			double points, struct grade *g)
 {
-	const struct rubric *r = ctx->rubric;
 	struct test_result *test = grade_add_test(g, name, GROUP_CORRECTNESS, points);
 	char questions[1100], err[512];
 	snprintf(questions, sizeof(questions), "%s/occupancy-questions.bin", ctx->work_dir);
@@ -132,11 +134,9 @@ static void check_table(const struct run_context *ctx, const char *name, const s
 		test_fail(test, "the grader could not write its questions: %s", err);
 		return;
 	}
-	char *argv[] = { (char *)ctx->harness, "occupancy", (char *)ctx->lab->id, questions, NULL };
 	struct harness_report rep;
 	size_t want = (size_t)t->n_rows * sizeof(struct occ_result);
-	if (harness_run(argv, r, r->occupancy_timeout_s, want + 65536, ctx->isolate, ctx->work_dir, &rep,
-			err, sizeof(err)) < 0) {
+	if (harness_occupancy(ctx, questions, t->n_rows, &rep, err, sizeof(err)) < 0) {
 		test_fail(test, "the grader could not start the harness: %s", err);
 		return;
 	}
@@ -181,7 +181,8 @@ void occupancy_check_run(const struct run_context *ctx, enum backend backend, co
 			snprintf(name, sizeof(name), "occupancy table %s", r->occupancy_tables[i]);
 		}
 		struct occ_table t;
-		if ((live && !live_path && occupancy_live_table(path, err, sizeof(err)) < 0) ||
+		if ((live && !live_path && occupancy_live_table(path, isolation_for_tools(ctx->isolation), ctx->gpu, err,
+					 sizeof(err)) < 0) ||
 		    occ_table_load(path, &t, err, sizeof(err)) < 0) {
 			struct test_result *test = grade_add_test(g, name, GROUP_CORRECTNESS, points);
 			g->internal_error = 1;

@@ -18,8 +18,11 @@
 void occupancy_check_run(const struct run_context *ctx, enum backend backend, const char *live_path,
 			 struct grade *g);
 
-/* Asks this GPU's occupancy API every question, into the table at path. */
-int occupancy_live_table(const char *path, char *err, size_t errlen);
+/* Asks this GPU's occupancy API every question, into the table at path:
+ * the kit's probe, run under tools (isolation_for_tools) with gpu as its
+ * CUDA_VISIBLE_DEVICES (NULL: the grader's own). */
+int occupancy_live_table(const char *path, const struct isolation_policy *tools, const char *gpu,
+			 char *err, size_t errlen);
 
 /* How many of got[0..t->n_rows) differ from the table, with the first few
  * described in msg: the configuration, what was expected and what came, and

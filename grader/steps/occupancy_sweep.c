@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "steps/harness_run.h"
-#include "steps/performance.h"
+#include "steps/harness_door.h"
+#include "steps/timing.h"
 
 /* Keeps the sweep sorted by occupancy, one point per occupancy (several
  * shared sizes can give the same number of resident blocks). */
@@ -29,13 +29,9 @@ static void insert_point(json_t *sweep, json_t *point)
 void occupancy_sweep(const struct run_context *ctx, struct grade *g)
 {
 	const struct rubric *r = ctx->rubric;
-	char runs[16], shape[64], err[256], msg[512];
-	snprintf(runs, sizeof(runs), "%d", r->sweep_runs);
-	shape_format(&r->perf_shape, shape, sizeof(shape));
-	char *argv[] = { (char *)ctx->harness, "sweep", (char *)ctx->lab->id, runs, shape, NULL };
+	char err[256], msg[512];
 	struct harness_report rep;
-	if (harness_run(argv, r, r->bench_timeout_s, 1 << 20, ctx->isolate, ctx->work_dir, &rep, err,
-			sizeof(err)) < 0) {
+	if (harness_sweep(ctx, &rep, err, sizeof(err)) < 0) {
 		json_object_set_new(g->metrics, "sweep_error", json_string(err));
 		return;
 	}

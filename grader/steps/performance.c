@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
-#include "steps/occupancy_sweep.h"
+#include "steps/timing.h"
 
 double band_points(const struct band *b, double pct, double max_points)
 {
@@ -30,66 +29,12 @@ static int bench_shapes(const struct rubric *r, struct shape *out)
 	return n;
 }
 
-int timing_read(json_t *t, int runs, double bytes, double *gbps, double *copy_gbps, double *spread,
-		double *sum_ms)
-{
-	json_t *s = json_object_get(t, "student_ms"), *c = json_object_get(t, "copy_ms");
-	if (!json_is_array(s) || !json_is_array(c) || (int)json_array_size(s) != runs ||
-	    (int)json_array_size(c) != runs)
-		return -1;
-	double *x = malloc(sizeof(double) * (size_t)runs), *y = malloc(sizeof(double) * (size_t)runs);
-	int ok = x && y;
-	for (int i = 0; ok && i < runs; i++) {
-		x[i] = json_number_value(json_array_get(s, (size_t)i));
-		y[i] = json_number_value(json_array_get(c, (size_t)i));
-		ok = x[i] > 0 && y[i] > 0;
-		*sum_ms += x[i] + y[i];
-	}
-	if (ok) {
-		struct stats st = stats_of(x, (size_t)runs);
-		*gbps = bytes / (st.median * 1e-3) / 1e9;
-		*copy_gbps = bytes / (stats_median(y, (size_t)runs) * 1e-3) / 1e9;
-		*spread = st.spread;
-	}
-	free(x);
-	free(y);
-	return ok ? 0 : -1;
-}
-
 static int perf_index(const struct bench_run *b, const struct shape *s)
 {
 	for (int i = 0; i < b->n; i++)
 		if (memcmp(&b->shapes[i], s, sizeof(*s)) == 0)
 			return i;
 	return b->n - 1;
-}
-
-double launches_max_occupancy(json_t *launches, char *desc, size_t len)
-{
-	json_t *l;
-	size_t i;
-	double best = -1;
-	desc[0] = '\0';
-	json_array_foreach(launches, i, l) {
-		double occ = json_number_value(json_object_get(l, "occupancy"));
-		if (!json_is_number(json_object_get(l, "occupancy")) || occ <= best)
-			continue;
-		best = occ;
-		const char *kernel = json_string_value(json_object_get(l, "kernel"));
-		snprintf(desc, len, "%.60s: %lld blocks of %lld threads, %lld B dynamic shared, %lld "
-			 "registers: %lld blocks/SM", kernel ? kernel : "?",
-			 json_integer_value(json_object_get(l, "grid")),
-			 json_integer_value(json_object_get(l, "threads")),
-			 json_integer_value(json_object_get(l, "dynamic_shared")),
-			 json_integer_value(json_object_get(l, "registers")),
-			 json_integer_value(json_object_get(l, "blocks_per_sm")));
-	}
-	return best;
-}
-
-int timings_outlast_child(double sum_ms, const struct harness_report *rep)
-{
-	return sum_ms > rep->child.wall_s * 1e3 * 1.02 + 5;
 }
 
 void bench_run_free(struct bench_run *b)
@@ -104,21 +49,12 @@ int bench_harness(const struct run_context *ctx, const char *harness, struct ben
 	const struct rubric *r = ctx->rubric;
 	memset(out, 0, sizeof(*out));
 	out->n = bench_shapes(r, out->shapes);
-	char runs[16], texts[GRADE_MAX_BENCH][64], err[256];
-	char *argv[GRADE_MAX_BENCH + 5];
-	int a = 0;
-	snprintf(runs, sizeof(runs), "%d", r->runs);
-	argv[a++] = (char *)harness;
-	argv[a++] = "bench";
-	argv[a++] = (char *)ctx->lab->id;
-	argv[a++] = runs;
+	char texts[GRADE_MAX_BENCH][64], err[256];
 	for (int i = 0; i < out->n; i++)
-		argv[a++] = (char *)shape_format(&out->shapes[i], texts[i], sizeof(texts[i]));
-	argv[a] = NULL;
+		shape_format(&out->shapes[i], texts[i], sizeof(texts[i]));
 
 	struct harness_report rep;
-	if (harness_run(argv, r, r->bench_timeout_s, 1 << 20, ctx->isolate, ctx->work_dir, &rep, err,
-			sizeof(err)) < 0) {
+	if (harness_bench(ctx, harness, out->shapes, out->n, &rep, err, sizeof(err)) < 0) {
 		snprintf(msg, len, "the grader could not start the harness: %s", err);
 		return -1;
 	}
@@ -279,33 +215,69 @@ static void score(const struct run_context *ctx, const struct bench_run *st, con
 		 st->spread[i]);
 }
 
-void performance_run(const struct run_context *ctx, enum backend backend, int correct,
-		     const struct bench_run *reference_timing, const char *reference_harness,
-		     const struct device_info *dev, struct grade *g)
+/* The emulator's performance test: the performance model's prediction for a
+ * GPU (steps/prediction.c), scored against the rubric's band for that GPU,
+ * and said to be a prediction. */
+static void score_prediction(const struct rubric *r, const char *shape, struct test_result *t,
+			     struct grade *g)
+{
+	json_t *m = g->metrics;
+	const char *gpu = json_string_value(json_object_get(m, "predicted_for"));
+	const char *why = json_string_value(json_object_get(m, "predicted_why"));
+	double pct = json_number_value(json_object_get(m, "predicted_percent_of_copy"));
+	if (!gpu || !why) {
+		const char *err = json_string_value(json_object_get(m, "prediction_error"));
+		test_fail(t, "no prediction of the speed: %s", err ? err : "the prediction did not run");
+		return;
+	}
+	double occupancy = json_number_value(json_object_get(m, "predicted_occupancy_pct")) / 100;
+	char launch[160];
+	snprintf(launch, sizeof(launch), "a prediction: the occupancy the model computes for %.100s", gpu);
+	if (occupancy_capped(r, occupancy, launch, t))
+		return;
+	const struct gpu_band *gb = rubric_gpu_band(r, gpu);
+	const struct band *b = gb ? &gb->band : &r->default_band;
+	snprintf(g->band_source, sizeof(g->band_source), "%s for %.100s, scoring the performance model's "
+		 "prediction (no GPU here)", gb ? "the rubric's band" : "the rubric's default band", gpu);
+	t->points = band_points(b, pct, r->performance_points);
+	t->status = t->points >= r->performance_points - 1e-9 ? TEST_PASSED : TEST_FAILED;
+	snprintf(t->message, sizeof(t->message), "predicted for %.100s (a prediction from the emulator's "
+		 "trace, not a measurement): about %.0f%% of copy at %s: %.400s; points from %.0f%% to "
+		 "%.0f%% of copy.", gpu, pct, shape, why, b->lower_pct, b->upper_pct);
+}
+
+int performance_run(const struct run_context *ctx, enum backend backend, int correct,
+		    const struct bench_run *reference_timing, const char *reference_harness,
+		    const struct device_info *dev, struct grade *g)
 {
 	const struct rubric *r = ctx->rubric;
 	char shape[64], name[96], msg[TEST_MESSAGE_LEN];
 	shape_format(&r->perf_shape, shape, sizeof(shape));
 	snprintf(name, sizeof(name), "bandwidth %s", shape);
 	struct test_result *t = grade_add_test(g, name, GROUP_PERFORMANCE, r->performance_points);
-	if (backend == BACKEND_EMU) {
+	if (backend == BACKEND_EMU && !r->predicted) {
 		t->status = TEST_NOT_MEASURED;
 		t->max_points = 0;
 		snprintf(t->message, sizeof(t->message), "bandwidth needs a GPU: the emulator checks "
 			 "correctness and analysis, not speed (%.0f points are given on a GPU)",
 			 r->performance_points);
-		return;
+		return 0;
 	}
 	if (!correct) {
 		snprintf(t->message, sizeof(t->message), "not measured: speed counts only once every "
 			 "correctness test passes");
-		return;
+		return 0;
+	}
+	if (backend == BACKEND_EMU) {
+		snprintf(t->name, sizeof(t->name), "bandwidth %.40s (predicted)", shape);
+		score_prediction(r, shape, t, g);
+		return 0;
 	}
 	struct bench_run st, ref;
 	if (bench_harness(ctx, ctx->harness, &st, msg, sizeof(msg)) < 0) {
 		test_fail(t, "%s", msg);
 		bench_run_free(&st);
-		return;
+		return 0;
 	}
 	const struct bench_run *use = reference_timing;
 	int timed_now = !use && reference_harness;
@@ -316,6 +288,5 @@ void performance_run(const struct run_context *ctx, enum backend backend, int co
 	bench_run_free(&st);
 	if (timed_now)
 		bench_run_free(&ref);
-	if (r->sweep_runs > 0)
-		occupancy_sweep(ctx, g);
+	return 1;
 }

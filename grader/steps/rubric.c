@@ -177,6 +177,8 @@ static int performance_key(struct parse *p, const char *section, const char *key
 	NUMBER("max_occupancy_pct", 1, 100, r->max_occupancy_pct);
 	if (IS("sweep_runs"))
 		return first_time(p, section, key) && parse_whole(p, key, value, 0, 1000, &r->sweep_runs);
+	if (IS("predicted"))
+		return first_time(p, section, key) && parse_whole(p, key, value, 0, 1, &r->predicted);
 	return error(p, key, "unknown key in [performance]%s", "");
 }
 
@@ -220,12 +222,10 @@ static int analysis_key(struct parse *p, const char *section, const char *key, c
 		return first_time(p, section, key) && parse_one_shape(p, key, value, &r->analysis_shape);
 	NUMBER("points", 0, 1000, r->analysis_points);
 	NUMBER("timeout_s", 1, 3600, r->analysis_timeout_s);
-	NUMBER("max_load_sectors_per_request", 1, 32, r->max_load_sectors_per_request);
-	NUMBER("max_store_sectors_per_request", 1, 32, r->max_store_sectors_per_request);
-	NUMBER("max_shared_wavefronts_per_request", 1, 32, r->max_shared_wavefronts_per_request);
-	NUMBER("max_races", 0, 1e9, r->max_races);
-	NUMBER("max_uninit_shared_reads", 0, 1e9, r->max_uninit_shared_reads);
-	NUMBER("max_active_warp_steps", 1, 1e9, r->max_active_warp_steps);
+	for (int i = 0; i < ANALYSIS_CHECKS; i++) {
+		const struct analysis_check_info *c = &analysis_checks[i];
+		NUMBER(c->rubric_key, c->lowest, c->highest, r->analysis_limit[i]);
+	}
 	return error(p, key, "unknown key in [analysis]%s", "");
 }
 
@@ -322,6 +322,7 @@ static void set_defaults(struct rubric *r)
 	r->test_timeout_s = 20;
 	r->runs = 50;
 	r->performance_points = 40;
+	r->predicted = 1;
 	r->default_band = (struct band){ 20, 75 };
 	r->reference_band = (struct band){ 25, 80 };
 	r->bench_timeout_s = 180;
@@ -329,12 +330,8 @@ static void set_defaults(struct rubric *r)
 	r->occupancy_timeout_s = 30;
 	r->analysis_points = 10;
 	r->analysis_timeout_s = 60;
-	r->max_load_sectors_per_request = -1;
-	r->max_store_sectors_per_request = -1;
-	r->max_shared_wavefronts_per_request = -1;
-	r->max_races = -1;
-	r->max_uninit_shared_reads = -1;
-	r->max_active_warp_steps = -1;
+	for (int i = 0; i < ANALYSIS_CHECKS; i++)
+		r->analysis_limit[i] = -1;
 	r->build_timeout_s = 120;
 	r->cpu_time_s = 600;
 	r->output_limit_bytes = 64 * 1024;

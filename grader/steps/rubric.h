@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "shape.h"
+#include "steps/analysis_check.h"
 
 #define RUBRIC_MAX_SHAPES 32
 #define RUBRIC_MAX_BANDS 16
@@ -54,6 +55,7 @@ struct rubric {
 	 * this occupancy (percent); < 0 when the key is absent (no cap). */
 	double max_occupancy_pct;
 	int sweep_runs;			/* timed runs per point of the occupancy sweep; 0: no sweep */
+	int predicted;			/* 1: the emulator grades the performance model's prediction */
 
 	/* [occupancy]: lab 4's calculator, checked against tables of the CUDA
 	 * occupancy API's answers: the stored ones named here (sm_80 ...), and
@@ -67,15 +69,10 @@ struct rubric {
 	struct gpu_band gpus[RUBRIC_MAX_BANDS];
 	int n_gpus;
 
-	/* [analysis]: a check runs only when its key is present (>= 0). */
+	/* [analysis]: a check runs only when its key is present. */
 	struct shape analysis_shape;
 	double analysis_points;		/* split evenly over the checks present */
-	double max_load_sectors_per_request;
-	double max_store_sectors_per_request;
-	double max_shared_wavefronts_per_request;
-	double max_races;
-	double max_uninit_shared_reads;
-	double max_active_warp_steps;
+	double analysis_limit[ANALYSIS_CHECKS];	/* by analysis_check.h's table; < 0: absent */
 	double analysis_timeout_s;
 
 	/* [integrity] */

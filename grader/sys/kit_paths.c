@@ -76,3 +76,44 @@ void remove_tree(const char *path)
 {
 	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
+
+static int is_program(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+int find_program(const char *name, char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+	if (strchr(name, '/')) {
+		snprintf(buf, len, "%s", name);
+		return is_program(buf);
+	}
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (const char *p = path;; p++) {
+		const char *end = strchrnul(p, ':');
+		int n = (int)(end - p);
+		snprintf(buf, len, "%.*s/%s", n, n ? p : ".", name);
+		if (is_program(buf))
+			return 1;
+		if (!*end)
+			return 0;
+		p = end;
+	}
+}
+
+/* path made absolute and free of symbolic links, as bwrap needs it; the
+ * path itself (made absolute) when it does not exist yet. */
+void absolute_path(const char *path, char *out, size_t len)
+{
+	char buf[PATH_MAX], cwd[PATH_MAX];
+	if (realpath(path, buf)) {
+		snprintf(out, len, "%s", buf);
+	} else if (path[0] == '/' || !getcwd(cwd, sizeof(cwd))) {
+		snprintf(out, len, "%s", path);
+	} else {
+		snprintf(out, len, "%.2000s/%.2000s", cwd, path);
+	}
+}

@@ -17,13 +17,7 @@
 
 #include "channel.h"
 #include "sys/isolation.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "sys/clock.h"
 
 static void set_limit(int resource, rlim_t value)
 {
@@ -32,12 +26,13 @@ static void set_limit(int resource, rlim_t value)
 }
 
 /* In the child, between fork and exec: only async-signal-safe calls. */
-static void child_setup(int out_fd, int channel_fd, const struct sandbox_limits *lim)
+static void child_setup(int in_fd, int out_fd, int channel_fd, const struct sandbox_limits *lim)
 {
 	setpgid(0, 0);
-	int devnull = open("/dev/null", O_RDONLY);
-	if (devnull >= 0)
-		dup2(devnull, 0);
+	if (in_fd < 0)
+		in_fd = open("/dev/null", O_RDONLY);
+	if (in_fd >= 0)
+		dup2(in_fd, 0);
 	dup2(out_fd, 1);
 	dup2(out_fd, 2);
 	if (channel_fd >= 0)
@@ -131,6 +126,19 @@ static void read_channel(int fd, struct child_result *res)
 	res->channel_len = (size_t)st.st_size;
 }
 
+/* A memory file holding the child's stdin, read from its start. */
+static int open_input(const void *data, size_t len, char *err, size_t errlen)
+{
+	int fd = memfd_create("grade-input", MFD_CLOEXEC);
+	if (fd < 0 || write(fd, data, len) != (ssize_t)len || lseek(fd, 0, SEEK_SET) != 0) {
+		snprintf(err, errlen, "cannot hand the child its input: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int sandbox_run(char *const argv[], const struct sandbox_limits *lim, struct child_result *res,
 		char *err, size_t errlen)
 {
@@ -154,13 +162,16 @@ int sandbox_run(char *const argv[], const struct sandbox_limits *lim, struct chi
 			return -1;
 		}
 	}
+	int input_fd = lim->input ? open_input(lim->input, lim->input_len, err, errlen) : -1;
 	/* isolation.c decides how it runs: bubblewrap, another user, a clean environment. */
 	struct isolation_plan plan;
-	if (isolation_prepare(argv, lim, &plan, err, errlen) < 0) {
+	if ((lim->input && input_fd < 0) || isolation_prepare(argv, lim, &plan, err, errlen) < 0) {
 		close(pipefd[0]);
 		close(pipefd[1]);
 		if (channel_fd >= 0)
 			close(channel_fd);
+		if (input_fd >= 0)
+			close(input_fd);
 		return -1;
 	}
 	res->isolated = plan.bwrap;
@@ -169,11 +180,13 @@ int sandbox_run(char *const argv[], const struct sandbox_limits *lim, struct chi
 	pid_t pid = fork();
 	if (pid < 0) {
 		snprintf(err, errlen, "fork: %s", strerror(errno));
+		if (input_fd >= 0)
+			close(input_fd);
 		isolation_finish(&plan);
 		return -1;
 	}
 	if (pid == 0) {
-		child_setup(pipefd[1], channel_fd, lim);
+		child_setup(input_fd, pipefd[1], channel_fd, lim);
 		isolation_enter(&plan);
 		execvpe(plan.argv[0], plan.argv, plan.envp);
 		dprintf(2, "cannot run %s: %s\n", plan.argv[0], strerror(errno));
@@ -181,6 +194,8 @@ int sandbox_run(char *const argv[], const struct sandbox_limits *lim, struct chi
 	}
 	setpgid(pid, pid);	/* also here, so the group exists before any kill */
 	close(pipefd[1]);
+	if (input_fd >= 0)
+		close(input_fd);
 	supervise(pid, pipefd[0], lim, res, start);
 	res->wall_s = now_s() - start;
 	close(pipefd[0]);

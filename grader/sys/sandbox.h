@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+struct isolation_policy;	/* isolation.h */
+
 struct sandbox_limits {
 	double wall_s;		/* killed after this many seconds */
 	double cpu_s;		/* RLIMIT_CPU; 0 for none */
@@ -18,7 +20,12 @@ struct sandbox_limits {
 	int with_channel;	/* give the child a fresh memfd as CHANNEL_FD */
 	const char *cwd;	/* the child's working directory, or NULL */
 	const char *writable_dir;	/* with isolation: the only folder it may write */
-	int isolate;		/* run under bubblewrap when it is installed */
+	/* How the child is isolated (isolation.h); NULL: it runs as the
+	 * grader's user, in the grader's environment. */
+	const struct isolation_policy *isolation;
+	const char *gpu;	/* the child's CUDA_VISIBLE_DEVICES; NULL: the grader's own */
+	const void *input;	/* what the child reads on stdin; NULL: /dev/null */
+	size_t input_len;
 };
 
 struct child_result {

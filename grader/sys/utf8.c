@@ -27,3 +27,8 @@ size_t utf8_len(const unsigned char *p)
 		return 0;
 	return n;
 }
+
+int is_control_char(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}

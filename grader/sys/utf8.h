@@ -9,4 +9,8 @@
  * U+10FFFF included, as JSON writers refuse them. */
 size_t utf8_len(const unsigned char *p);
 
+/* 1 for an ASCII control character (below 0x20, or DEL): what text from
+ * outside must not carry to a terminal, a gradebook or a gnuplot script. */
+int is_control_char(unsigned char c);
+
 #endif

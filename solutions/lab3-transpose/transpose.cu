@@ -23,8 +23,7 @@
  *     2x+1, and rows 2x and 2x+32 get the same swizzle), while every row stays
  *     64 words long. On an H100 the swizzled candidate of this design timed
  *     96.3% of copy, the padded one 95.4% (docs/results/h100-2026-11-24-
- *     candidates/variants.md). This file compiles to 32 registers a thread
- *     (nvcc --resource-usage, sm_90): 8 blocks, 2048 threads, per SM.
+ *     candidates/variants.md); this file is that candidate's kernel.
  *   - Any shape: a tile that lies wholly inside the matrix, whose rows are
  *     8-byte aligned (an even row length), takes the float2 path (the load and
  *     the store decide apart: the output's rows are rows long); any other tile
@@ -36,18 +35,15 @@
  */
 #include <cuda_runtime.h>
 #include <stddef.h>
-#include <stdint.h>
 
 #define TILE       64
 #define BLOCK_ROWS 8			/* rows of threads; TILE / 2 = 32 threads per row */
 #define PER_THREAD (TILE / BLOCK_ROWS)	/* tile rows per thread: 8 */
 
-/* Element (r, c) of the tile: column c of row r, swizzled. */
 #define AT(r, c) tile[r][(c) ^ ((r) % 32)]
 
 __global__ void transpose_tile(const float *__restrict__ in, float *__restrict__ out,
-			       int rows, int cols, unsigned int tiles_across,
-			       bool in_pairs, bool out_pairs)
+			       int rows, int cols, unsigned int tiles_across)
 {
 	__shared__ float tile[TILE][TILE];
 	const size_t nrows = (size_t)rows, ncols = (size_t)cols;
@@ -55,46 +51,47 @@ __global__ void transpose_tile(const float *__restrict__ in, float *__restrict__
 	const size_t col0 = (size_t)(blockIdx.x % tiles_across) * TILE;	/* first input column */
 	const int x = threadIdx.x, y = threadIdx.y;
 	const bool inside = row0 + TILE <= nrows && col0 + TILE <= ncols;
-	int j;
 
-	/* Load: (r, c) of the tile = in(row0 + r, col0 + c), r = y + 8j. */
-	if (inside && in_pairs) {
+	/* Load: (r, c) of the tile = in(row0 + r, col0 + c), r = y + 8j. An even
+	 * row length keeps every float2 8-byte aligned (cudaMalloc aligns the
+	 * matrix itself). */
+	if (inside && ncols % 2 == 0) {
 		float2 v[PER_THREAD];
 #pragma unroll
-		for (j = 0; j < PER_THREAD; j++)	/* 8 independent loads in flight */
+		for (int j = 0; j < PER_THREAD; j++)	/* 8 independent loads in flight */
 			v[j] = *(const float2 *)&in[(row0 + y + j * BLOCK_ROWS) * ncols + col0 + 2 * x];
 #pragma unroll
-		for (j = 0; j < PER_THREAD; j++) {
+		for (int j = 0; j < PER_THREAD; j++) {
 			AT(y + j * BLOCK_ROWS, 2 * x) = v[j].x;
 			AT(y + j * BLOCK_ROWS, 2 * x + 1) = v[j].y;
 		}
 	} else {
-		for (j = 0; j < PER_THREAD; j++) {
-			int r = y + j * BLOCK_ROWS;
-			for (int c = x; c < TILE; c += TILE / 2)
+		for (int j = 0; j < PER_THREAD; j++)
+			for (int k = 0; k < 2; k++) {
+				int r = y + j * BLOCK_ROWS, c = x + k * (TILE / 2);
 				if (row0 + r < nrows && col0 + c < ncols)
 					AT(r, c) = in[(row0 + r) * ncols + col0 + c];
-		}
+			}
 	}
 
 	__syncthreads();	/* the whole tile is loaded before anyone reads it */
 
 	/* Store: output row col0 + c holds input column col0 + c, so its words
 	 * row0 + r are (r, c) of the tile, c = y + 8j: the read walks a column. */
-	if (inside && out_pairs) {
+	if (inside && nrows % 2 == 0) {
 #pragma unroll
-		for (j = 0; j < PER_THREAD; j++) {
+		for (int j = 0; j < PER_THREAD; j++) {
 			int c = y + j * BLOCK_ROWS;
-			*(float2 *)&out[(col0 + c) * nrows + row0 + 2 * x] =
-				make_float2(AT(2 * x, c), AT(2 * x + 1, c));
+			float2 v = make_float2(AT(2 * x, c), AT(2 * x + 1, c));
+			*(float2 *)&out[(col0 + c) * nrows + row0 + 2 * x] = v;
 		}
 	} else {
-		for (j = 0; j < PER_THREAD; j++) {
-			int c = y + j * BLOCK_ROWS;
-			for (int r = x; r < TILE; r += TILE / 2)
+		for (int j = 0; j < PER_THREAD; j++)
+			for (int k = 0; k < 2; k++) {
+				int c = y + j * BLOCK_ROWS, r = x + k * (TILE / 2);
 				if (col0 + c < ncols && row0 + r < nrows)
 					out[(col0 + c) * nrows + row0 + r] = AT(r, c);
-		}
+			}
 	}
 }
 
@@ -103,11 +100,7 @@ extern "C" void transpose(const float *d_in, float *d_out, int rows, int cols)
 	const size_t tiles_down = ((size_t)rows + TILE - 1) / TILE;
 	const size_t tiles_across = ((size_t)cols + TILE - 1) / TILE;
 	dim3 block(TILE / 2, BLOCK_ROWS);
-	/* A float2 access needs an 8-byte aligned address: an even row length
-	 * and an aligned matrix (cudaMalloc's always are). */
-	const bool in_pairs = cols % 2 == 0 && (uintptr_t)d_in % 8 == 0;
-	const bool out_pairs = rows % 2 == 0 && (uintptr_t)d_out % 8 == 0;
 
 	transpose_tile<<<(unsigned int)(tiles_down * tiles_across), block>>>(
-		d_in, d_out, rows, cols, (unsigned int)tiles_across, in_pairs, out_pairs);
+		d_in, d_out, rows, cols, (unsigned int)tiles_across);
 }

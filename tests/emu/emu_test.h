@@ -38,6 +38,10 @@ long fx_wide_shift(void);
 long fx_tile_votes(void);
 long fx_runtime_extras(void);
 
+/* kernels/model.cu */
+long mk_which_blocks(int grid, unsigned int *seen);
+long mk_copy4(int ilp4);
+
 /* The metrics since the last reset, parsed (the test fails if they do
  * not parse). */
 json_t *metrics_now(void);

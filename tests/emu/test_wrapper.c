@@ -179,8 +179,10 @@ static void compile_all(const char *pattern)
 	char pat[512];
 	glob_t g;
 	snprintf(pat, sizeof pat, "%s/%s", CUEMU_SOURCE_DIR, pattern);
+	/* The kit ships these files: finding none is a broken checkout or a
+	 * wrong pattern, and must not pass as "nothing to check". */
 	if (glob(pat, 0, NULL, &g) != 0)
-		cr_skip_test("no %s yet", pattern);
+		cr_assert_fail("no file matches %s", pat);
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		char cmd[2048], *out;
 		/* As grader/steps/build.c compiles them: the kit's common/ on the include path. */

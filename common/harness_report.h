@@ -1,0 +1,19 @@
+/*
+ * The harness's frames on its report channel (CHANNEL_FD, common/channel.h):
+ * what grader/harness/ sends besides raw output words.
+ */
+#ifndef COMMON_HARNESS_REPORT_H
+#define COMMON_HARNESS_REPORT_H
+
+#include <stddef.h>
+
+#include "channel.h"
+
+/* One JSON frame (at most 4 KiB). */
+void send_json(enum channel_msg type, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* s as the body of a JSON string, into out (len bytes). */
+void json_escape(const char *s, char *out, size_t len);
+/* A failure of the harness itself (not of the student's kernel): MSG_ERROR, then exit(1). */
+void fail(const char *where, const char *what) __attribute__((noreturn));
+
+#endif

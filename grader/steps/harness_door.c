@@ -1,0 +1,289 @@
+/* The grader's door to the harness (see harness_door.h). */
+#include "steps/harness_door.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "channel.h"
+#include "guard.h"
+#include "occupancy.h"
+#include "steps/grade.h"
+
+static json_t *parse_json(const unsigned char *p, uint64_t len)
+{
+	return json_loadb((const char *)p, (size_t)len, 0, NULL);
+}
+
+/* Walks the frames of data[0, len_all). A second frame of a kind that comes
+ * once, or JSON that does not parse, counts as corruption like a broken
+ * header. */
+static void read_frames(struct harness_report *rep, const unsigned char *data, size_t len_all)
+{
+	struct channel_reader r = { data, len_all, 0 };
+	uint32_t type;
+	const unsigned char *p;
+	uint64_t len;
+	int rc;
+	rep->timings = json_array();
+	while ((rc = channel_next(&r, &type, &p, &len)) == 1) {
+		json_t *j = NULL;
+		if (type != MSG_OUTPUT && type != MSG_END) {
+			j = parse_json(p, len);
+			if (!j) {
+				rep->corrupt = 1;
+				return;
+			}
+		}
+		switch (type) {
+		case MSG_BEGIN: rep->began = 1; json_decref(j); break;
+		case MSG_DEVICE: json_decref(rep->device); rep->device = j; break;
+		case MSG_END: rep->ended = 1; break;
+		case MSG_DONE: if (rep->done) rep->corrupt = 1; json_decref(rep->done); rep->done = j; break;
+		case MSG_ERROR: json_decref(rep->error); rep->error = j; break;
+		case MSG_METRICS: json_decref(rep->metrics); rep->metrics = j; break;
+		case MSG_TIMING: json_array_append_new(rep->timings, j); break;
+		case MSG_OUTPUT:
+			rep->outputs++;
+			rep->output = (const uint32_t *)p;
+			rep->output_words = (size_t)(len / 4);
+			if (len % 4)
+				rep->corrupt = 1;
+			break;
+		}
+	}
+	if (rc < 0)
+		rep->corrupt = 1;
+}
+
+static int run(char *const argv[], const struct sandbox_limits *lim, struct harness_report *rep,
+	       char *err, size_t errlen)
+{
+	memset(rep, 0, sizeof(*rep));
+	if (sandbox_run(argv, lim, &rep->child, err, errlen) < 0)
+		return -1;
+	read_frames(rep, rep->child.channel, rep->child.channel_len);
+	return 0;
+}
+
+/* A verb that runs student code: the rubric's limits, the run's folder. */
+static int run_student(const struct run_context *ctx, char *const argv[], double wall_s,
+		       size_t channel_bytes, struct harness_report *rep, char *err, size_t errlen)
+{
+	const struct rubric *r = ctx->rubric;
+	struct sandbox_limits lim = {
+		.wall_s = wall_s,
+		.cpu_s = r->cpu_time_s,
+		.output_cap = r->output_limit_bytes,
+		.file_cap = channel_bytes + (1 << 20),
+		.with_channel = 1,
+		.cwd = ctx->work_dir,
+		.writable_dir = ctx->work_dir,
+		.isolation = ctx->isolation,
+		.gpu = ctx->gpu,
+	};
+	return run(argv, &lim, rep, err, errlen);
+}
+
+int harness_device(const char *program, const char *gpu, struct harness_report *rep, char *err,
+		   size_t errlen)
+{
+	/* Kit code only, but a broken driver can crash or hang it. */
+	char *argv[] = { (char *)program, "device", NULL };
+	struct sandbox_limits lim = { .wall_s = 60, .output_cap = 4096, .with_channel = 1, .gpu = gpu };
+	return run(argv, &lim, rep, err, errlen);
+}
+
+int harness_correct(const struct run_context *ctx, const struct shape *s, uint64_t seed,
+		    struct harness_report *rep, char *err, size_t errlen)
+{
+	char shape[64], seed_text[32];
+	shape_format(s, shape, sizeof(shape));
+	snprintf(seed_text, sizeof(seed_text), "%llu", (unsigned long long)seed);
+	char *argv[] = { (char *)ctx->harness, "correct", (char *)ctx->lab->id, shape, seed_text, NULL };
+	/* The output between its guards, and a few small JSON frames. */
+	size_t words = GUARD_WORDS * 2 + ctx->lab->out_count(s);
+	return run_student(ctx, argv, ctx->rubric->test_timeout_s, words * 4 + 65536, rep, err, errlen);
+}
+
+int harness_correct_many(const struct run_context *ctx, const struct shape *shapes,
+			 const uint64_t *seeds, int n, struct harness_report *rep, char *err,
+			 size_t errlen)
+{
+	char texts[HARNESS_MAX_PARTS][2][64];
+	char *argv[3 + 2 * HARNESS_MAX_PARTS + 1];
+	size_t bytes = 0;
+	int a = 0;
+	if (n > HARNESS_MAX_PARTS)
+		n = HARNESS_MAX_PARTS;
+	argv[a++] = (char *)ctx->harness;
+	argv[a++] = "correct";
+	argv[a++] = (char *)ctx->lab->id;
+	for (int i = 0; i < n; i++) {
+		argv[a++] = (char *)shape_format(&shapes[i], texts[i][0], sizeof(texts[i][0]));
+		snprintf(texts[i][1], sizeof(texts[i][1]), "%llu", (unsigned long long)seeds[i]);
+		argv[a++] = texts[i][1];
+		bytes += (GUARD_WORDS * 2 + ctx->lab->out_count(&shapes[i])) * 4 + 65536;
+	}
+	argv[a] = NULL;
+	/* One size's time limit for all of them: see correctness.c. */
+	return run_student(ctx, argv, ctx->rubric->test_timeout_s, bytes, rep, err, errlen);
+}
+
+int harness_split(const struct harness_report *whole, struct harness_report *parts, int max)
+{
+	/* whole->corrupt is not asked: several sizes send several MSG_DONE,
+	 * which a one-size report counts as corruption. Each part is checked. */
+	size_t start[HARNESS_MAX_PARTS + 1];
+	int n = 0, rc;
+	struct channel_reader r = { whole->child.channel, whole->child.channel_len, 0 };
+	uint32_t type;
+	const unsigned char *p;
+	uint64_t len;
+	size_t at = 0;
+	while ((rc = channel_next(&r, &type, &p, &len)) == 1) {
+		if (type == MSG_BEGIN) {
+			if (n == max || n == HARNESS_MAX_PARTS)
+				return -1;	/* more sizes than were asked for */
+			start[n++] = at;
+		}
+		at = r.pos;
+	}
+	if (rc < 0)
+		return -1;	/* not well-formed frames */
+	start[n] = whole->child.channel_len;
+	for (int i = 0; i < n; i++) {
+		memset(&parts[i], 0, sizeof(parts[i]));
+		parts[i].child = whole->child;	/* the fate of the process, shared */
+		read_frames(&parts[i], whole->child.channel + start[i], start[i + 1] - start[i]);
+	}
+	return n;
+}
+
+int harness_bench(const struct run_context *ctx, const char *harness, const struct shape *shapes,
+		  int n, struct harness_report *rep, char *err, size_t errlen)
+{
+	char runs[16], texts[GRADE_MAX_BENCH][64];
+	char *argv[GRADE_MAX_BENCH + 5];
+	int a = 0;
+	if (n > GRADE_MAX_BENCH)
+		n = GRADE_MAX_BENCH;
+	snprintf(runs, sizeof(runs), "%d", ctx->rubric->runs);
+	argv[a++] = (char *)harness;
+	argv[a++] = "bench";
+	argv[a++] = (char *)ctx->lab->id;
+	argv[a++] = runs;
+	for (int i = 0; i < n; i++)
+		argv[a++] = (char *)shape_format(&shapes[i], texts[i], sizeof(texts[i]));
+	argv[a] = NULL;
+	/* One MSG_TIMING per shape: samples and a launch log, well under 1 MiB. */
+	return run_student(ctx, argv, ctx->rubric->bench_timeout_s, 1 << 20, rep, err, errlen);
+}
+
+int harness_analysis(const struct run_context *ctx, const char *harness, struct harness_report *rep,
+		     char *err, size_t errlen)
+{
+	const struct rubric *r = ctx->rubric;
+	char shape[64], seed[32];
+	shape_format(&r->analysis_shape, shape, sizeof(shape));
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)ctx->seed);
+	char *argv[] = { (char *)harness, "analysis", (char *)ctx->lab->id, shape, seed, NULL };
+	/* The output between its guards, and the metrics (up to 64 MiB of JSON). */
+	size_t words = 2 * GUARD_WORDS + ctx->lab->out_count(&r->analysis_shape);
+	return run_student(ctx, argv, r->analysis_timeout_s, words * 4 + (64 << 20), rep, err, errlen);
+}
+
+int harness_predict(const struct run_context *ctx, const char *harness, const struct shape *s,
+		    int sms, int computed, double wall_s, struct harness_report *rep, char *err,
+		    size_t errlen)
+{
+	char text[64], seed[32], sms_text[16];
+	shape_format(s, text, sizeof(text));
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)ctx->seed);
+	snprintf(sms_text, sizeof(sms_text), "%d", sms);
+	char *argv[] = { (char *)harness, "predict", (char *)ctx->lab->id, text, seed, sms_text,
+			 computed ? "computed" : NULL, NULL };
+	/* A trace of each launch's sampled blocks: JSON, well under 64 MiB. */
+	return run_student(ctx, argv, wall_s, 64 << 20, rep, err, errlen);
+}
+
+int harness_occupancy(const struct run_context *ctx, const char *path, int n,
+		      struct harness_report *rep, char *err, size_t errlen)
+{
+	char *argv[] = { (char *)ctx->harness, "occupancy", (char *)ctx->lab->id, (char *)path, NULL };
+	/* One occ_result per question, and a few small JSON frames. */
+	size_t want = (size_t)n * sizeof(struct occ_result);
+	return run_student(ctx, argv, ctx->rubric->occupancy_timeout_s, want + 65536, rep, err, errlen);
+}
+
+int harness_sweep(const struct run_context *ctx, struct harness_report *rep, char *err, size_t errlen)
+{
+	const struct rubric *r = ctx->rubric;
+	char runs[16], shape[64];
+	snprintf(runs, sizeof(runs), "%d", r->sweep_runs);
+	shape_format(&r->perf_shape, shape, sizeof(shape));
+	char *argv[] = { (char *)ctx->harness, "sweep", (char *)ctx->lab->id, runs, shape, NULL };
+	/* One MSG_TIMING per point of the sweep. */
+	return run_student(ctx, argv, r->bench_timeout_s, 1 << 20, rep, err, errlen);
+}
+
+void harness_part_free(struct harness_report *part)
+{
+	json_decref(part->device);
+	json_decref(part->done);
+	json_decref(part->error);
+	json_decref(part->metrics);
+	json_decref(part->timings);
+	memset(part, 0, sizeof(*part));
+}
+
+void harness_report_free(struct harness_report *rep)
+{
+	struct child_result child = rep->child;
+	harness_part_free(rep);
+	child_result_free(&child);
+}
+
+static void append_output(const struct harness_report *rep, char *buf, size_t len)
+{
+	const char *tail = child_output_tail(&rep->child, 8);
+	size_t at = strlen(buf);
+	if (*tail && at < len)
+		snprintf(buf + at, len - at, "\nYour program printed (last lines):\n%s", tail);
+	at = strlen(buf);
+	if (rep->child.output_dropped && at < len)
+		snprintf(buf + at, len - at, "\n(%zu more bytes of output were dropped)",
+			 rep->child.output_dropped);
+}
+
+void harness_explain_abort(const struct harness_report *rep, const char *entry, const char *where,
+			   char *buf, size_t len)
+{
+	char fate[128];
+	const struct child_result *c = &rep->child;
+	if (rep->corrupt) {
+		snprintf(buf, len, "%s: the grader's report channel (file descriptor 3) holds data that is "
+			 "not the harness's: something in the process wrote to it, so nothing it says is "
+			 "believed", where);
+	} else if (c->timed_out) {
+		snprintf(buf, len, "%s: %s() did not finish in time and was stopped (an endless loop, or a "
+			 "kernel waiting for something that never happens?)", where, entry);
+	} else if (c->signaled) {
+		snprintf(buf, len, "%s: the program %s while running %s()", where,
+			 child_fate(c, fate, sizeof(fate)), entry);
+	} else if (rep->error && !rep->began) {
+		snprintf(buf, len, "%s: the harness failed before calling %s(): %s: %s", where, entry,
+			 json_string_value(json_object_get(rep->error, "where")) ?: "?",
+			 json_string_value(json_object_get(rep->error, "error")) ?: "?");
+	} else if (rep->error) {
+		snprintf(buf, len, "%s: after %s() returned: %s: %s", where, entry,
+			 json_string_value(json_object_get(rep->error, "where")) ?: "?",
+			 json_string_value(json_object_get(rep->error, "error")) ?: "?");
+	} else if (rep->began) {
+		snprintf(buf, len, "%s: the process ended (%s) inside %s(): the entry point must return "
+			 "to its caller, not call exit()", where, child_fate(c, fate, sizeof(fate)), entry);
+	} else {
+		snprintf(buf, len, "%s: the program %s before %s() was called", where,
+			 child_fate(c, fate, sizeof(fate)), entry);
+	}
+	append_output(rep, buf, len);
+}

@@ -1,0 +1,96 @@
+/*
+ * The grader's one door to the harness (grader/harness/harness_main.c):
+ * one function per verb of its command line (docs/architecture.md), each
+ * with its arguments, its time limit and the most bytes it may write to its
+ * channel. Each runs the harness in a child and reads back the frames it
+ * sent: their shape is checked here, what they say by the caller.
+ *
+ * Each returns 0 when the child ran (whatever happened to it) and fills
+ * rep (harness_report_free), or -1 with err when it could not be started.
+ */
+#ifndef GRADER_HARNESS_DOOR_H
+#define GRADER_HARNESS_DOOR_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "steps/run_context.h"
+#include "sys/sandbox.h"
+
+struct harness_report {
+	struct child_result child;
+	int corrupt;			/* the channel did not hold well-formed frames */
+	int began;			/* MSG_BEGIN: the entry point was about to be called */
+	int ended;			/* MSG_END: the harness finished normally */
+	json_t *device;			/* MSG_DEVICE, or NULL */
+	json_t *done;			/* MSG_DONE, or NULL */
+	json_t *error;			/* MSG_ERROR, or NULL */
+	json_t *metrics;		/* MSG_METRICS, or NULL */
+	json_t *timings;		/* array of MSG_TIMING objects */
+	const uint32_t *output;		/* MSG_OUTPUT words (inside child.channel) */
+	size_t output_words;
+	int outputs;			/* how many MSG_OUTPUT frames came */
+};
+
+/* device: the GPU the program sees (MSG_DEVICE) with gpu as its
+ * CUDA_VISIBLE_DEVICES (NULL: the grader's own); program is the device
+ * probe, the harness linked with no lab. */
+int harness_device(const char *program, const char *gpu, struct harness_report *rep, char *err,
+		   size_t errlen);
+
+/* correct: one call of the entry point on shape s with the inputs of seed. */
+int harness_correct(const struct run_context *ctx, const struct shape *s, uint64_t seed,
+		    struct harness_report *rep, char *err, size_t errlen);
+
+/* correct, several sizes in one process: shapes[i] with the inputs of
+ * seeds[i], n at most HARNESS_MAX_PARTS; cut the report with harness_split. */
+#define HARNESS_MAX_PARTS 256
+int harness_correct_many(const struct run_context *ctx, const struct shape *shapes,
+			 const uint64_t *seeds, int n, struct harness_report *rep, char *err,
+			 size_t errlen);
+
+/*
+ * A run of harness_correct_many cut into one report per size: each
+ * MSG_BEGIN starts one. The parts point into whole's channel and share its
+ * child's fate (which matters only to the last, if it did not finish).
+ * Returns how many sizes began, or -1 if the channel is corrupt or holds
+ * more than max. Free each part with harness_part_free, then whole.
+ */
+int harness_split(const struct harness_report *whole, struct harness_report *parts, int max);
+void harness_part_free(struct harness_report *part);
+
+/* bench: harness (the submission's or the reference's) timed at each of
+ * shapes[0..n), rubric->runs runs each, beside a copy of the same bytes. */
+int harness_bench(const struct run_context *ctx, const char *harness, const struct shape *shapes,
+		  int n, struct harness_report *rep, char *err, size_t errlen);
+
+/* analysis: harness (an emulator build) on the rubric's analysis shape with
+ * ctx->seed's inputs, sending the emulator's metrics. */
+int harness_analysis(const struct run_context *ctx, const char *harness, struct harness_report *rep,
+		     char *err, size_t errlen);
+
+/* predict: harness (an emulator build) at shape s, each launch's blocks a
+ * seeded sample, as sms multiprocessors would start them; computed: every
+ * block run (kernels whose blocks wait for each other). Sends the trace as
+ * MSG_METRICS (steps/prediction.c). */
+int harness_predict(const struct run_context *ctx, const char *harness, const struct shape *s,
+		    int sms, int computed, double wall_s, struct harness_report *rep, char *err,
+		    size_t errlen);
+
+/* occupancy: lab 4's calculator asked the n questions in the file at path
+ * (one struct occ_result back for each). */
+int harness_occupancy(const struct run_context *ctx, const char *path, int n,
+		      struct harness_report *rep, char *err, size_t errlen);
+
+/* sweep: lab 4's kernel at the performance shape, with more and more
+ * dynamic shared memory, rubric->sweep_runs runs per point. */
+int harness_sweep(const struct run_context *ctx, struct harness_report *rep, char *err, size_t errlen);
+
+void harness_report_free(struct harness_report *rep);
+
+/* One sentence on why a run that sent no MSG_DONE ended: a crash, a hang,
+ * an early exit, a failure inside the harness; with the program's last lines. */
+void harness_explain_abort(const struct harness_report *rep, const char *entry, const char *where,
+			   char *buf, size_t len);
+
+#endif

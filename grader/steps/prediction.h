@@ -1,0 +1,30 @@
+/*
+ * The performance model's prediction of the graded call (docs/model.md): the
+ * emulator traces a seeded sample of each launch's blocks at the graded size,
+ * and grader/model/ turns the trace into a time on a named GPU and a
+ * percentage of that GPU's copy bandwidth. In the emulator it is what the
+ * performance test grades (steps/performance.c); on a GPU it is shown beside
+ * the measurement.
+ */
+#ifndef GRADER_STEPS_PREDICTION_H
+#define GRADER_STEPS_PREDICTION_H
+
+#include "steps/correctness.h"
+#include "steps/grade.h"
+
+/* The GPU model to predict for, into name: on a GPU (device non-NULL) that
+ * GPU, if the kit has its model; in the emulator the first GPU the rubric
+ * has a band for and the kit a model of, else the H100. Returns 0, or -1
+ * when the kit has no model for the GPU. */
+int prediction_gpu(const struct rubric *r, const char *device, char *name, size_t len);
+
+/*
+ * Runs emu_harness (the submission's emulator build) in prediction mode and
+ * records in g->metrics: predicted_percent_of_copy, predicted_for,
+ * predicted_time_ms, predicted_dram_bytes, predicted_bound, predicted_why,
+ * predicted_occupancy_pct; or prediction_error, saying why there is none.
+ */
+void prediction_run(const struct run_context *ctx, const char *emu_harness, const char *gpu_name,
+		    struct grade *g);
+
+#endif

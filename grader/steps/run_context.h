@@ -1,0 +1,26 @@
+/* What every step of a grade runs with: the lab, its rubric, the built
+ * harness, where to work, the seed, how children are isolated and which
+ * GPU they see. */
+#ifndef GRADER_RUN_CONTEXT_H
+#define GRADER_RUN_CONTEXT_H
+
+#include <stdint.h>
+
+#include "labs/lab.h"
+#include "steps/rubric.h"
+
+struct isolation_policy;
+
+struct run_context {
+	const struct lab *lab;
+	const struct rubric *rubric;
+	const char *harness;	/* the linked harness to run */
+	const char *work_dir;
+	uint64_t seed, salt;
+	/* How a child running student code is isolated (isolation.h); NULL:
+	 * not at all (--no-isolation). */
+	const struct isolation_policy *isolation;
+	const char *gpu;	/* the children's CUDA_VISIBLE_DEVICES; NULL: the grader's own */
+};
+
+#endif

@@ -1,0 +1,113 @@
+/*
+ * model_eval: the performance model over a set of traces with known
+ * measurements, for calibrating a GPU file (docs/model.md, "Calibration").
+ *
+ *   model_eval GPU.ini CASES [verbose] < PARAMETER-SETS
+ *
+ * CASES: one line per case, "TRACE.json MIN_BYTES MEASURED_PERCENT" (a trace
+ * is the emulator's metrics of a prediction run). Each line of stdin is one
+ * set of the fitted parameters, in this order:
+ *   stream_efficiency latency_ns store_sectors_per_ns load_lines_per_ns
+ *   wavefronts_per_ns interval_ns issue_ns overlap store_exponent read_weight
+ *   interval_ns_per_warp
+ * For each set it prints "mean M median D max X" (absolute errors in points of
+ * copy) and, verbose, every case.
+ *
+ * Build (MODEL_SRC: the .c files of grader/model):
+ *   gcc -std=c11 -O2 -Igrader tests/gpu/model_fit/model_eval.c $MODEL_SRC \
+ *        -ljansson -linih -lm -o build/model_eval
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "model/model_input.h"
+
+#define MAX_CASES 256
+
+struct eval_case {
+	char path[512];
+	double min_bytes, measured;
+	struct model_launch *launches;
+	int n;
+};
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static int load_cases(const char *file, struct eval_case *c)
+{
+	FILE *f = fopen(file, "r");
+	int n = 0;
+	char err[512];
+	if (!f) {
+		perror(file);
+		return -1;
+	}
+	while (n < MAX_CASES && fscanf(f, "%511s %lf %lf", c[n].path, &c[n].min_bytes, &c[n].measured) == 3) {
+		json_error_t je;
+		json_t *j = json_load_file(c[n].path, 0, &je);
+		if (!j || (c[n].n = model_launches_from_metrics(j, &c[n].launches, err, sizeof err)) < 0) {
+			fprintf(stderr, "%s: %s\n", c[n].path, j ? err : je.text);
+			fclose(f);
+			return -1;
+		}
+		json_decref(j);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	static struct eval_case cases[MAX_CASES];
+	struct gpu_model g;
+	char err[512];
+	if (argc < 3) {
+		fprintf(stderr, "usage: model_eval GPU.ini CASES [verbose] < PARAMETER-SETS\n");
+		return 2;
+	}
+	if (gpu_model_load(argv[1], &g, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	int n = load_cases(argv[2], cases);
+	if (n <= 0)
+		return 1;
+	double p[11], e[MAX_CASES];
+	while (scanf("%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &p[0], &p[1], &p[2], &p[3], &p[4], &p[5],
+		     &p[6], &p[7], &p[8], &p[9], &p[10]) == 11) {
+		g.stream_efficiency = p[0];
+		g.latency_ns = p[1];
+		g.store_sectors_per_ns = p[2];
+		g.load_lines_per_ns = p[3];
+		g.shared_wavefronts_per_ns = p[4];
+		g.interval_ns = p[5];
+		g.issue_ns = p[6];
+		g.overlap = p[7];
+		g.store_exponent = p[8];
+		g.read_weight = p[9];
+		g.interval_ns_per_warp = p[10];
+		double sum = 0;
+		for (int i = 0; i < n; i++) {
+			struct model_prediction pr;
+			model_predict(&g, cases[i].launches, cases[i].n, cases[i].min_bytes, &pr);
+			double d = pr.percent_of_copy - cases[i].measured;
+			e[i] = d < 0 ? -d : d;
+			sum += e[i];
+			if (argc > 3)
+				printf("%-70s measured %5.1f predicted %5.1f error %+5.1f %s\n", cases[i].path,
+				       cases[i].measured, pr.percent_of_copy, d, model_bound_name(pr.bound));
+		}
+		qsort(e, (size_t)n, sizeof e[0], by_value);
+		printf("mean %.2f median %.2f max %.2f\n", sum / n, e[n / 2], e[n - 1]);
+		fflush(stdout);
+	}
+	return 0;
+}

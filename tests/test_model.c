@@ -1,0 +1,286 @@
+/*
+ * grader/model/: the performance model's pieces on synthetic traces (a
+ * coalesced copy, a stride-32 store, a 32-way bank conflict, a single-warp
+ * kernel), its occupancy arithmetic, its GPU files and its input from the
+ * emulator's metrics.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/gpu.h"
+#include "model/model.h"
+#include "model/model_input.h"
+#include "sys/kit_paths.h"
+
+static struct gpu_model h100(void)
+{
+	struct gpu_model g;
+	char path[1024], err[512];
+	snprintf(path, sizeof path, "%s/grader/model/gpus/h100-80gb-hbm3.ini", kit_root());
+	cr_assert_eq(gpu_model_load(path, &g, err, sizeof err), 0, "%s", err);
+	return g;
+}
+
+#define N_ELEMS (1u << 28)	/* the labs' graded size: 2^28 4-byte words */
+#define MIN_BYTES (2.0 * 4 * N_ELEMS)
+
+/* A one-element-per-thread kernel over N_ELEMS with 256-thread blocks, four
+ * blocks traced: each warp loads 32 consecutive words (4 sectors, one line)
+ * and stores them at store_sectors sectors (and as many lines) a request,
+ * the L2 merging what the block's warps store into the same sectors. */
+static struct model_launch stream(double store_sectors)
+{
+	struct model_launch l;
+	memset(&l, 0, sizeof l);
+	l.grid_blocks = N_ELEMS / 256;
+	l.block_threads = 256;
+	l.sampled_blocks = 4;
+	double warps = 4 * 8;
+	l.load_requests = l.store_requests = warps;
+	l.load_sectors = 4 * warps;
+	l.load_lines = warps;
+	l.load_block_sectors = l.store_block_sectors = 4 * warps;
+	l.store_sectors = store_sectors * warps;
+	l.store_bytes = 32 * 4 * warps;
+	l.store_lines = (store_sectors > 4 ? store_sectors : 1) * warps;
+	l.load_runs = warps;
+	l.intervals = 4;
+	return l;
+}
+
+Test(model, coalesced_copy_is_dram_bound_near_the_ceiling)
+{
+	struct gpu_model g = h100();
+	struct model_launch l = stream(4);
+	struct model_prediction p;
+	cr_assert_eq(model_predict(&g, &l, 1, MIN_BYTES, &p), 0);
+	cr_assert_float_eq(p.dram_bytes, MIN_BYTES, 1, "bytes moved: %g", p.dram_bytes);
+	cr_assert_eq(p.bound, BOUND_DRAM, "bound %s", model_bound_name(p.bound));
+	/* Lab 4's skeleton is this kernel: 80.6% of copy on the H100 (docs/results/lab4-h100.md). */
+	cr_assert(p.percent_of_copy > 80.6 - 10 && p.percent_of_copy <= 100 * g.stream_efficiency,
+		  "a coalesced copy kernel: %.1f%% of copy", p.percent_of_copy);
+	cr_assert_float_eq(p.copy_ns, MIN_BYTES / g.copy_gbps, 1e-6);
+}
+
+Test(model, stride_32_store_is_bound_by_its_sectors)
+{
+	struct gpu_model g = h100();
+	struct model_launch good = stream(4), bad = stream(32);
+	struct model_prediction pg, pb;
+	model_predict(&g, &good, 1, MIN_BYTES, &pg);
+	model_predict(&g, &bad, 1, MIN_BYTES, &pb);
+	/* The L2 merges the partial sectors: DRAM sees the same bytes ... */
+	cr_assert_float_eq(pb.dram_bytes, pg.dram_bytes, 1);
+	/* ... but every lane's sector is a write of its own: 8x the sectors of a
+	 * coalesced store, each dearer by (8)^(exponent - 1). */
+	cr_assert_eq(pb.bound, BOUND_STORE_SECTORS, "bound %s", model_bound_name(pb.bound));
+	cr_assert_float_eq(pb.worst_terms.t[BOUND_STORE_SECTORS],
+			   8 * pow(8, g.store_exponent - 1) * pg.worst_terms.t[BOUND_STORE_SECTORS], 1e-3);
+	cr_assert(pb.percent_of_copy < pg.percent_of_copy / 3, "%.1f%% against %.1f%%", pb.percent_of_copy,
+		  pg.percent_of_copy);
+}
+
+/* A tiled transpose's figures: one shared store per element, and one shared
+ * load of `ways` wavefronts per request. */
+static struct model_launch tiled(double ways)
+{
+	struct model_launch l = stream(4);
+	l.shared_requests = 2 * l.load_requests;
+	l.shared_wavefronts = l.load_requests * (1 + ways);
+	l.intervals = 8;
+	l.shared_bytes = 32 * (ways > 1 ? 32 : 33) * 4;
+	return l;
+}
+
+Test(model, bank_conflict_32_way_is_shared_bound)
+{
+	struct gpu_model g = h100();
+	struct model_launch padded = tiled(1), conflicted = tiled(32);
+	struct model_prediction pp, pc;
+	model_predict(&g, &padded, 1, MIN_BYTES, &pp);
+	model_predict(&g, &conflicted, 1, MIN_BYTES, &pc);
+	cr_assert_eq(pp.bound, BOUND_DRAM, "padded: bound %s", model_bound_name(pp.bound));
+	cr_assert_eq(pc.bound, BOUND_SHARED, "conflicted: bound %s", model_bound_name(pc.bound));
+	cr_assert_float_eq(pc.worst_terms.t[BOUND_SHARED] / pp.worst_terms.t[BOUND_SHARED], 33.0 / 2, 1e-9);
+	cr_assert(pc.percent_of_copy < pp.percent_of_copy - 20, "%.1f%% against %.1f%%", pc.percent_of_copy,
+		  pp.percent_of_copy);
+}
+
+/* A grid-stride kernel of `blocks` blocks walking all N_ELEMS, coalesced,
+ * one load in flight per warp, one block traced. */
+static struct model_launch grid_stride(double blocks, double threads)
+{
+	struct model_launch l;
+	memset(&l, 0, sizeof l);
+	l.grid_blocks = blocks;
+	l.block_threads = threads;
+	l.sampled_blocks = 1;
+	l.load_requests = l.store_requests = N_ELEMS / 32 / blocks;
+	l.load_sectors = l.store_sectors = 4 * l.load_requests;
+	l.load_block_sectors = l.store_block_sectors = 4 * l.load_requests;
+	l.load_lines = l.store_lines = l.load_requests;
+	l.store_bytes = 32 * 4 * l.store_requests;
+	l.load_runs = l.load_requests;
+	l.intervals = 1;
+	return l;
+}
+
+Test(model, single_warp_kernel_is_latency_bound)
+{
+	struct gpu_model g = h100();
+	/* One block of one warp walks all N_ELEMS, one load in flight at a time. */
+	struct model_launch l = grid_stride(1, 32);
+	struct model_prediction p;
+	model_predict(&g, &l, 1, MIN_BYTES, &p);
+	cr_assert_eq(p.bound, BOUND_LATENCY, "bound %s", model_bound_name(p.bound));
+	cr_assert_float_eq(p.worst_terms.warps_per_sm, 1, 1e-9);
+	cr_assert_float_eq(p.worst_terms.loads_in_flight, 1, 1e-9);
+	/* Each of the 2^23 loads waits a round trip. */
+	cr_assert(p.time_ns >= (N_ELEMS / 32) * g.latency_ns, "%g ns", p.time_ns);
+	cr_assert(p.percent_of_copy < 1, "%.3f%% of copy", p.percent_of_copy);
+}
+
+Test(model, more_loads_in_flight_hide_latency)
+{
+	struct gpu_model g = h100();
+	/* Lab 4's lesson: 132 blocks of 8 warps, each warp with 1 or 32 loads in flight. */
+	struct model_launch l = grid_stride(132, 256);
+	struct model_prediction one, many;
+	l.load_runs = l.load_requests;
+	model_predict(&g, &l, 1, MIN_BYTES, &one);
+	l.load_runs = l.load_requests / 32;
+	model_predict(&g, &l, 1, MIN_BYTES, &many);
+	cr_assert_eq(one.bound, BOUND_LATENCY);
+	cr_assert(many.percent_of_copy > 2.5 * one.percent_of_copy, "32 loads %.1f%%, 1 load %.1f%%",
+		  many.percent_of_copy, one.percent_of_copy);
+}
+
+Test(model, blocks_per_sm_follow_the_handout)
+{
+	struct gpu_model g = h100();
+	struct model_launch l;
+	memset(&l, 0, sizeof l);
+	l.block_threads = 256;
+	cr_assert_eq(model_blocks_per_sm(&g, &l), 8);
+	l.block_threads = 100;	/* 4 warps */
+	cr_assert_eq(model_blocks_per_sm(&g, &l), 16);
+	l.block_threads = 1024;
+	cr_assert_eq(model_blocks_per_sm(&g, &l), 2);
+	l.block_threads = 32;	/* block slots: 32 */
+	cr_assert_eq(model_blocks_per_sm(&g, &l), 32);
+	l.block_threads = 256;
+	l.shared_bytes = 32768;	/* 33792 with the reserve: 6, not 7 */
+	cr_assert_eq(model_blocks_per_sm(&g, &l), 6);
+	l.shared_bytes = 116736;	/* lab 4's one block per SM */
+	cr_assert_eq(model_blocks_per_sm(&g, &l), 1);
+}
+
+Test(model, launch_overhead_adds_per_launch)
+{
+	struct gpu_model g = h100();
+	g.launch_us = 5;
+	struct model_launch l[3] = { stream(4), stream(4), stream(4) };
+	struct model_prediction one, three;
+	model_predict(&g, l, 1, MIN_BYTES, &one);
+	model_predict(&g, l, 3, MIN_BYTES, &three);
+	cr_assert_float_eq(three.time_ns, 3 * one.time_ns, 1e-3);
+	cr_assert_float_eq(one.worst_terms.t[BOUND_LAUNCH], 5000, 1e-9);
+	cr_assert_eq(model_predict(&g, l, 0, MIN_BYTES, &one), -1, "no launch: nothing to predict");
+}
+
+/* ---- the GPU files ----------------------------------------------------------------- */
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+Test(model_gpu, shipped_files_load_and_are_found_by_name)
+{
+	struct gpu_model g;
+	char dir[1024], err[512];
+	snprintf(dir, sizeof dir, "%s/grader/model/gpus", kit_root());
+	cr_assert_eq(gpu_model_find(dir, "NVIDIA H100 80GB HBM3", &g, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(g.sms, 132);
+	cr_assert_eq(gpu_model_find(dir, "NVIDIA H200", &g, err, sizeof err), 0, "%s", err);
+	cr_assert(g.copy_gbps > 4000);
+	cr_assert_eq(gpu_model_find(dir, "NVIDIA A100-SXM4-80GB", &g, err, sizeof err), -1);
+	cr_assert(strstr(err, "NVIDIA H100 80GB HBM3") && strstr(err, "A100"), "%s", err);
+}
+
+Test(model_gpu, bad_files_name_the_line_and_key)
+{
+	char src[1024], path[] = "/tmp/kit-model-gpu-XXXXXX", err[512];
+	struct gpu_model g;
+	cr_assert(mkdtemp(path));
+	char file[1100];
+	snprintf(file, sizeof file, "%s/bad.ini", path);
+	snprintf(src, sizeof src, "%s/grader/model/gpus/h100-80gb-hbm3.ini", kit_root());
+	FILE *in = fopen(src, "r");
+	cr_assert(in);
+	char text[16384];
+	size_t n = fread(text, 1, sizeof text - 1, in);
+	fclose(in);
+	text[n] = 0;
+	/* A value out of range, on its own line. */
+	char *at = strstr(text, "\nsms = 132");
+	cr_assert(at);
+	char bad[16500];
+	snprintf(bad, sizeof bad, "%.*s\nsms = 0%s", (int)(at - text), text, at + strlen("\nsms = 132"));
+	write_file(file, bad);
+	cr_assert_eq(gpu_model_load(file, &g, err, sizeof err), -1);
+	cr_assert(strstr(err, "bad.ini:") && strstr(err, "'sms'") && strstr(err, "out of range"), "%s", err);
+	/* A key missing. */
+	snprintf(bad, sizeof bad, "%.*s%s", (int)(at - text), text, at + strlen("\nsms = 132"));
+	write_file(file, bad);
+	cr_assert_eq(gpu_model_load(file, &g, err, sizeof err), -1);
+	cr_assert(strstr(err, "[device] sms is missing"), "%s", err);
+	/* An unknown key. */
+	snprintf(bad, sizeof bad, "%s\nwarp_speed = 9\n", text);
+	write_file(file, bad);
+	cr_assert_eq(gpu_model_load(file, &g, err, sizeof err), -1);
+	cr_assert(strstr(err, "warp_speed") && strstr(err, "unknown key"), "%s", err);
+	remove(file);
+	rmdir(path);
+}
+
+/* ---- the emulator's metrics ------------------------------------------------------------- */
+
+Test(model_input, launches_from_metrics)
+{
+	const char *text =
+		"{\"launches\":[{\"kernel\":\"k\",\"grid\":[4,2,1],\"block\":[32,8,1],"
+		"\"dynamic_shared_bytes\":100,\"traced_blocks\":2,\"model\":{\"load_requests\":16,"
+		"\"load_sectors\":64,\"load_lines\":16,\"store_requests\":16,\"store_sectors\":512,"
+		"\"store_lines\":512,\"store_bytes\":2048,\"atomic_requests\":0,\"atomic_sectors\":0,\"atomic_lines\":0,"
+		"\"load_block_sectors\":64,\"store_block_sectors\":64,\"shared_requests\":0,"
+		"\"shared_wavefronts\":0,\"load_runs\":16,\"intervals\":2,\"static_shared_bytes\":4224}},"
+		"{\"kernel\":\"untraced\",\"grid\":[1,1,1],\"block\":[1,1,1],\"dynamic_shared_bytes\":0,"
+		"\"traced_blocks\":0,\"model\":null}]}";
+	json_error_t je;
+	json_t *m = json_loads(text, 0, &je);
+	cr_assert(m, "%s", je.text);
+	struct model_launch *l;
+	char err[256];
+	cr_assert_eq(model_launches_from_metrics(m, &l, err, sizeof err), 1, "%s", err);
+	cr_assert_str_eq(l[0].kernel, "k");
+	cr_assert_float_eq(l[0].grid_blocks, 8, 0);
+	cr_assert_float_eq(l[0].block_threads, 256, 0);
+	cr_assert_float_eq(l[0].shared_bytes, 4324, 0);
+	cr_assert_float_eq(l[0].store_lines, 512, 0);
+	cr_assert_float_eq(l[0].sampled_blocks, 2, 0);
+	free(l);
+	/* A figure that is not a number is an error, never a zero. */
+	json_object_set_new(json_object_get(json_array_get(json_object_get(m, "launches"), 0), "model"),
+			    "load_runs", json_string("many"));
+	cr_assert_eq(model_launches_from_metrics(m, &l, err, sizeof err), -1);
+	cr_assert(strstr(err, "load_runs"), "%s", err);
+	json_decref(m);
+}
