@@ -153,6 +153,7 @@ occupancy-tables: $(BUILD)/occupancy-table
 
 # --- the emulator ------------------------------------------------------------
 include emu/emu.mk
+include tests/conformance/conformance.mk
 
 # --- labs ------------------------------------------------------------------
 # Builds the student's file the way ./grade will, so that compiler errors show
@@ -171,12 +172,12 @@ $(BUILD)/tests/%.o: CPPFLAGS += -Icommon -Igrader
 
 # The GPU tests (tests/test_gpu.c) run only where there is a GPU; say which.
 # With the CUDA toolkit, a test checks the stored occupancy tables against it.
-unit-tests: all $(BUILD)/tests/unit $(if $(wildcard $(CUDA_INC)/cuda_occupancy.h),$(BUILD)/occupancy-table)
+unit-tests: all $(BUILD)/tests/unit $(CONF_OBJ) $(if $(wildcard $(CUDA_INC)/cuda_occupancy.h),$(BUILD)/occupancy-table)
 	@./grade --device >/dev/null && echo "GPU tests: run on $$(./grade --device)" || \
 		echo "GPU tests: skipped: $$(./grade --device)"
 	KIT_ROOT=$(CURDIR) $(BUILD)/tests/unit --jobs 2
 
-test: unit-tests emu-tests
+test: unit-tests emu-tests conformance-tests
 	@echo "make test: all suites passed"
 
 clean:

@@ -5,10 +5,10 @@
 #   cuemu-cc -o EXE OBJ... [-L.. -l..]                  link with libcuemu.a
 #   cuemu-cc FILE.cu [OBJ...] -o EXE                    both
 #
-# A .cu file is rewritten (cuemu-rewrite: launches, __shared__; #line
-# keeps messages on the student's lines), then compiled as C++17 with
-# ThreadSanitizer's instrumentation, whose hooks libcuemu.a implements, and
-# with cuemu_device.h force-included. Links are -no-pie (call sites map to
+# A .cu file is preprocessed with cuemu_device.h force-included, rewritten
+# (cuemu-rewrite: launches, __shared__; the line markers keep messages on
+# the student's lines), then compiled as C++17 with ThreadSanitizer's
+# instrumentation, whose hooks libcuemu.a implements. Links are -no-pie (call sites map to
 # lines without relocation) and without TSan's runtime. .c and .cpp files
 # are compiled plainly, with the emulator's headers on the include path.
 #
@@ -65,20 +65,55 @@ line_flags() {
 	fi
 }
 
+# The flags of a compile that still matter once the source is preprocessed:
+# all but the preprocessor's (-D, -U, -I, -include...), which were applied
+# already (a -DN=4 applied again would change an N the file #undef'd).
+# Prints them one a line.
+compile_only_flags() {
+	skip=0
+	for f in "$@"; do
+		if [ $skip -eq 1 ]; then
+			skip=0
+			continue
+		fi
+		case $f in
+		-D|-U|-I|-include|-isystem|-iquote|-idirafter|-imacros) skip=1 ;;
+		-D*|-U*|-I*|-include*|-isystem*|-iquote*|-idirafter*|-imacros*) ;;
+		*) printf '%s\n' "$f" ;;
+		esac
+	done
+}
+
 # compile_cu SRC OBJ FLAGS...
+# Preprocess (so that launches and refused constructs made by macros are
+# seen as the compiler sees them; line markers keep the student's files and
+# lines), rewrite, compile the result as C++ with the instrumentation.
+# -fsanitize=shift-exponent: a shift by the type's width or more is reported
+# (the runtime's __ubsan handler names the line) where x86 and the GPU differ.
 compile_cu() {
 	src=$1 obj=$2
 	shift 2
-	IFS=' '	# the flag strings below split on blanks
 	srcdir=$(dirname "$src")
-	tmp=$(mktemp "${obj}.XXXXXX") || die "cannot create a file next to $obj"
-	"$here/cuemu-rewrite" --name "$src" "$src" "$tmp" || { rc=$?; rm -f "$tmp"; exit "$rc"; }
+	pp=$(mktemp "${obj}.XXXXXX") || die "cannot create a file next to $obj"
+	tmp=$(mktemp "${obj}.XXXXXX") || { rm -f "$pp"; die "cannot create a file next to $obj"; }
+	keep=$(compile_only_flags "$@")
+	IFS=' '	# the flag strings below split on blanks
+	"$CXX" -std=c++17 -E -D__CUDACC__=1 -DCUEMU=1 -DCUEMU_REWRITE_PASS=1 -iquote "$srcdir" \
+		-I"$inc" -include cuemu_device.h "$@" -x c++ "$src" -o "$pp" &&
+	"$here/cuemu-rewrite" --name "$src" --system "$inc" "$pp" "$tmp" || {
+		rc=$?
+		rm -f "$pp" "$tmp"
+		exit "$rc"
+	}
+	IFS=$nl
+	set -- $keep
+	IFS=' '
 	# shellcheck disable=SC2046
-	"$CXX" -std=c++17 $OPT -g -pipe $(tsan_flags) $(line_flags) -fno-strict-aliasing \
-		-D__CUDACC__=1 -DCUEMU=1 -iquote "$srcdir" -I"$inc" -include cuemu_device.h \
+	"$CXX" -std=c++17 $OPT -g -pipe $(tsan_flags) -fsanitize=shift-exponent $(line_flags) \
+		-fno-strict-aliasing -I"$inc" -include cuemu_qualifiers.h \
 		"$@" -x c++ -c "$tmp" -o "$obj"
 	rc=$?
-	rm -f "$tmp"
+	rm -f "$pp" "$tmp"
 	[ $rc -eq 0 ] || exit $rc
 	IFS=$nl
 }

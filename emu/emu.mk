@@ -9,7 +9,7 @@ EMU_RT_SRC   := $(wildcard emu/runtime/*.c)
 EMU_RT_OBJ   := $(EMU_RT_SRC:%.c=$(BUILD)/%.o)
 EMU_RW_SRC   := $(wildcard emu/rewrite/*.c)
 EMU_RW_OBJ   := $(EMU_RW_SRC:%.c=$(BUILD)/%.o) $(BUILD)/emu/runtime/sb.o
-EMU_HEADERS  := $(wildcard emu/include/*.h)
+EMU_HEADERS  := $(wildcard emu/include/*.h emu/include/*/*.h)
 EMU_INC_COPY := $(EMU_HEADERS:emu/include/%=$(EMU_DIR)/include/%)
 EMU_CC       := $(EMU_DIR)/cuemu-cc
 EMU_LIB      := $(EMU_DIR)/libcuemu.a

@@ -3,7 +3,10 @@
  * rubric key present, with messages that name the line and say what to do.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "steps/analysis.h"
 #include "steps/grade.h"
@@ -165,7 +168,9 @@ Test(analysis, bank_conflicts_name_the_worst_line)
 	cr_expect_eq(t->status, TEST_FAILED);
 	cr_expect(strstr(t->message, "at scan.cu:60 need 32.0 wavefronts per request") != NULL, "%s",
 		  t->message);
-	cr_expect(strstr(t->message, "[32][33]") != NULL, "%s", t->message);
+	/* No source to read the tile's shape from: no shape is made up. */
+	cr_expect(strstr(t->message, "pad each row by one element") != NULL, "%s", t->message);
+	cr_expect(strstr(t->message, "[32][33]") == NULL, "%s", t->message);
 	json_decref(m);
 	grade_free(&g);
 }
@@ -259,4 +264,57 @@ Test(analysis, no_shared_memory_is_not_work_efficient)
 	cr_expect(strstr(t->message, "no warp stored to shared memory") != NULL, "%s", t->message);
 	json_decref(m);
 	grade_free(&g);
+}
+
+/* The padding the bank-conflict message suggests is the tile's own shape
+ * plus one, read from the source: [16][16] gets [16][17]. */
+Test(analysis, the_padding_hint_follows_the_tiles_shape)
+{
+	char path[] = "/tmp/analysis-tile-XXXXXX.cu";
+	int fd = mkstemps(path, 3);
+	cr_assert(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("__global__ void t(const float *in, float *out)\n{\n"
+	      "\t__shared__ float tile[16][16];\n\ttile[threadIdx.y][threadIdx.x] = in[threadIdx.x];\n"
+	      "\t__syncthreads();\n\tout[threadIdx.x] = tile[threadIdx.x][threadIdx.y];\n}\n", f);
+	fclose(f);
+	const char *slash = strrchr(path, '/') + 1;
+	char metrics[1024];
+	snprintf(metrics, sizeof metrics,
+		 "{\"launches\":[{\"kernel\":\"t\",\"traced_blocks\":1,\"lines\":[{\"file\":\"%s\","
+		 "\"line\":6,\"space\":\"shared\",\"kind\":\"load\",\"requests\":8,\"wavefronts\":64}]}],"
+		 "\"totals\":{\"shared_requests\":8,\"shared_wavefronts\":64,"
+		 "\"shared_wavefronts_per_request\":8.0}}", slash);
+	struct rubric r = no_checks();
+	struct grade g;
+	grade_init(&g, NULL);
+	snprintf(g.submission, sizeof g.submission, "%s", path);
+	r.analysis_limit[CHECK_SHARED_WAVEFRONTS] = 2;
+	json_t *m = parse(metrics);
+	analysis_grade(&r, m, &g);
+	struct test_result *t = find(&g, "analysis: bank conflicts");
+	cr_expect_eq(t->status, TEST_FAILED);
+	cr_expect(strstr(t->message, "Reading a column of tile[16][16] does that; pad each row by one "
+			 "element (tile[16][17])") != NULL, "%s", t->message);
+	cr_expect(strstr(t->message, "[32][33]") == NULL, "%s", t->message);
+	json_decref(m);
+	unlink(path);
+}
+
+/* The emulator's warnings become notes of no points that name the line. */
+Test(analysis, warnings_become_notes)
+{
+	struct rubric r = no_checks();
+	struct grade g;
+	grade_init(&g, NULL);
+	json_t *m = parse("{\"launches\":[],\"totals\":{},\"warnings\":[{\"kind\":\"exited_before_barrier\","
+			  "\"file\":\"scan.cu\",\"line\":31,\"count\":1,\"message\":\"in kernel k, "
+			  "__syncthreads() at scan.cu:31 was reached while 16 of the block's 64 threads "
+			  "had already returned\"}]}");
+	analysis_grade(&r, m, &g);
+	struct test_result *t = find(&g, "analysis: note (exited_before_barrier)");
+	cr_expect_eq(t->status, TEST_PASSED);
+	cr_expect_float_eq(t->max_points, 0.0, 1e-9);
+	cr_expect(strstr(t->message, "scan.cu:31") != NULL, "%s", t->message);
+	json_decref(m);
 }

@@ -338,9 +338,8 @@ Test(batch_verdict, refusals_name_the_symbol)
 {
 	cr_expect_str_eq(refusal_for("int fork(void); void transpose(void) { fork(); }"),
 			 "refused: calls fork");
-	cr_expect_str_eq(refusal_for("char *strcpy(char *, const char *); char b[8];"
-				     "void transpose(void) { strcpy(b, \"x\"); }"),
-			 "refused: calls strcpy (not allowed)");
+	cr_expect_str_eq(refusal_for("int getpid(void); void transpose(void) { getpid(); }"),
+			 "refused: calls getpid (not allowed)");
 	cr_expect_str_eq(refusal_for("int cudaMalloc(void **p, unsigned long n) { return 0; }"),
 			 "refused: defines cudaMalloc");
 }

@@ -98,9 +98,47 @@ enum cudaFuncAttribute {
 	cudaFuncAttributePreferredSharedMemoryCarveout = 9
 };
 
+/* Kernel attributes and preferences (cudaFuncGetAttributes, cache config). */
+enum cudaFuncCache {
+	cudaFuncCachePreferNone = 0,
+	cudaFuncCachePreferShared = 1,
+	cudaFuncCachePreferL1 = 2,
+	cudaFuncCachePreferEqual = 3
+};
+enum cudaSharedMemConfig {
+	cudaSharedMemBankSizeDefault = 0,
+	cudaSharedMemBankSizeFourByte = 1,
+	cudaSharedMemBankSizeEightByte = 2
+};
+enum cudaLimit {
+	cudaLimitStackSize = 0,
+	cudaLimitPrintfFifoSize = 1,
+	cudaLimitMallocHeapSize = 2
+};
+struct cudaFuncAttributes {
+	size_t sharedSizeBytes;
+	size_t constSizeBytes;
+	size_t localSizeBytes;
+	int maxThreadsPerBlock;
+	int numRegs;
+	int ptxVersion;
+	int binaryVersion;
+	int cacheModeCA;
+	int maxDynamicSharedSizeBytes;
+	int preferredShmemCarveout;
+};
+
 #define cudaHostAllocDefault 0x00
 #define cudaStreamDefault 0x00
 #define cudaStreamNonBlocking 0x01
+#define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamPerThread ((cudaStream_t)0x2)
+#define cudaOccupancyDefault 0x00
+#define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceScheduleSpin 0x01
+#define cudaDeviceScheduleYield 0x02
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceMapHost 0x08
 #define cudaEventDefault 0x00
 #define cudaEventBlockingSync 0x01
 #define cudaEventDisableTiming 0x02
@@ -209,6 +247,43 @@ cudaError_t cudaEventDestroy(cudaEvent_t event);
 
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
 
+/* emu/runtime/compat.c: what samples and course templates call besides. */
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream);
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream CUEMU_DV(0));
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+			      size_t height, enum cudaMemcpyKind kind, cudaStream_t stream CUEMU_DV(0));
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t cudaThreadSynchronize(void);
+cudaError_t cudaThreadExit(void);
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaGetDeviceFlags(unsigned int *flags);
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit);
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config);
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags CUEMU_DV(0));
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority);
+cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest);
+
+/* emu/runtime/kernel_attrs.c: kernels' attributes and the occupancy API,
+ * for the emulated device (no registers: blocks are limited by threads,
+ * blocks per multiprocessor and shared memory). */
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache config);
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize,
+							   size_t dynamicSMemSize);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func,
+								    int blockSize, size_t dynamicSMemSize,
+								    unsigned int flags);
+/* The block size with the most resident threads; smem_of(block size, ctx)
+ * gives the dynamic shared memory a block of that size needs (NULL: fixed). */
+cudaError_t cuemu_occupancy_best_block(int *minGridSize, int *blockSize, size_t (*smem_of)(int, void *),
+				       void *ctx, size_t dynamicSMemSize, int blockSizeLimit);
+
 #ifdef __cplusplus
 }
 
@@ -233,6 +308,57 @@ template <class T> static inline cudaError_t cudaFuncSetAttribute(T *func, enum 
 								  int value)
 {
 	return ::cudaFuncSetAttribute((const void *)func, attr, value);
+}
+template <class T> static inline cudaError_t cudaMallocPitch(T **devPtr, size_t *pitch, size_t width,
+							     size_t height)
+{
+	return ::cudaMallocPitch((void **)(void *)devPtr, pitch, width, height);
+}
+template <class T> static inline cudaError_t cudaMallocAsync(T **devPtr, size_t size, cudaStream_t stream)
+{
+	return ::cudaMallocAsync((void **)(void *)devPtr, size, stream);
+}
+template <class T> static inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *func)
+{
+	return ::cudaFuncGetAttributes(attr, (const void *)func);
+}
+template <class T> static inline cudaError_t cudaFuncSetCacheConfig(T *func, enum cudaFuncCache config)
+{
+	return ::cudaFuncSetCacheConfig((const void *)func, config);
+}
+template <class T> static inline cudaError_t cudaFuncSetSharedMemConfig(T *func, enum cudaSharedMemConfig c)
+{
+	return ::cudaFuncSetSharedMemConfig((const void *)func, c);
+}
+template <class T> static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+	int *numBlocks, T func, int blockSize, size_t dynamicSMemSize)
+{
+	return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, (const void *)func, blockSize,
+							       dynamicSMemSize);
+}
+template <class T> static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+	int *numBlocks, T func, int blockSize, size_t dynamicSMemSize, unsigned int flags)
+{
+	return ::cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, (const void *)func,
+									blockSize, dynamicSMemSize, flags);
+}
+template <class T> static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(
+	int *minGridSize, int *blockSize, T func, size_t dynamicSMemSize = 0, int blockSizeLimit = 0)
+{
+	(void)func;
+	return cuemu_occupancy_best_block(minGridSize, blockSize, NULL, NULL, dynamicSMemSize,
+					  blockSizeLimit);
+}
+template <class F> static size_t cuemu_smem_of_(int block, void *ctx)
+{
+	return (size_t)(*static_cast<F *>(ctx))(block);
+}
+template <class U, class T> static inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(
+	int *minGridSize, int *blockSize, T func, U blockSizeToDynamicSMemSize, int blockSizeLimit = 0)
+{
+	(void)func;
+	return cuemu_occupancy_best_block(minGridSize, blockSize, &cuemu_smem_of_<U>,
+					  &blockSizeToDynamicSMemSize, 0, blockSizeLimit);
 }
 template <class T> static inline cudaError_t cudaMemcpyToSymbol(T &symbol, const void *src, size_t count,
 								size_t offset = 0,

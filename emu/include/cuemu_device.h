@@ -45,21 +45,12 @@
 #endif
 
 /* ---- qualifiers ---------------------------------------------------------- */
-#define __global__
-#define __device__
-#define __host__
-#define __constant__
-#define __managed__
-/* The rewriter turns __shared__ declarations into arena slots; this is for
- * one it cannot see (made by a macro): a static in a section the runtime
- * knows, which works outside templates. */
-#define __shared__ static __attribute__((section("cuemu_shared"), used, aligned(16)))
-#define __forceinline__ inline __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
-#define __launch_bounds__(...)
-#define __align__(n) __attribute__((aligned(n)))
-#define __device_builtin__
-#define CUDART_CB
+/* Not while cuemu-cc preprocesses the file for the rewriter, which must see
+ * __shared__ and __global__ themselves; the compile after the rewrite
+ * force-includes cuemu_qualifiers.h. */
+#ifndef CUEMU_REWRITE_PASS
+#include "cuemu_qualifiers.h"
+#endif
 
 #if defined(__clang__)
 #define CUEMU_SITE_FN static __attribute__((noinline, no_sanitize("thread")))
@@ -296,6 +287,39 @@ CUEMU_CAS(unsigned short, CUEMU_T_U16)
 #define atomicInc_block atomicInc
 #define atomicDec_block atomicDec
 
+/* ---- right shifts as the GPU computes them (rewrite/shift.c) ------------------------ */
+/* The rewriter turns a device-code "a >> b" into "a << cuemu_shr_(__FILE__,
+ * __LINE__) << b": the same precedence and associativity. A count of the
+ * width or more gives what the GPU's clamping shift gives, 0 (or -1 for a
+ * negative value), not x86's count modulo the width, and is reported. */
+extern "C" void cuemu_shift_clamped(const char *file, int line, int bits, long long count);
+struct cuemu_shr_ {
+	const char *file;
+	int line;
+	constexpr cuemu_shr_(const char *f, int l) : file(f), line(l) {}
+};
+template <class L> struct cuemu_shr_lhs_ {
+	L l;
+	const char *file;
+	int line;
+};
+template <class L> CUEMU_PURE constexpr cuemu_shr_lhs_<L> operator<<(L l, cuemu_shr_ t)
+{
+	return cuemu_shr_lhs_<L>{l, t.file, t.line};
+}
+template <class L, class R> CUEMU_PURE constexpr auto operator<<(cuemu_shr_lhs_<L> p, R r) -> decltype(p.l >> r)
+{
+	typedef decltype(p.l >> r) T;
+	if constexpr ((std::is_integral<L>::value || std::is_enum<L>::value) && std::is_integral<R>::value) {
+		constexpr int bits = (int)sizeof(T) * 8;
+		if ((unsigned long long)r >= (unsigned long long)bits) {
+			cuemu_shift_clamped(p.file, p.line, bits, (long long)r);
+			return std::is_signed<T>::value && p.l < 0 ? T(-1) : T(0);
+		}
+	}
+	return p.l >> r;
+}
+
 /* ---- memory order, loads through caches ------------------------------------------ */
 CUEMU_PURE void __threadfence(void) { __asm__ __volatile__("" ::: "memory"); }
 CUEMU_PURE void __threadfence_block(void) { __asm__ __volatile__("" ::: "memory"); }
@@ -477,6 +501,16 @@ CUEMU_VEC2(long long, longlong, 16)
 CUEMU_VEC2(unsigned long long, ulonglong, 16)
 CUEMU_VEC2(unsigned char, uchar, 2)
 CUEMU_VEC4(unsigned char, uchar, 4)
+CUEMU_VEC2(signed char, char, 2)
+CUEMU_VEC4(signed char, char, 4)
+CUEMU_VEC2(short, short, 4)
+CUEMU_VEC4(short, short, 8)
+CUEMU_VEC2(unsigned short, ushort, 4)
+CUEMU_VEC4(unsigned short, ushort, 8)
+CUEMU_VEC3(double, double)
+CUEMU_VEC4(double, double, 16)
+CUEMU_VEC4(long long, longlong, 16)
+CUEMU_VEC4(unsigned long long, ulonglong, 16)
 #undef CUEMU_VEC2
 #undef CUEMU_VEC3
 #undef CUEMU_VEC4

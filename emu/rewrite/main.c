@@ -1,8 +1,11 @@
 /*
- * cuemu-rewrite [--name SHOWN] IN.cu OUT.cpp
+ * cuemu-rewrite [--name SHOWN] [--system DIR]... IN OUT.cpp
  *
- * Rewrites one CUDA source for the CPU emulator. SHOWN is the file name
- * compiler messages use (default IN.cu). Exit status 1 when the source
+ * Rewrites one CUDA source for the CPU emulator; IN is normally the
+ * preprocessor's output (g++ -E), whose line markers name the files. SHOWN
+ * is the file name messages use before the first line marker (default IN).
+ * Code from files under a --system DIR (and under /usr) is not rewritten:
+ * the emulator's own headers. Exit status 1 when the source
  * uses something the emulator cannot run (the reasons are on stderr), 2 on
  * a usage or I/O error.
  */
@@ -49,17 +52,21 @@ static char *read_file(const char *path, size_t *len)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: cuemu-rewrite [--name SHOWN] IN.cu OUT.cpp\n");
+	fprintf(stderr, "usage: cuemu-rewrite [--name SHOWN] [--system DIR]... IN OUT.cpp\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	const char *shown = NULL;
-	int i = 1;
-	if (argc > 2 && strcmp(argv[1], "--name") == 0) {
-		shown = argv[2];
-		i = 3;
+	const char *shown = NULL, *system_dirs[16] = { NULL };
+	int i = 1, n_system = 0;
+	for (; i + 1 < argc; i += 2) {
+		if (strcmp(argv[i], "--name") == 0)
+			shown = argv[i + 1];
+		else if (strcmp(argv[i], "--system") == 0 && n_system < 15)
+			system_dirs[n_system++] = argv[i + 1];
+		else
+			break;
 	}
 	if (argc - i != 2)
 		return usage();
@@ -71,7 +78,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	int errors;
-	char *text = rewrite_source(shown ? shown : in, src, len, stderr, &errors);
+	char *text = rewrite_source(shown ? shown : in, src, len, system_dirs, stderr, &errors);
 	free(src);
 	if (!text) {
 		fprintf(stderr, "cuemu-rewrite: out of memory\n");

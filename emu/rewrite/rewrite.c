@@ -1,7 +1,9 @@
 /*
  * The source rewrite that lets g++ compile CUDA C++ (see rewrite.h).
  *
- * Three edits, everything else is left to the force-included header:
+ * The input is the preprocessor's output (rw.h says why); code of system and
+ * emulator headers is skipped. Three edits (and right shifts in device code,
+ * shift.c), everything else is left to the force-included headers:
  *
  *   k<<<g, b, smem, s>>>(args)
  *     -> cuemu_launch_(__FILE__, __LINE__, "k",
@@ -19,184 +21,20 @@
  *     ignores a section attribute on a template's static), and every
  *     instantiation of a template kernel gets its own array, as in CUDA.
  *
- * Every edit keeps the number of newlines, so lines after it keep their
- * numbers; the #line 1 directive at the top names the student's file, and
- * compiler messages point at the student's lines.
+ * Every edit keeps the number of newlines and the line markers inside it
+ * (rw.c), so lines after it keep their numbers, and compiler messages point
+ * at the student's lines.
  *
  * Constructs the emulator cannot run are reported as FILE:LINE: error:
- * lines, gcc style, before g++ ever sees the file.
+ * lines, gcc style, before g++ ever sees the file (refuse.c).
  */
 #include "rewrite.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runtime/sb.h"
-#include "lex.h"
-
-struct edit {
-	size_t start, end;
-	char *text;
-};
-
-struct rw {
-	const char *path;	/* the name in messages and #line */
-	const char *src;
-	size_t len;
-	struct tokens tk;
-	struct edit *edits;
-	size_t n_edits, cap_edits;
-	int errors;
-	FILE *err;
-};
-
-static void error_at(struct rw *w, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void error_at(struct rw *w, int line, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(w->err, "%s:%d: error: ", w->path, line);
-	va_start(ap, fmt);
-	vfprintf(w->err, fmt, ap);
-	va_end(ap);
-	fputc('\n', w->err);
-	w->errors++;
-}
-
-static const struct token *tok(const struct rw *w, size_t i)
-{
-	return &w->tk.v[i < w->tk.n ? i : w->tk.n - 1];
-}
-
-static int is(const struct rw *w, size_t i, const char *text)
-{
-	return i < w->tk.n && tk_is(w->src, tok(w, i), text);
-}
-
-/* Tokens i and i+1 touch: no space between them ("<<<" is three '<'). */
-static int adjacent(const struct rw *w, size_t i)
-{
-	return tok(w, i)->end == tok(w, i + 1)->start;
-}
-
-static int count_newlines(const char *s, size_t n)
-{
-	int k = 0;
-	for (size_t i = 0; i < n; i++)
-		k += s[i] == '\n';
-	return k;
-}
-
-/* Replaces source [start, end) with text, padded with newlines so that
- * the line count stays. Takes text (malloc'd). */
-static void add_edit(struct rw *w, size_t start, size_t end, char *text)
-{
-	if (!text) {
-		w->errors++;
-		return;
-	}
-	int missing = count_newlines(w->src + start, end - start) - count_newlines(text, strlen(text));
-	if (missing > 0) {
-		size_t n = strlen(text);
-		char *t = realloc(text, n + (size_t)missing + 1);
-		if (!t) {
-			free(text);
-			w->errors++;
-			return;
-		}
-		memset(t + n, '\n', (size_t)missing);
-		t[n + (size_t)missing] = 0;
-		text = t;
-	}
-	if (w->n_edits == w->cap_edits) {
-		size_t cap = w->cap_edits ? 2 * w->cap_edits : 32;
-		struct edit *e = realloc(w->edits, cap * sizeof *e);
-		if (!e) {
-			free(text);
-			w->errors++;
-			return;
-		}
-		w->edits = e;
-		w->cap_edits = cap;
-	}
-	w->edits[w->n_edits++] = (struct edit){ start, end, text };
-}
-
-/* The source text of tokens [a, b], newlines turned into spaces. */
-static void put_span(struct sb *s, const struct rw *w, size_t a, size_t b)
-{
-	for (size_t k = tok(w, a)->start; k < tok(w, b)->end; k++)
-		sb_printf(s, "%c", w->src[k] == '\n' || w->src[k] == '\r' ? ' ' : w->src[k]);
-}
-
-/* ---- constructs the emulator does not run ------------------------------------------------ */
-
-static const char *const texture_names[] = {
-	"tex1Dfetch", "tex1D", "tex2D", "tex3D", "tex1DLayered", "tex2DLayered", "texCubemap",
-	"tex2Dgather", "surf1Dread", "surf1Dwrite", "surf2Dread", "surf2Dwrite", "surf3Dread",
-	"surf3Dwrite", "cudaCreateTextureObject", "cudaCreateSurfaceObject", "cudaBindTexture",
-	"cudaBindTexture2D", "cudaBindTextureToArray", "cudaTextureObject_t", "cudaSurfaceObject_t",
-	"cudaMallocArray", "cudaMalloc3DArray", NULL,
-};
-
-static const char *const launch_api_names[] = {
-	"cudaLaunchKernel", "cudaLaunchKernelEx", "cudaLaunchCooperativeKernel",
-	"cudaLaunchCooperativeKernelMultiDevice", "cudaLaunchHostFunc", "cudaGraphLaunch", NULL,
-};
-
-static const char *const legacy_warp_names[] = {
-	"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor", "__ballot", "__any", "__all", NULL,
-};
-
-static int in_list(const struct rw *w, size_t i, const char *const *names)
-{
-	for (int k = 0; names[k]; k++)
-		if (is(w, i, names[k]))
-			return 1;
-	return 0;
-}
-
-static void check_ident(struct rw *w, size_t i)
-{
-	int line = tok(w, i)->line;
-	char name[64];
-	size_t n = tok(w, i)->end - tok(w, i)->start;
-	snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), w->src + tok(w, i)->start);
-	if (is(w, i, "asm") || is(w, i, "__asm__") || is(w, i, "__asm"))
-		error_at(w, line, "inline assembly (%s) cannot run in the CPU emulator: PTX is GPU code; "
-			 "write the operation in CUDA C (or build for a GPU)", name);
-	else if (is(w, i, "cooperative_groups"))
-		error_at(w, line, "cooperative groups are not supported by the CPU emulator: use "
-			 "__syncthreads() and the __shfl_*_sync and __ballot_sync intrinsics");
-	else if (in_list(w, i, launch_api_names))
-		error_at(w, line, "%s is not supported by the CPU emulator: launch with "
-			 "kernel<<<grid, block>>>(arguments)", name);
-	else if (in_list(w, i, texture_names) || (is(w, i, "texture") && is(w, i + 1, "<")))
-		error_at(w, line, "textures and surfaces (%s) are not supported by the CPU emulator: "
-			 "read the data through a plain device pointer", name);
-	else if (in_list(w, i, legacy_warp_names) && is(w, i + 1, "("))
-		error_at(w, line, "%s without _sync was removed in CUDA 9: use %s_sync(0xffffffff, ...) "
-			 "with the mask of the lanes taking part", name, name);
-}
-
-static void check_directive(struct rw *w, size_t i)
-{
-	const struct token *t = tok(w, i);
-	size_t n = t->end - t->start;
-	char *text = strndup(w->src + t->start, n);
-	if (!text)
-		return;
-	if (strstr(text, "include") && (strstr(text, "cooperative_groups") || strstr(text, "cuda/barrier") ||
-					strstr(text, "cuda/pipeline")))
-		error_at(w, t->line, "cooperative groups are not supported by the CPU emulator: use "
-			 "__syncthreads() and the __shfl_*_sync and __ballot_sync intrinsics");
-	else if (strstr(text, "<<<"))
-		error_at(w, t->line, "a <<< >>> launch inside a macro cannot be rewritten by the CPU "
-			 "emulator: write the launch out where it happens");
-	free(text);
-}
+#include "rw.h"
 
 /* ---- launches ------------------------------------------------------------------------------- */
 
@@ -242,8 +80,7 @@ static size_t config_end(const struct rw *w, size_t i)
 			depth--;
 		else if (is(w, k, ";") || depth < 0)
 			return 0;
-		else if (depth == 0 && is(w, k, ">") && is(w, k + 1, ">") && is(w, k + 2, ">") &&
-			 adjacent(w, k) && adjacent(w, k + 1))
+		else if (depth == 0 && is(w, k, ">") && is(w, k + 1, ">") && is(w, k + 2, ">"))
 			return k;
 	}
 	return 0;
@@ -257,22 +94,27 @@ static size_t config_end(const struct rw *w, size_t i)
 static void null_arguments(struct rw *w, size_t open)
 {
 	int depth = 0;
-	size_t first = open + 1;
+	size_t first = 0, n = 0;	/* the argument's first token and its count */
 	for (size_t k = open; tok(w, k)->kind != TK_END; k++) {
+		if (tok(w, k)->kind == TK_DIRECTIVE)
+			continue;	/* a line marker around a macro's expansion (NULL) */
 		if (is(w, k, "(") || is(w, k, "[") || is(w, k, "{")) {
-			depth++;
-			continue;
+			if (depth++ == 0)
+				continue;
 		}
 		int close = is(w, k, ")") || is(w, k, "]") || is(w, k, "}");
-		if (close && --depth > 0)
+		if ((close && depth == 1) || (depth == 1 && is(w, k, ","))) {
+			if (n == 1 && (is(w, first, "NULL") || is(w, first, "__null") || is(w, first, "0")))
+				add_edit(w, tok(w, first)->start, tok(w, first)->end, strdup("cuemu_null_()"));
+			n = 0;
+			if (close)
+				return;
 			continue;
-		if (!close && !(depth == 1 && is(w, k, ",")))
-			continue;
-		if (k == first + 1 && (is(w, first, "NULL") || is(w, first, "0")))
-			add_edit(w, tok(w, first)->start, tok(w, first)->end, strdup("cuemu_null_()"));
-		first = k + 1;
+		}
 		if (close)
-			return;
+			depth--;
+		if (n++ == 0)
+			first = k;
 	}
 }
 
@@ -307,7 +149,8 @@ static size_t launch(struct rw *w, size_t i, int in_device_code)
 	sb_puts(&s, "\", [&](auto &&...cuemu_a_) { ");
 	put_span(&s, w, (size_t)ks, i - 1);
 	sb_puts(&s, "(cuemu_a_...); }, ");
-	sb_printf(&s, "%.*s)", (int)(tok(w, ge)->start - tok(w, i + 2)->end), w->src + tok(w, i + 2)->end);
+	put_span(&s, w, i + 3, ge - 1);
+	sb_puts(&s, ")");
 	add_edit(w, tok(w, (size_t)ks)->start, tok(w, ge + 2)->end, sb_take(&s));
 	return ge + 2;
 }
@@ -378,22 +221,39 @@ static size_t extern_shared(struct rw *w, size_t i)
 
 /* The tokens of one declarator of a __shared__ declaration, [a, b): the
  * name (the last identifier before the first '[', or the last one). */
+/* Bracket and template-argument depth of a declaration, token by token. '<'
+ * and '>' count only outside brackets, where they can only be template
+ * argument lists: inside, "(n) >> 5" of an expanded macro is a shift. */
+struct nesting {
+	int brackets, angles;
+};
+
+static void nest(const struct rw *w, size_t k, struct nesting *d)
+{
+	if (is(w, k, "(") || is(w, k, "[") || is(w, k, "{"))
+		d->brackets++;
+	else if (is(w, k, ")") || is(w, k, "]") || is(w, k, "}"))
+		d->brackets--;
+	else if (d->brackets == 0 && is(w, k, "<"))
+		d->angles++;
+	else if (d->brackets == 0 && is(w, k, ">") && d->angles > 0)
+		d->angles--;
+}
+
 static size_t declarator_name(const struct rw *w, size_t a, size_t b, int *is_array)
 {
 	size_t name = 0;
-	int depth = 0;
+	struct nesting d = { 0, 0 };
 	*is_array = 0;
 	for (size_t k = a; k < b; k++) {
-		if (is(w, k, "(") || is(w, k, "<"))
-			depth++;
-		else if (is(w, k, ")") || is(w, k, ">"))
-			depth--;
-		else if (depth == 0 && is(w, k, "[")) {
+		int depth = d.brackets + d.angles;
+		if (depth == 0 && is(w, k, "[")) {
 			*is_array = 1;
 			break;
 		} else if (depth == 0 && tok(w, k)->kind == TK_IDENT && !is(w, k, "__align__") &&
 			   !is(w, k, "__attribute__") && !is(w, k, "const") && !is(w, k, "volatile"))
 			name = k;
+		nest(w, k, &d);
 	}
 	return name;
 }
@@ -417,7 +277,9 @@ static void put_declarator(struct sb *s, const struct rw *w, size_t a, size_t b,
 			sb_puts(s, is_array ? ")" : "");
 			continue;
 		}
-		sb_puts(s, " ");
+		/* Tokens that touch stay together: ">>" of an expanded macro is a shift. */
+		if (k == a || tok(w, k - 1)->end != tok(w, k)->start)
+			sb_puts(s, " ");
 		put_span(s, w, k, k);
 	}
 	sb_puts(s, " = cuemu_shared_ref_<decltype(");
@@ -431,15 +293,12 @@ static size_t static_shared(struct rw *w, size_t start, size_t i, int at_namespa
 {
 	static int slots;
 	size_t end = i + 1, parts[64], n = 0;
-	int depth = 0;
+	struct nesting d = { 0, 0 };
 	parts[n++] = start;
-	for (; tok(w, end)->kind != TK_END && !(depth == 0 && is(w, end, ";")); end++) {
-		if (is(w, end, "(") || is(w, end, "[") || is(w, end, "{") || is(w, end, "<"))
-			depth++;
-		else if (is(w, end, ")") || is(w, end, "]") || is(w, end, "}") || is(w, end, ">"))
-			depth--;
-		else if (depth == 0 && is(w, end, ",") && n < 63)
+	for (; tok(w, end)->kind != TK_END && !(d.brackets == 0 && is(w, end, ";")); end++) {
+		if (d.brackets == 0 && d.angles == 0 && is(w, end, ",") && n < 63)
 			parts[n++] = end + 1;
+		nest(w, end, &d);
 	}
 	parts[n] = end + 1;
 	if (!is(w, end, ";")) {
@@ -524,17 +383,32 @@ static int ends_statement(const struct rw *w, size_t i)
 	return tok(w, i)->kind == TK_DIRECTIVE || is(w, i, ";") || is(w, i, "{") || is(w, i, "}");
 }
 
+/* Token i starts a launch's "<<<": three '<', which nvcc accepts with blanks
+ * between them ("k<< <g, b >> >(...)"); no other C++ has three in a row
+ * but "operator<< <T>", the explicit specialisation of an operator. */
+static int launch_opens(const struct rw *w, size_t i)
+{
+	return is(w, i, "<") && is(w, i + 1, "<") && is(w, i + 2, "<") &&
+	       !(i > 0 && is(w, i - 1, "operator"));
+}
+
 static void walk(struct rw *w)
 {
 	struct scope sc = { 0 };
 	for (size_t i = 0; tok(w, i)->kind != TK_END; i++) {
 		const struct token *t = tok(w, i);
+		if (t->kind == TK_DIRECTIVE) {
+			follow_line_marker(w, i);
+			sc.stmt_start = i + 1;
+			continue;
+		}
+		if (w->in_system)
+			continue;	/* the toolchain's headers and the emulator's own */
 		if (i == 0 || ends_statement(w, i - 1))
 			sc.stmt_start = i;
-		if (t->kind == TK_DIRECTIVE) {
-			check_directive(w, i);
-		} else if (t->kind == TK_IDENT) {
-			check_ident(w, i);
+		if (t->kind == TK_IDENT || is(w, i, "["))
+			refuse_check(w, i);
+		if (t->kind == TK_IDENT) {
 			if (is(w, i, "extern") && is(w, i + 1, "__shared__")) {
 				i = extern_shared(w, i);
 				continue;
@@ -544,9 +418,10 @@ static void walk(struct rw *w)
 				continue;
 			}
 			track(w, i, &sc);
-		} else if (is(w, i, "<") && is(w, i + 1, "<") && is(w, i + 2, "<") && adjacent(w, i) &&
-			   adjacent(w, i + 1)) {
+		} else if (launch_opens(w, i)) {
 			i = launch(w, i, sc.device_depth > 0);
+		} else if (sc.device_depth > 0 && is(w, i, ">")) {
+			i = shift_rewrite(w, i);
 		} else {
 			track(w, i, &sc);
 		}
@@ -572,9 +447,10 @@ static void put_line_directive(struct sb *out, const char *path)
 	sb_puts(out, "\"\n");
 }
 
-char *rewrite_source(const char *path, const char *src, size_t len, FILE *err, int *errors)
+char *rewrite_source(const char *path, const char *src, size_t len, const char *const *system_dirs,
+		     FILE *err, int *errors)
 {
-	struct rw w = { .path = path, .src = src, .len = len, .err = err };
+	struct rw w = { .path = path, .src = src, .len = len, .err = err, .system_dirs = system_dirs };
 	struct sb out = { 0 };
 	*errors = 0;
 	if (lex(src, len, &w.tk) < 0) {

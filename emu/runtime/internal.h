@@ -132,6 +132,14 @@ void fiber_stack(int id, uintptr_t *lo, uintptr_t *hi);
 void sched_park(struct thr *t);		/* parks the running thread, returns when issued */
 void sched_abort(void) __attribute__((noreturn));	/* from a fiber: end the launch */
 void sched_raise_smem_limit(size_t bytes);	/* cudaFuncSetAttribute */
+size_t sched_smem_limit(void);			/* a launch's dynamic shared memory, at most */
+
+/* api.c: cudaMemcpy2D for a call at site (cudaMemcpy2DAsync's too) */
+cudaError_t api_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+			 size_t height, enum cudaMemcpyKind kind, uintptr_t site);
+
+/* api.c: cudaFree for a call at site (cudaFreeAsync's too) */
+cudaError_t api_free_at(void *devPtr, uintptr_t site);
 
 /* heap.c */
 void heap_init(void);
@@ -189,6 +197,12 @@ void perf_free(struct perf_rec *p);
 
 /* sample.c: which blocks of a launch run traced */
 int sample_block_traced(const struct launch *L);
+
+/* warn.c: analysis warnings (no fault), in the metrics JSON */
+struct sb;
+void warn_exited_before_barrier(const char *kernel, int exited, int nthreads, uintptr_t site);
+void warn_reset(void);
+void warn_json(struct sb *s);
 
 /* lines.c */
 void lines_init(void);

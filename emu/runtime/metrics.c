@@ -250,6 +250,7 @@ void cuemu_metrics_reset(void)
 	for (int i = 0; i < n_launches; i++)
 		launch_free(launches[i]);
 	n_launches = dropped = 0;
+	warn_reset();
 }
 
 /* ---- JSON ---------------------------------------------------------------------------- */
@@ -592,8 +593,10 @@ char *cuemu_metrics_json(void)
 	sb_printf(&s, "\"shared_requests\":%llu,\"shared_wavefronts\":%llu,"
 		  "\"shared_wavefronts_per_request\":%.4f,", (unsigned long long)t.sh_req,
 		  (unsigned long long)t.sh_wf, ratio(t.sh_wf, t.sh_req));
-	sb_printf(&s, "\"races\":%llu,\"uninit_shared_reads\":%llu,\"active_warp_steps\":%llu}}",
+	sb_printf(&s, "\"races\":%llu,\"uninit_shared_reads\":%llu,\"active_warp_steps\":%llu},",
 		  (unsigned long long)t.races, (unsigned long long)t.uninit,
 		  (unsigned long long)t.warp_steps);
+	warn_json(&s);
+	sb_puts(&s, "}");
 	return sb_take(&s);
 }

@@ -106,27 +106,15 @@ int cuemu_syncthreads_or(int predicate)
 	return bar_any;
 }
 
-/* Threads that returned while others wait at a barrier: undefined in CUDA
- * (the guide: "allowed in conditional code only if the conditional
- * evaluates identically across the entire thread block"). The emulator
- * lets the waiting threads go on, as recent GPUs often do, and fails the
- * launch so that the student hears about it. */
+/* Threads that returned while others wait at a barrier: undefined in the
+ * CUDA guide, but since Volta (sm_70) exited threads no longer count at a
+ * barrier and the others go on, which is what the emulator does too. The
+ * pattern becomes an analysis warning with its line (warn.c), once per
+ * launch, not a failed launch. */
 static void barrier_divergence(struct launch *L, int exited, uintptr_t site)
 {
-	char where[256];
-	int first = -1;
-	for (int i = 0; i < L->nthreads && first < 0; i++)
-		if (rt.threads[i].state == T_EXITED)
-			first = i;
-	const struct thr *x = &rt.threads[first];
 	L->divergence_seen = 1;
-	fault_report(cudaErrorLaunchFailure,
-		     "kernel %s, block (%u,%u,%u): __syncthreads() at %s was not reached by %d of the "
-		     "block's %d threads (thread (%u,%u,%u) had already returned): a barrier must be "
-		     "reached by every thread of the block, so guard the work with an if, not the "
-		     "barrier with a return",
-		     L->name, cuemu_blockIdx.x, cuemu_blockIdx.y, cuemu_blockIdx.z, site_text(site, where, sizeof where),
-		     exited, L->nthreads, x->tid.x, x->tid.y, x->tid.z);
+	warn_exited_before_barrier(L->name, exited, L->nthreads, site);
 }
 
 /* Every thread is at a barrier or has ended. Returns 0 when all ended. */
@@ -261,6 +249,11 @@ static void run_block(struct launch *L)
 
 static size_t smem_limit = DEFAULT_SMEM_LIMIT;
 
+size_t sched_smem_limit(void)
+{
+	return smem_limit;
+}
+
 void sched_raise_smem_limit(size_t bytes)
 {
 	if (bytes > smem_limit)
@@ -276,8 +269,11 @@ static int check_config(struct launch *L)
 	cudaError_t e = cudaErrorInvalidConfiguration;
 	if (threads == 0 || g.x == 0 || g.y == 0 || g.z == 0)
 		snprintf(why, sizeof why, "a grid or block dimension is 0");
-	else if (threads > MAX_THREADS)
+	else if (threads > MAX_THREADS) {
+		/* CUDA 13 reports this one as an invalid value (older runtimes: configuration). */
 		snprintf(why, sizeof why, "%llu threads per block (at most %d)", threads, MAX_THREADS);
+		e = cudaErrorInvalidValue;
+	}
 	else if (b.x > 1024 || b.y > 1024 || b.z > 64)
 		snprintf(why, sizeof why, "a block dimension over its limit (1024, 1024, 64)");
 	else if (g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535)

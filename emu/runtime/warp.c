@@ -146,21 +146,25 @@ static void check_mask(struct thr **lanes, unsigned mask, int lo, int hi)
 	}
 }
 
+/* The lanes parked at one call site, served together. Each lane's own mask
+ * decides what it sees: two tiles of one warp (cooperative groups'
+ * tiled_partition<16>) call the same site with different masks. */
 void warp_issue(struct thr **lanes, int n, int lo, int hi)
 {
 	int op = lanes[0]->op;
-	unsigned mask = lanes[0]->mask, present = 0, votes = 0;
+	unsigned named = 0, present = 0, votes = 0;
 	for (int i = 0; i < n; i++) {
 		present |= 1u << (lanes[i]->id - lo);
+		named |= lanes[i]->mask;
 		if (lanes[i]->val)
 			votes |= 1u << (lanes[i]->id - lo);
 	}
 	if (op != W_ACTIVEMASK && !rt.launch->divergence_seen)
-		check_mask(lanes, mask, lo, hi);
-	votes &= mask;
+		check_mask(lanes, named, lo, hi);
 	for (int i = 0; i < n; i++) {
 		struct thr *t = lanes[i];
 		int lane = t->id - lo, w = t->width;
+		unsigned mask = t->mask;
 		if (w <= 0 || w > WARP || (w & (w - 1)))
 			w = WARP;
 		switch (op & ~RED_SIGNED) {
@@ -180,9 +184,9 @@ void warp_issue(struct thr **lanes, int n, int lo, int hi)
 			t->out = m;
 			break;
 		}
-		case W_BALLOT: t->out = votes; break;
-		case W_ANY: t->out = votes != 0; break;
-		case W_ALL: t->out = votes == (present & mask); break;
+		case W_BALLOT: t->out = votes & mask; break;
+		case W_ANY: t->out = (votes & mask) != 0; break;
+		case W_ALL: t->out = (votes & mask) == (present & mask); break;
 		case W_ACTIVEMASK: t->out = present; break;
 		default: t->out = 0; break;
 		}

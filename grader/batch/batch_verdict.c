@@ -99,14 +99,16 @@ static void refusal(const char *m, char *buf, size_t len)
 		{ "calls a forbidden function: ", "calls" },
 		{ "calls a function the lab does not allow: ", "calls" },
 		{ "defines a forbidden symbol: ", "defines" },
-		{ "defines a symbol of the emulator: ", "defines" },
-		{ "defines a function of the CUDA runtime or the C library: ", "defines" },
+		{ "defines a symbol of ", "defines" },	/* "... of the C library: write" */
 	};
 	const char *end = strstr(m, ". The lab allows");
 	for (size_t i = 0; end && i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		const char *p = strstr(m, kinds[i].why);
 		if (p && p < end) {
 			p += strlen(kinds[i].why);
+			const char *colon = strstr(p - 2, ": ");
+			if (colon && colon < end)
+				p = colon + 2;
 			int n = (int)(end - p) < 160 ? (int)(end - p) : 160;
 			snprintf(buf, len, "refused: %s %.*s%s", kinds[i].says, n, p,
 				 strstr(kinds[i].why, "not allow") ? " (not allowed)" : "");

@@ -26,8 +26,9 @@ struct analysis_check_info {
 	double lowest, highest;	/* the limits a rubric may set */
 	const char *total;	/* the figure in the emulator's metrics "totals" */
 	const char *summary;	/* the same figure in a grade's metrics */
-	/* Passes or fails t: the figure in metrics against limit. */
-	void (*check)(struct test_result *t, json_t *metrics, double limit);
+	/* Passes or fails t: the figure in metrics against limit; source is
+	 * the submission's path (its declarations make the hints precise). */
+	void (*check)(struct test_result *t, json_t *metrics, double limit, const char *source);
 };
 
 extern const struct analysis_check_info analysis_checks[ANALYSIS_CHECKS];

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sys/kit_paths.h"
+#include "steps/known_symbols.h"
 #include "sys/sandbox.h"
 
 static int matches_any(char *const *patterns, int n, const char *symbol)
@@ -15,45 +15,6 @@ static int matches_any(char *const *patterns, int n, const char *symbol)
 		if (fnmatch(patterns[i], symbol, 0) == 0)
 			return 1;
 	return 0;
-}
-
-/*
- * On the emulator, the CUDA API, threadIdx, __syncthreads() and the memory
- * hooks the compiler inserts are all defined by libcuemu.a: what it defines
- * is what an emulated submission may call (and must not define itself).
- */
-static char *emulator_names;	/* "\nname\nname\n...": every global libcuemu.a defines */
-
-static void load_emulator_names(void)
-{
-	char lib[1024];
-	kit_path(lib, sizeof(lib), "build/emu/libcuemu.a");
-	char *argv[] = { "nm", "-P", "-g", "--defined-only", lib, NULL };
-	struct sandbox_limits lim = { .wall_s = 60, .output_cap = 4 << 20 };
-	struct child_result res;
-	char err[256];
-	emulator_names = calloc(1, 2);
-	if (sandbox_run(argv, &lim, &res, err, sizeof(err)) < 0)
-		return;
-	size_t len = 1, cap = res.output_len + 2;
-	char *names = realloc(emulator_names, cap), *save;
-	if (!names) {
-		child_result_free(&res);
-		return;
-	}
-	names[0] = '\n';
-	/* Lines are "NAME TYPE VALUE SIZE", or "libcuemu.a[file.o]:" headers. */
-	for (char *line = strtok_r(res.output, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *sp = strchr(line, ' ');
-		if (!sp)
-			continue;
-		memcpy(names + len, line, (size_t)(sp - line));
-		len += (size_t)(sp - line);
-		names[len++] = '\n';
-	}
-	names[len] = '\0';
-	emulator_names = names;
-	child_result_free(&res);
 }
 
 /* The harness's own controls of the emulator (emu/include/cuemu.h): a
@@ -70,90 +31,133 @@ static int emulator_control(const char *s)
 	return 0;
 }
 
-static int emulator_symbol(const char *s)
+/* Libraries whose every export a submission may call: the math library,
+ * the C++ runtime (what the rubric forbids of it, its file streams, is
+ * refused first), the compiler's helpers, the CUDA runtime and, in an
+ * emulated build, the emulator's runtime, which stands in for the GPU. */
+static unsigned callable_sources(enum backend backend)
 {
-	if (!emulator_names)
-		load_emulator_names();
-	char key[512];
-	snprintf(key, sizeof(key), "\n%s\n", s);
-	return strstr(emulator_names, key) != NULL;
+	return SYM_LIBM | SYM_LIBSTDCXX | SYM_LIBGCC | SYM_CUDART |
+	       (backend == BACKEND_EMU ? SYM_EMULATOR : 0);
 }
 
-const char *integrity_judge(const struct rubric *r, enum backend backend, const char *symbol,
-			    int defined)
+static const char *judge_call(const struct rubric *r, enum backend backend, struct symbol_set *known,
+			      const struct object_symbol *s)
 {
-	if (matches_any(r->forbid, r->n_forbid, symbol))
-		return defined ? "defines a forbidden symbol" : "calls a forbidden function";
-	if (backend == BACKEND_EMU && emulator_control(symbol))
-		return defined ? "defines a symbol of the emulator" : "calls the grader's controls of the emulator";
-	if (backend == BACKEND_EMU && emulator_symbol(symbol))
-		return defined ? "defines a symbol of the emulator" : NULL;
-	if (defined) {
-		/* A definition that shadows a library function or the program's
-		 * entry would let student code stand in for the harness's tools. */
-		if (strcmp(symbol, "main") == 0 || matches_any(r->allow, r->n_allow, symbol))
-			return "defines a function of the CUDA runtime or the C library";
+	if (backend == BACKEND_EMU && emulator_control(s->raw))
+		return "calls the grader's controls of the emulator";
+	if (matches_any(r->allow, r->n_allow, s->name))
 		return NULL;
-	}
-	return matches_any(r->allow, r->n_allow, symbol) ? NULL : "calls a function the lab does not allow";
+	/* The kit's own functions and libc's others (files, processes,
+	 * sockets) are not callable unless the rubric allows them by name. */
+	unsigned from = symbol_set_find(known, s->raw);
+	if (from & callable_sources(backend) && !(from & SYM_KIT))
+		return NULL;
+	return "calls a function the lab does not allow";
 }
 
-/* Names, one a line, from `nm -C -j` (just the symbols: demangled names hold
- * spaces, so nothing is parsed out of a line). which: "--defined-only" with
- * -g for the globals the file defines, "-u" for what it calls. Returns the
- * first refused name's verdict in why/name, 0 when all are allowed, -1 when
- * nm failed. */
-static int judge_names(const struct rubric *r, enum backend backend, const char *obj,
-		       const struct isolation_policy *tools, const char *which, int defined,
-		       const char **why, char *name, size_t len, char *err, size_t errlen)
+static const char *judge_definition(struct symbol_set *known, const struct object_symbol *s)
 {
-	/* -u alone lists every undefined name, weak references too. */
-	char *defined_argv[] = { "nm", "-C", "-j", "-g", (char *)which, (char *)obj, NULL };
-	char *called_argv[] = { "nm", "-C", "-j", "-u", (char *)obj, NULL };
-	char **argv = defined ? defined_argv : called_argv;
+	if (strcmp(s->raw, "main") == 0)
+		return "defines a symbol of the grading kit";	/* the harness's main */
+	/* A weak C++ definition is the compiler's copy of an inline function
+	 * or a template the file uses (std::vector's members, say); the
+	 * linker keeps one copy of the same code. */
+	if ((s->type == 'W' || s->type == 'V') && strncmp(s->raw, "_Z", 2) == 0)
+		return NULL;
+	unsigned from = symbol_set_find(known, s->raw);
+	if (!from)
+		return NULL;
+	static char why[128];
+	snprintf(why, sizeof why, "defines a symbol of %s", symbol_source_name(from));
+	return why;
+}
+
+const char *integrity_judge(const struct rubric *r, enum backend backend, struct symbol_set *known,
+			    const struct object_symbol *s)
+{
+	int defined = !strchr("Uwv", s->type);
+	if (matches_any(r->forbid, r->n_forbid, s->name))
+		return defined ? "defines a forbidden symbol" : "calls a forbidden function";
+	return defined ? judge_definition(known, s) : judge_call(r, backend, known, s);
+}
+
+/* The global symbols of obj as `nm -P` lists them (raw names, no sort),
+ * and the same list demangled (`nm -C -j`): line k of one is line k of the
+ * other. */
+static int list_symbols(const char *obj, const struct isolation_policy *tools, char **raw, char **shown,
+			char *err, size_t errlen)
+{
+	char *raw_argv[] = { "nm", "-P", "-p", "-g", (char *)obj, NULL };
+	char *shown_argv[] = { "nm", "-C", "-j", "-p", "-g", (char *)obj, NULL };
+	char *const *argvs[] = { raw_argv, shown_argv };
+	char **outs[] = { raw, shown };
 	struct sandbox_limits lim = { .wall_s = 60, .output_cap = 16 << 20, .isolation = tools };
-	struct child_result res;
-	if (sandbox_run(argv, &lim, &res, err, errlen) < 0 || !res.exited || res.exit_status) {
-		if (res.output)
-			snprintf(err, errlen, "%.400s", res.output);
+	for (int i = 0; i < 2; i++) {
+		struct child_result res;
+		*outs[i] = NULL;
+		if (sandbox_run(argvs[i], &lim, &res, err, errlen) < 0)
+			return -1;
+		if (!res.exited || res.exit_status || res.output_dropped) {
+			snprintf(err, errlen, "%.400s", res.output ? res.output : "nm failed");
+			child_result_free(&res);
+			return -1;
+		}
+		*outs[i] = res.output;
+		res.output = NULL;
 		child_result_free(&res);
-		return -1;
 	}
-	int refused = 0;
-	char *save;
-	for (char *line = strtok_r(res.output, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		*why = integrity_judge(r, backend, line, defined);
+	return 0;
+}
+
+/* Judges every symbol; returns 1 with the first refused one's verdict in
+ * why/name, 0 when all are allowed, -1 when the lists do not match up. */
+static int judge_all(const struct rubric *r, enum backend backend, struct symbol_set *known, char *raw,
+		     char *shown, const char **why, char *name, size_t len)
+{
+	char *rs, *ss, *rline = strtok_r(raw, "\n", &rs), *sline = strtok_r(shown, "\n", &ss);
+	for (; rline && sline; rline = strtok_r(NULL, "\n", &rs), sline = strtok_r(NULL, "\n", &ss)) {
+		char *sp = strchr(rline, ' ');
+		if (!sp || !sp[1])
+			return -1;
+		*sp = '\0';
+		struct object_symbol s = { rline, sline, sp[1] };
+		*why = integrity_judge(r, backend, known, &s);
 		if (*why) {
-			snprintf(name, len, "%s", line);
-			refused = 1;
-			break;
+			snprintf(name, len, "%s", sline);
+			return 1;
 		}
 	}
-	child_result_free(&res);
-	return refused;
+	return rline || sline ? -1 : 0;
 }
 
 int integrity_check(const struct rubric *r, enum backend backend, const char *student_obj,
 		    const struct isolation_policy *tools, struct grade *g)
 {
 	struct test_result *t = grade_add_test(g, "symbols", GROUP_INTEGRITY, 0);
+	struct symbol_set known = { 0 };
 	const char *why = NULL;
-	char name[1024], err[512];
-	int rc = judge_names(r, backend, student_obj, tools, "--defined-only", 1, &why, name,
-			     sizeof(name), err, sizeof(err));
-	if (rc == 0)
-		rc = judge_names(r, backend, student_obj, tools, NULL, 0, &why, name, sizeof(name), err,
-				 sizeof(err));
+	char name[1024], err[512], *raw = NULL, *shown = NULL;
+	int rc = known_symbols_load(backend, &known, err, sizeof err);
 	if (rc < 0) {
+		test_fail(t, "could not read the symbols the libraries define: %s", err);
+	} else if (list_symbols(student_obj, tools, &raw, &shown, err, sizeof err) < 0) {
 		test_fail(t, "could not list the symbols of your object file (nm): %s", err);
-		return 0;
+		rc = -1;
+	} else if ((rc = judge_all(r, backend, &known, raw, shown, &why, name, sizeof name)) < 0) {
+		test_fail(t, "could not read the symbols of your object file: nm's two lists differ");
+	} else if (rc > 0) {
+		test_fail(t, "refused: your file %s: %s. The lab allows the CUDA runtime, the math "
+			  "library, printing to stdout and stderr, and basic C library calls; "
+			  "libraries that do the lab's work (CUB, Thrust), dynamic loading, files, "
+			  "processes and sockets are not allowed, and no function of the C library, "
+			  "the CUDA runtime or the kit may be defined again.", why, name);
 	}
-	if (rc > 0) {
-		test_fail(t, "refused: your file %s: %s. The lab allows the CUDA runtime and basic "
-			  "C library calls; libraries that do the lab's work (CUB, Thrust), dynamic "
-			  "loading, files and processes are not allowed.", why, name);
+	free(raw);
+	free(shown);
+	symbol_set_free(&known);
+	if (rc != 0)
 		return 0;
-	}
 	test_pass(t, "%s", "");
 	return 1;
 }

@@ -1,14 +1,27 @@
 /*
  * What the student's object file defines and calls. A submission may call
- * only what the rubric allows (the CUDA runtime, basic C library calls) and
- * may define only its own symbols: defining a library function (say
- * cudaEventElapsedTime, to fake a timing) is refused like calling CUB.
+ * what the rubric allows (stdio to stdout and stderr, memory and string
+ * functions, the CUDA runtime), the math library and the ordinary pieces of
+ * the C++ runtime, and nothing the rubric forbids (CUB, Thrust, files,
+ * processes, sockets, dynamic loading). It may define any name of its own,
+ * but none that a real library or the kit defines: a definition of
+ * cudaEventElapsedTime, write or channel_send would stand in for the real
+ * one. Names are never refused for their shape alone (a cudaCheck helper or
+ * a namespace cuda is the student's own).
  */
 #ifndef GRADER_INTEGRITY_H
 #define GRADER_INTEGRITY_H
 
 #include "steps/grade.h"
 #include "steps/rubric.h"
+#include "steps/symbol_set.h"
+
+/* One symbol of the object, as nm lists it. */
+struct object_symbol {
+	const char *raw;	/* the linker's (mangled) name */
+	const char *name;	/* demangled, what the rubric's patterns match */
+	char type;		/* nm's letter: U and w are called, the rest defined */
+};
 
 struct isolation_policy;
 
@@ -17,9 +30,10 @@ struct isolation_policy;
 int integrity_check(const struct rubric *r, enum backend backend, const char *student_obj,
 		    const struct isolation_policy *tools, struct grade *g);
 
-/* For tests: the verdict on one symbol. defined: the object defines it.
- * Returns NULL when allowed, else a reason ("calls a forbidden function"). */
-const char *integrity_judge(const struct rubric *r, enum backend backend, const char *symbol,
-			    int defined);
+/* For tests: the verdict on one symbol, known being what the libraries and
+ * the kit define (known_symbols_load). Returns NULL when allowed, else the
+ * reason ("calls a forbidden function"). */
+const char *integrity_judge(const struct rubric *r, enum backend backend, struct symbol_set *known,
+			    const struct object_symbol *s);
 
 #endif

@@ -15,7 +15,7 @@
 
 #define RUBRIC_MAX_SHAPES 32
 #define RUBRIC_MAX_BANDS 16
-#define RUBRIC_MAX_SYMBOLS 64
+#define RUBRIC_MAX_SYMBOLS 128
 #define RUBRIC_MAX_FIXTURES 8
 
 /* Points that grow linearly from 0 at lower_pct to full at upper_pct. */

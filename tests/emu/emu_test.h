@@ -34,6 +34,9 @@ long fx_warps(void);
 long fx_dynamic_shared_template(void);
 long fx_grids(void);
 long fx_host_api(void);
+long fx_wide_shift(void);
+long fx_tile_votes(void);
+long fx_runtime_extras(void);
 
 /* kernels/model.cu */
 long mk_which_blocks(int grid, unsigned int *seen);
@@ -46,6 +49,8 @@ json_t *metrics_now(void);
 json_t *launch_of(json_t *metrics, const char *kernel);
 /* The "lines" row of (line, space, kind) in a launch, or NULL. */
 json_t *line_row(json_t *launch, int line, const char *space, const char *kind);
+/* The warning of kind in the metrics ("exited_before_barrier"), or NULL. */
+json_t *warning_of(json_t *metrics, const char *kind);
 /* The line of tests/emu/kernels/file that holds marker ("@naive"). */
 int marker_line(const char *file, const char *marker);
 /* Warps at line in the intervals of a launch, summed (the per-line rule,

@@ -115,3 +115,15 @@ int run_command(const char *cmd, char **out)
 	int status = pclose(f);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
+
+json_t *warning_of(json_t *metrics, const char *kind)
+{
+	size_t i;
+	json_t *w;
+	json_array_foreach(json_object_get(metrics, "warnings"), i, w) {
+		const char *k = json_string_value(json_object_get(w, "kind"));
+		if (k && strcmp(k, kind) == 0)
+			return w;
+	}
+	return NULL;
+}

@@ -98,3 +98,40 @@ Test(runtime, memory_from_c)
 	cr_expect_eq(cudaMalloc(&huge, (size_t)1 << 46), cudaErrorMemoryAllocation);
 	cr_expect_eq(cudaGetLastError(), cudaErrorMemoryAllocation);
 }
+
+/* A shift by 36 bits of a 32-bit value: ">>" gives the GPU's 0, and both
+ * it and the ">>=" the rewriter leaves alone are warnings naming the line. */
+Test(runtime, shifts_past_the_width_give_the_gpus_value_or_a_warning)
+{
+	cuemu_metrics_reset();
+	cr_assert_eq(fx_wide_shift(), 0);
+	json_t *m = metrics_now(), *clamped = warning_of(m, "shift_clamped");
+	json_t *wrapped = warning_of(m, "shift_out_of_range");
+	cr_assert_not_null(clamped, "no shift_clamped warning");
+	cr_assert_not_null(wrapped, "no shift_out_of_range warning");
+	cr_expect_eq(json_integer_value(json_object_get(clamped, "line")), marker_line("features.cu", "@shift"));
+	cr_expect_eq(json_integer_value(json_object_get(wrapped, "line")),
+		     marker_line("features.cu", "@shift_assign"));
+	const char *msg = json_string_value(json_object_get(wrapped, "message"));
+	cr_expect(strstr(msg, "shifts a 32-bit 'unsigned int' by 36 bits") != NULL, "%s", msg);
+	msg = json_string_value(json_object_get(clamped, "message"));
+	cr_expect(strstr(msg, "shifts a 32-bit value by 36 bits: the emulator gives what the GPU gives") != NULL,
+		  "%s", msg);
+	json_decref(m);
+}
+
+/* Tiles of 16 (cooperative groups) vote with their own masks. */
+Test(runtime, two_tiles_of_a_warp_vote_apart)
+{
+	cr_expect_eq(fx_tile_votes(), 0);
+	cuemu_set_tracing(1);
+	cr_expect_eq(fx_tile_votes(), 0, "in lockstep");
+	cuemu_set_tracing(0);
+}
+
+/* cudaMallocPitch, the occupancy API, kernel attributes, stream-ordered
+ * allocation, cudaThreadSynchronize. */
+Test(runtime, runtime_calls_of_samples_and_older_code)
+{
+	cr_expect_eq(fx_runtime_extras(), 0);
+}

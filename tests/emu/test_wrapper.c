@@ -81,10 +81,67 @@ Test(wrapper, inline_ptx_is_refused)
 		       "inline assembly (asm) cannot run in the CPU emulator");
 }
 
-Test(wrapper, cooperative_groups_are_refused)
+/* Refused after preprocessing: token pasting cannot hide asm. */
+Test(wrapper, pasted_asm_is_refused)
 {
-	expect_refused("cg.cu", "#include <cuda_runtime.h>\n#include <cooperative_groups.h>\n", 2,
-		       "cooperative groups are not supported");
+	expect_refused("paste.cu", "#define CAT(a, b) a##b\n__global__ void k(int *p)\n{\n"
+		       "\tCAT(__as, m__)(\"\" ::: \"memory\");\n\tp[0] = 1;\n}\n", 4,
+		       "inline assembly (__asm__) cannot run");
+}
+
+/* A function kept out of the instrumentation would do its accesses unseen. */
+Test(wrapper, attributes_that_hide_accesses_are_refused)
+{
+	expect_refused("hide.cu", "#define HIDE __attribute__((no_sanitize(\"thread\")))\n"
+		       "HIDE __device__ void f(int *p) { p[0] = 1; }\n", 2, "no_sanitize is not allowed");
+	expect_refused("hide2.cu", "__device__ int g;\n[[gnu::no_sanitize_thread]] __device__ void f(int *p)"
+		       " { p[0] = g; }\n", 2, "no_sanitize_thread is not allowed");
+}
+
+/* Device code's ">>" is rewritten where it is surely a shift; one that
+ * closes two template argument lists is left alone. */
+Test(wrapper, template_closers_in_device_code_are_no_shifts)
+{
+	char *out;
+	int status = compile("tpl.cu", "template <int N> struct W { static const int v = N; };\n"
+			     "template <class T> struct Box { T t; };\n"
+			     "__device__ int f(int x)\n{\n\tBox<W<(16 >> 2)>> b;\n\t(void)b;\n"
+			     "\treturn x >> W<3>::v >> Box<Box<int>>{}.t.t;\n}\n", &out);
+	cr_expect_eq(status, 0, "%s", out);
+	free(out);
+}
+
+/* A shared array sized by a macro that shifts: after preprocessing the
+ * rewriter sees the ">>" (and a template type's closing "> >"). */
+Test(wrapper, shared_arrays_sized_by_shifting_macros_compile)
+{
+	char *out;
+	int status = compile("pad.cu", "#define PADDED(i) ((i) + ((i) >> 5))\n"
+			     "template <class T> struct Box { T t; };\n"
+			     "__global__ void k(unsigned int *p)\n{\n"
+			     "\t__shared__ unsigned int tile[PADDED(256)], other[PADDED(64) >> 1];\n"
+			     "\t__shared__ Box<Box<int>> box;\n\ttile[threadIdx.x] = other[0] + box.t.t;\n"
+			     "\tp[0] = tile[0];\n}\n", &out);
+	cr_expect_eq(status, 0, "%s", out);
+	free(out);
+}
+
+/* nvcc accepts both; so does the emulator. */
+Test(wrapper, spaced_launches_and_launches_in_macros_compile)
+{
+	char *out;
+	int status = compile("sp.cu", "__global__ void k(int *p) { p[threadIdx.x] = 1; }\n"
+			     "#define LAUNCH(n, p) k<<<1, (n)>>>(p)\n"
+			     "void f(int *p)\n{\n\tk<< <1, 32 >> >(p);\n\tk<<< 1, 32 > >>(p);\n"
+			     "\tLAUNCH(32, p);\n\tLAUNCH(32, NULL);\n}\n", &out);
+	cr_expect_eq(status, 0, "%s", out);
+	free(out);
+	status = compile("spe.cu", "__global__ void k(int *p) { p[threadIdx.x] = 1; }\n"
+			 "#define LAUNCH(n, p) k<<<1, (n)>>>(p)\nvoid f(int *p)\n{\n\tLAUNCH(32, p);\n"
+			 "\tint x = nothing;\n}\n", &out);
+	cr_expect_neq(status, 0);
+	cr_expect(strstr(out, "spe.cu:6:") != NULL, "a launch in a macro moved the lines after it:\n%s", out);
+	free(out);
 }
 
 Test(wrapper, cuda_launch_kernel_is_refused)

@@ -217,3 +217,91 @@ extern "C" long fx_host_api(void)
 	cudaEventDestroy(b);
 	return (count != 1) + (ms < 0) + (p.warpSize != 32) + (p.maxThreadsPerBlock != 1024);
 }
+
+/* Shifts by the type's width or more: x86 takes the count modulo 32, the
+ * GPU clamps it. A device-code ">>" is made to give the GPU's value (and
+ * noted); ">>=" keeps x86's and is reported by the shift check. */
+__global__ void wide_shift(unsigned int *out, const unsigned int *count)
+{
+	out[threadIdx.x] = 0x80000000u >> count[threadIdx.x]; /* @shift */
+	unsigned int v = 0x80000000u;
+	v >>= count[threadIdx.x]; /* @shift_assign */
+	out[2 + threadIdx.x] = v;
+}
+
+extern "C" long fx_wide_shift(void)
+{
+	unsigned int *out, *count, h[4] = { 4, 36 };
+	CHECK(cudaMalloc(&out, sizeof h));
+	CHECK(cudaMalloc(&count, sizeof h));
+	CHECK(cudaMemcpy(count, h, sizeof h, cudaMemcpyHostToDevice));
+	wide_shift<<<1, 2>>>(out, count);
+	CHECK(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
+	return (h[0] != 0x08000000u) + (h[1] != 0) + (h[2] != 0x08000000u);
+}
+
+/* Two tiles of one warp vote at one call site, each with its own mask. */
+#include <cooperative_groups.h>
+__global__ void tile_votes(unsigned int *out)
+{
+	namespace cg = cooperative_groups;
+	cg::thread_block_tile<16> tile = cg::tiled_partition<16>(cg::this_thread_block());
+	unsigned int lane = threadIdx.x, half = lane < 16 ? 0x0000ffffu : 0xffff0000u;
+	out[lane] = __ballot_sync(half, lane % 3 == 0);
+	out[32 + lane] = tile.ballot(lane % 3 == 0);
+	out[64 + lane] = tile.all(lane < 16) + 2 * tile.any(lane == 20);
+}
+
+extern "C" long fx_tile_votes(void)
+{
+	unsigned int *d, h[96];
+	CHECK(cudaMalloc(&d, sizeof h));
+	tile_votes<<<1, 32>>>(d);
+	CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+	unsigned int thirds = 0;
+	for (int l = 0; l < 32; l++)
+		thirds |= (l % 3 == 0 ? 1u : 0u) << l;
+	long bad = 0;
+	for (int l = 0; l < 32; l++) {
+		unsigned int half = l < 16 ? 0x0000ffffu : 0xffff0000u;
+		bad += h[l] != (thirds & half);
+		bad += h[32 + l] != (thirds & half) >> (l < 16 ? 0 : 16);
+		bad += h[64 + l] != (l < 16 ? 1u : 2u);
+	}
+	return bad;
+}
+
+/* The runtime calls of samples and older code besides the kit's own. */
+extern "C" long fx_runtime_extras(void)
+{
+	float *pitched, *a;
+	size_t pitch = 0;
+	int min_grid = 0, block = 0, resident = 0;
+	struct cudaFuncAttributes attr;
+	cudaStream_t s;
+	long bad = 0;
+	CHECK(cudaMallocPitch(&pitched, &pitch, 100 * sizeof(float), 7));
+	bad += pitch < 100 * sizeof(float) || pitch % 512 != 0;
+	CHECK(cudaMemset2D(pitched, pitch, 0, 100 * sizeof(float), 7));
+	bad += cudaMemset2D(pitched, pitch, 0, pitch + 4, 7) != cudaErrorInvalidPitchValue;
+	CHECK(cudaFuncGetAttributes(&attr, wide_shift));
+	bad += attr.maxThreadsPerBlock != 1024;
+	CHECK(cudaFuncSetCacheConfig(wide_shift, cudaFuncCachePreferShared));
+	CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, wide_shift, 0, 0));
+	bad += block != 1024 || min_grid != 2;
+	CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, wide_shift, 0, 200));
+	bad += block != 128;	/* 16 blocks of 128 fill the 2048 threads; 9 of 200 do not */
+	CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, wide_shift, 256, 0));
+	bad += resident != 8;
+	CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, wide_shift, 256, 100 * 1024));
+	bad += resident != 0;	/* over the 48 KiB a block may have without opting in */
+	CHECK(cudaStreamCreate(&s));
+	CHECK(cudaMallocAsync(&a, 64, s));
+	CHECK(cudaFreeAsync(a, s));
+	CHECK(cudaStreamWaitEvent(s, NULL) == cudaErrorInvalidResourceHandle ? cudaSuccess : cudaErrorUnknown);
+	CHECK(cudaStreamQuery(s));
+	CHECK(cudaStreamDestroy(s));
+	CHECK(cudaThreadSynchronize());
+	CHECK(cudaFree(pitched));
+	return bad;
+}

@@ -1,0 +1,33 @@
+/*
+ * cg::inclusive_scan and cg::exclusive_scan over a tile for the CPU
+ * emulator (cooperative_groups.h): Hillis-Steele steps of shfl_up.
+ */
+#ifndef CUEMU_CG_SCAN_H
+#define CUEMU_CG_SCAN_H
+
+#include "reduce.h"
+
+namespace cooperative_groups {
+
+template <unsigned N, class T, class Op = plus<T>>
+CUEMU_CG T inclusive_scan(const thread_block_tile<N> &g, T v, Op op = Op())
+{
+	for (unsigned d = 1; d < N; d *= 2) {
+		T up = g.shfl_up(v, d);
+		if (g.thread_rank() >= d)
+			v = op(v, up);
+	}
+	return v;
+}
+
+template <unsigned N, class T, class Op = plus<T>>
+CUEMU_CG T exclusive_scan(const thread_block_tile<N> &g, T v, Op op = Op())
+{
+	T in = inclusive_scan(g, v, op);
+	T prev = g.shfl_up(in, 1);
+	return g.thread_rank() == 0 ? T() : prev;
+}
+
+}	/* namespace cooperative_groups */
+
+#endif

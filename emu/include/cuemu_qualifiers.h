@@ -1,0 +1,26 @@
+/*
+ * CUDA's qualifiers for the CPU emulator. cuemu_device.h includes this,
+ * except while cuemu-cc preprocesses a .cu file for the rewriter (which
+ * must see __shared__ and __global__ as written); cuemu-cc then
+ * force-includes it into the compile of the rewritten file.
+ */
+#ifndef CUEMU_QUALIFIERS_H
+#define CUEMU_QUALIFIERS_H
+
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+/* The rewriter turns __shared__ declarations into arena slots; this is for
+ * one in a header it leaves alone (under /usr): a static in a section the
+ * runtime knows, which works outside templates. */
+#define __shared__ static __attribute__((section("cuemu_shared"), used, aligned(16)))
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+#define __device_builtin__
+#define CUDART_CB
+
+#endif

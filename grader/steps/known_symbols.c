@@ -1,0 +1,140 @@
+/* The exports of the libraries and the kit (see known_symbols.h). */
+#include "steps/known_symbols.h"
+
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sys/kit_paths.h"
+#include "sys/sandbox.h"
+
+/* Runs argv; returns its output (malloc'd) when it exited with 0, else NULL. */
+static char *output_of(char *const argv[], char *err, size_t errlen)
+{
+	struct sandbox_limits lim = { .wall_s = 60, .output_cap = 32 << 20 };
+	struct child_result res;
+	if (sandbox_run(argv, &lim, &res, err, errlen) < 0)
+		return NULL;
+	char *out = NULL;
+	if (res.exited && res.exit_status == 0 && !res.output_dropped) {
+		out = res.output;
+		res.output = NULL;
+	} else {
+		snprintf(err, errlen, "%s failed: %.300s", argv[0], res.output ? res.output : "");
+	}
+	child_result_free(&res);
+	return out;
+}
+
+/* Adds what nm lists as defined globals of path (dynamic: a shared
+ * library's exports). */
+static int add_nm(struct symbol_set *set, const char *path, int dynamic, unsigned source, char *err,
+		  size_t errlen)
+{
+	char *dyn_argv[] = { "nm", "-P", "-D", "--defined-only", (char *)path, NULL };
+	char *obj_argv[] = { "nm", "-P", "-g", "--defined-only", (char *)path, NULL };
+	char *out = output_of(dynamic ? dyn_argv : obj_argv, err, errlen);
+	if (!out)
+		return -1;
+	long n = symbol_set_add_nm(set, out, source);
+	free(out);
+	if (n <= 0) {
+		snprintf(err, errlen, "nm found no symbols in %s", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* The path of a library the C compiler links ("libc.so.6"), as it finds it. */
+static int compiler_library(const char *name, char *path, size_t len, char *err, size_t errlen)
+{
+	char arg[128];
+	snprintf(arg, sizeof arg, "-print-file-name=%s", name);
+	char *argv[] = { "gcc", arg, NULL };
+	char *out = output_of(argv, err, errlen);
+	if (!out)
+		return -1;
+	out[strcspn(out, "\n")] = '\0';
+	int found = out[0] == '/' && file_exists(out);
+	snprintf(path, len, "%s", out);
+	free(out);
+	if (!found)
+		snprintf(err, errlen, "the compiler does not find %s", name);
+	return found ? 0 : -1;
+}
+
+static int add_system_libraries(struct symbol_set *set, char *err, size_t errlen)
+{
+	static const struct {
+		const char *name;
+		unsigned source;
+		int dynamic;
+	} libs[] = {
+		{ "libc.so.6", SYM_LIBC, 1 },
+		{ "libm.so.6", SYM_LIBM, 1 },
+		{ "libstdc++.so.6", SYM_LIBSTDCXX, 1 },
+		{ "libgcc_s.so.1", SYM_LIBGCC, 1 },
+		{ "libgcc.a", SYM_LIBGCC, 0 },
+	};
+	char path[1024];
+	for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++)
+		if (compiler_library(libs[i].name, path, sizeof path, err, errlen) < 0 ||
+		    add_nm(set, path, libs[i].dynamic, libs[i].source, err, errlen) < 0)
+			return -1;
+	return 0;
+}
+
+/* libcudart's exports: the installed toolkit's, else the stored list. */
+static int add_cudart(struct symbol_set *set, char *err, size_t errlen)
+{
+	const char *home = getenv("CUDA_HOME");
+	char path[1024], stored[1024];
+	snprintf(path, sizeof path, "%s/lib64/libcudart.so", home && *home ? home : "/usr/local/cuda");
+	if (file_exists(path) && add_nm(set, path, 1, SYM_CUDART, err, errlen) == 0)
+		return 0;
+	kit_path(stored, sizeof stored, "grader/steps/cudart_exports.txt");
+	if (symbol_set_add_file(set, stored, SYM_CUDART) > 0)
+		return 0;
+	snprintf(err, errlen, "cannot read the list of the CUDA runtime's symbols %s", stored);
+	return -1;
+}
+
+/* Every global the kit's harness pieces define: a submission that defined
+ * channel_send or lab_entry_call would replace the kit's own. */
+static int add_kit(struct symbol_set *set, enum backend backend, char *err, size_t errlen)
+{
+	static const char *const patterns[] = {
+		"build/libkit.a", "build/harness/*/harness_main.o", "build/harness/labs/*.o",
+		"build/harness/cuda/launch_*.o",
+	};
+	for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++) {
+		char pattern[1024];
+		glob_t g;
+		kit_path(pattern, sizeof pattern, patterns[i]);
+		if (glob(pattern, 0, NULL, &g) != 0) {
+			snprintf(err, errlen, "the kit is not built: nothing matches %s (run make)", pattern);
+			return -1;
+		}
+		int rc = 0;
+		for (size_t k = 0; k < g.gl_pathc && rc == 0; k++)
+			rc = add_nm(set, g.gl_pathv[k], 0, SYM_KIT, err, errlen);
+		globfree(&g);
+		if (rc < 0)
+			return -1;
+	}
+	if (backend == BACKEND_EMU) {
+		char lib[1024];
+		kit_path(lib, sizeof lib, "build/emu/libcuemu.a");
+		return add_nm(set, lib, 0, SYM_EMULATOR, err, errlen);
+	}
+	return 0;
+}
+
+int known_symbols_load(enum backend backend, struct symbol_set *set, char *err, size_t errlen)
+{
+	if (add_system_libraries(set, err, errlen) < 0 || add_cudart(set, err, errlen) < 0 ||
+	    add_kit(set, backend, err, errlen) < 0)
+		return -1;
+	return 0;
+}
