@@ -153,3 +153,20 @@ Test(e2e_emu, prediction_of_blocks_that_wait_for_each_other, .timeout = 300)
 	cr_expect(pct > 10 && pct < 60, "predicted %.1f%%\n%s", pct, g.output);
 	graded_free(&g);
 }
+
+/* A kernel that leaves most of the data untouched (one block where the data
+ * needs a thousand) would be predicted far above the copy ceiling: no such
+ * prediction is believed, and the report says why. */
+Test(e2e_emu, prediction_above_copy_is_refused, .timeout = 300)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
+	struct graded g;
+	cr_assert_eq(run_grade("lab1", "tests/fixtures/lab1/one_block.cu", "emu", NULL, &g), 0);
+	cr_assert_not_null(g.report, "%s", g.output);
+	json_t *m = json_object_get(g.report, "metrics");
+	const char *err = json_string_value(json_object_get(m, "prediction_error"));
+	cr_expect_null(json_object_get(m, "predicted_percent_of_copy"), "%s", g.output);
+	cr_expect(err && strstr(err, "faster than copying the data"), "%s", g.output);
+	graded_free(&g);
+}

@@ -44,6 +44,19 @@ static void no_prediction(struct grade *g, const char *why)
 	json_object_set_new(g->metrics, "prediction_error", json_string(why));
 }
 
+/* No kernel outruns a copy of the lab's data: a prediction above 100% of copy
+ * means the kernels left data untouched (one block where the data needs many),
+ * and is refused as a GPU measurement above the ceiling is. */
+static void faster_than_copy(struct grade *g, const struct model_prediction *p)
+{
+	char why[400];
+	snprintf(why, sizeof(why), "the model predicts %.0f%% of copy, faster than copying the data: the "
+		 "kernels touch %.3g MB of DRAM where reading the input and writing the output take %.4g MB "
+		 "(does every element get processed?)", p->percent_of_copy, p->dram_bytes / 1e6,
+		 p->min_bytes / 1e6);
+	no_prediction(g, why);
+}
+
 /* The highest occupancy among the launches, as the model computes it. */
 static double occupancy_pct(const struct gpu_model *m, const struct model_launch *l, int n)
 {
@@ -170,9 +183,13 @@ void prediction_run(const struct run_context *ctx, const char *emu_harness, cons
 		from = note;
 	}
 	struct model_prediction p;
-	if (n > 0 && model_predict(&m, l, n, ctx->lab->min_bytes(&r->perf_shape), &p) == 0)
-		record(g, &m, &p, l, n, from);
-	else
+	if (n > 0 && model_predict(&m, l, n, ctx->lab->min_bytes(&r->perf_shape), &p) == 0) {
+		if (p.percent_of_copy <= 100)
+			record(g, &m, &p, l, n, from);
+		else
+			faster_than_copy(g, &p);
+	} else {
 		no_prediction(g, why);
+	}
 	free(l);
 }
