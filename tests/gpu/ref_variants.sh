@@ -21,7 +21,7 @@ set -u
 . "$(dirname "$0")/setup.sh"
 steps=${*:-lab3 lab2 solutions cub}
 
-# name:TILE:VEC:BLOCK_ROWS:SWIZZLE (either list may be set in the environment)
+# name:TILE:VEC:BLOCK_ROWS:SWIZZLE[:MIN_BLOCKS] (either list may be set in the environment)
 LAB3_VARIANTS=${LAB3_VARIANTS:-"t32_scalar_32x8_padded:32:1:8:0 t32_scalar_32x8_swizzled:32:1:8:1
 t32_float2_16x8_padded:32:2:8:0 t64_scalar_64x4_padded:64:1:4:0 t64_scalar_64x4_swizzled:64:1:4:1
 t64_float2_32x4_padded:64:2:4:0 t64_float2_32x8_padded:64:2:8:0 t64_float2_32x16_padded:64:2:16:0
@@ -85,9 +85,9 @@ for step in $steps; do
 		say "lab 3 candidates"
 		bench_rubric lab3 "8192x8192 16384x16384 16384x8192 8192x16384 4096x32768 16383x16385 8191x3073"
 		for v in $LAB3_VARIANTS; do
-			IFS=: read -r name tile vec rows swz <<<"$v"
+			IFS=: read -r name tile vec rows swz minb <<<"$v"
 			knobs tests/gpu/variants/transpose_tile.cu "$LOG/src/$name.cu" TILE=$tile VEC=$vec \
-				BLOCK_ROWS=$rows SWIZZLE=$swz
+				BLOCK_ROWS=$rows SWIZZLE=$swz MIN_BLOCKS=${minb:-0}
 			candidate lab3 "lab3-$name" "$LOG/src/$name.cu"
 		done
 		;;

@@ -10,6 +10,9 @@
  *   SWIZZLE     0: tile[r][c] with one padding column; 1: no padding, column
  *               c of row r stored at c ^ (r % 32) (both directions of the
  *               scalar path conflict-free)
+ *   MIN_BLOCKS  0: the compiler's register count; N: __launch_bounds__ asks
+ *               for N resident blocks per SM (fewer registers, more loads in
+ *               flight per SM)
  *
  * Full tiles whose rows (input) or output rows are VEC-aligned take the wide
  * path; every other tile takes a bounds-checked scalar path whose lanes still
@@ -22,6 +25,7 @@
 #define VEC 2
 #define BLOCK_ROWS 8
 #define SWIZZLE 0
+#define MIN_BLOCKS 0
 
 #define THREADS_X (TILE / VEC)
 #define ROWS_PER_THREAD (TILE / BLOCK_ROWS)
@@ -57,7 +61,13 @@ __device__ __forceinline__ void store_vec(float *p, const float *v)
 #endif
 }
 
-__global__ void transpose_tile(const float *__restrict__ in, float *__restrict__ out,
+#if MIN_BLOCKS
+#define BOUNDS __launch_bounds__(THREADS_X * BLOCK_ROWS, MIN_BLOCKS)
+#else
+#define BOUNDS
+#endif
+
+__global__ void BOUNDS transpose_tile(const float *__restrict__ in, float *__restrict__ out,
 			       int rows, int cols, unsigned int tiles_across)
 {
 	__shared__ float tile[TILE][TILE + PAD];
