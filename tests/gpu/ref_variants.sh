@@ -8,7 +8,7 @@
 # in the same process). Shapes timed: the lab's chart plus non-square and odd
 # ones, all well over the L2.
 #
-#   OUT=/tmp/out bash tests/gpu/ref_variants.sh [lab3] [lab2] [solutions] [cub]
+#   OUT=/tmp/out bash tests/gpu/ref_variants.sh [lab3] [lab3rect] [lab2] [solutions] [cub]
 #
 # The candidates are tests/gpu/variants/transpose_tile.cu and lab 2's
 # reference solution, one copy per setting of their #define knobs (the lists
@@ -26,6 +26,10 @@ LAB3_VARIANTS=${LAB3_VARIANTS:-"t32_scalar_32x8_padded:32:1:8:0 t32_scalar_32x8_
 t32_float2_16x8_padded:32:2:8:0 t64_scalar_64x4_padded:64:1:4:0 t64_scalar_64x4_swizzled:64:1:4:1
 t64_float2_32x4_padded:64:2:4:0 t64_float2_32x8_padded:64:2:8:0 t64_float2_32x16_padded:64:2:16:0
 t64_float2_32x8_swizzled:64:2:8:1 t64_float4_16x8_padded:64:4:8:0 t64_float4_16x16_padded:64:4:16:0"}
+# name:TILE_ROWS:TILE_COLS:THREADS:HINT:MIN_BLOCKS (tests/gpu/variants/transpose_rect.cu)
+LAB3_RECT_VARIANTS=${LAB3_RECT_VARIANTS:-"r64c64_t256:64:64:256:0:0 r128c64_t256:128:64:256:0:0
+r128c32_t256:128:32:256:0:0 r256c32_t256:256:32:256:0:0 r64c64_t256_stream:64:64:256:1:0
+r128c32_t256_stream:128:32:256:1:0"}
 # name:THREADS:ITEMS (knobs of solutions/lab2-blelloch-scan/scan.cu itself)
 LAB2_VARIANTS=${LAB2_VARIANTS:-"s128_i16:128:16 s128_i8:128:8 s256_i8:256:8 s256_i16:256:16
 s64_i16:64:16 s128_i32:128:32 s512_i8:512:8"}
@@ -91,6 +95,16 @@ for step in $steps; do
 			candidate lab3 "lab3-$name" "$LOG/src/$name.cu"
 		done
 		;;
+	lab3rect)
+		say "lab 3 candidates, rectangular tiles"
+		[ -f "$LOG/lab3-bench.ini" ] || bench_rubric lab3 "8192x8192 16384x16384 16384x8192 8192x16384 4096x32768 16383x16385 8191x3073"
+		for v in $LAB3_RECT_VARIANTS; do
+			IFS=: read -r name trows tcols threads hint minb <<<"$v"
+			knobs tests/gpu/variants/transpose_rect.cu "$LOG/src/$name.cu" TILE_ROWS=$trows \
+				TILE_COLS=$tcols THREADS=$threads HINT=$hint MIN_BLOCKS=$minb
+			candidate lab3 "lab3-$name" "$LOG/src/$name.cu"
+		done
+		;;
 	lab2)
 		say "lab 2 candidates"
 		bench_rubric lab2 "2^24 2^26 2^28 2^28+7"
@@ -112,7 +126,7 @@ for step in $steps; do
 		timeout 300 "$NVCC" -O3 -arch="$ARCH" -std=c++17 tests/gpu/variants/cub_scan.cu -o "$LOG/cub-scan" &&
 			for round in 1 2; do timeout 300 "$LOG/cub-scan" 28 30; done | tee "$LOG/cub.txt"
 		;;
-	*) echo "unknown step $step (lab3 lab2 solutions cub)"; exit 2 ;;
+	*) echo "unknown step $step (lab3 lab3rect lab2 solutions cub)"; exit 2 ;;
 	esac
 done
 
