@@ -10,6 +10,7 @@
 
 #include "e2e_cases.h"
 #include "grade_runner.h"
+#include "steps/grade_run.h"
 #include "sys/kit_paths.h"
 
 /* 1 when the file's expect-emu line names a check that fails. */
@@ -168,5 +169,29 @@ Test(e2e_emu, prediction_above_copy_is_refused, .timeout = 300)
 	const char *err = json_string_value(json_object_get(m, "prediction_error"));
 	cr_expect_null(json_object_get(m, "predicted_percent_of_copy"), "%s", g.output);
 	cr_expect(err && strstr(err, "faster than copying the data"), "%s", g.output);
+	graded_free(&g);
+}
+
+/* Every report says where the grade's time went: each step that ran, in the
+ * step table's order, its wall seconds. */
+Test(e2e_emu, report_has_step_seconds, .timeout = 300)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
+	struct graded g;
+	cr_assert_eq(run_grade("lab1", NULL, "emu", "--solution", &g), 0);
+	cr_assert_not_null(g.report, "%s", g.output);
+	json_t *s = json_object_get(g.report, "step_seconds");
+	cr_assert(json_is_object(s), "no step_seconds in the report\n%s", g.output);
+	const char *key;
+	json_t *v;
+	int i = 0;
+	json_object_foreach(s, key, v) {
+		cr_expect_str_eq(key, grade_step_name(i), "step %d", i);
+		cr_expect(json_is_number(v) && json_number_value(v) >= 0, "%s", key);
+		i++;
+	}
+	cr_expect_gt(json_number_value(json_object_get(s, "build")), 0.01, "a build takes time");
+	cr_expect_gt(json_number_value(json_object_get(s, "correctness")), 0.01);
 	graded_free(&g);
 }

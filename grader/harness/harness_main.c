@@ -29,6 +29,7 @@
 
 #include "../../common/channel.h"
 #include "../../common/guard.h"
+#include "../../common/host_buffer.h"
 #include "../../common/occupancy.h"
 #include "../../common/rng.h"
 #include "../../common/shape.h"
@@ -108,7 +109,7 @@ static void run_correct(const struct lab *lab, const struct shape *s, uint64_t s
 {
 	size_t n_in = lab->in_count(s), n_out = lab->out_count(s);
 	size_t span = GUARD_WORDS + n_out + GUARD_WORDS;
-	uint32_t *h_in = malloc(n_in * 4), *h_span = malloc(span * 4);
+	uint32_t *h_in = host_buffer_alloc(n_in * 4), *h_span = host_buffer_alloc(span * 4);
 	if (!h_in || !h_span)
 		fail("host memory", "out of host memory");
 	lab->fill_input(h_in, s, seed);
@@ -146,17 +147,17 @@ static void run_correct(const struct lab *lab, const struct shape *s, uint64_t s
 
 	check(cudaMemcpy(h_span, d_span, span * 4, cudaMemcpyDeviceToHost), "cudaMemcpy (output)");
 	/* The input is const: a kernel that wrote into it is worth telling. */
-	uint32_t *h_back = malloc(n_in * 4);
+	uint32_t *h_back = host_buffer_alloc(n_in * 4);
 	int input_changed = 0;
 	if (h_back && cudaMemcpy(h_back, d_in, n_in * 4, cudaMemcpyDeviceToHost) == cudaSuccess)
 		input_changed = memcmp(h_back, h_in, n_in * 4) != 0;
-	free(h_back);
+	host_buffer_free(h_back, n_in * 4);
 
 	channel_send(CHANNEL_FD, MSG_OUTPUT, h_span, (uint64_t)span * 4);
 	send_json(MSG_DONE, "{\"cuda_error\":null,\"elapsed_ms\":%.3f,\"input_changed\":%s}",
 		  elapsed, input_changed ? "true" : "false");
-	free(h_in);
-	free(h_span);
+	host_buffer_free(h_in, n_in * 4);
+	host_buffer_free(h_span, span * 4);
 	cudaFree(d_in);	/* the next size runs in the same process */
 	cudaFree(d_span);
 }
@@ -235,7 +236,7 @@ static void buffers_open(struct bench_buffers *bb, const struct lab *lab, const 
 			 size_t flush_bytes)
 {
 	size_t n_in = lab->in_count(s), n_out = lab->out_count(s);
-	uint32_t *h_in = malloc(n_in * 4);
+	uint32_t *h_in = host_buffer_alloc(n_in * 4);
 	if (!h_in)
 		fail("host memory", "out of host memory");
 	lab->fill_input(h_in, s, 12345);
@@ -247,7 +248,7 @@ static void buffers_open(struct bench_buffers *bb, const struct lab *lab, const 
 	check(cudaMemcpy(bb->d_in, h_in, n_in * 4, cudaMemcpyHostToDevice), "cudaMemcpy (input)");
 	check(cudaEventCreate(&bb->a), "cudaEventCreate");
 	check(cudaEventCreate(&bb->b), "cudaEventCreate");
-	free(h_in);
+	host_buffer_free(h_in, n_in * 4);
 }
 
 static void buffers_close(struct bench_buffers *bb)

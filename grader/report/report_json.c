@@ -8,6 +8,7 @@
 #include "sys/atomic_file.h"
 #include "sys/utf8.h"
 #include "report/report_text.h"
+#include "steps/grade_run.h"
 
 /* A JSON string of s, with each byte that is not valid UTF-8 replaced by
  * U+FFFD: json_string() would return NULL and the field would vanish. */
@@ -143,6 +144,18 @@ static int put(json_t *o, const char *key, json_t *v)
 	return v ? json_object_set_new(o, key, v) : -1;
 }
 
+/* {"build": 1.19, "integrity": 0.02, ...}: each step that ran, its wall seconds. */
+static json_t *step_seconds_json(const struct grade *g)
+{
+	json_t *o = json_object();
+	for (int i = 0; o && i < g->n_steps; i++)
+		if (json_object_set_new(o, grade_step_name(i), json_real(g->step_seconds[i])) < 0) {
+			json_decref(o);
+			return NULL;
+		}
+	return o;
+}
+
 json_t *report_json(const struct grade *g)
 {
 	json_t *o = json_object();
@@ -168,6 +181,7 @@ json_t *report_json(const struct grade *g)
 	rc |= put(o, "groups", groups_json(g));
 	rc |= put(o, "metrics", g->metrics ? json_deep_copy(g->metrics) : json_object());
 	rc |= put(o, "bench", array_of_bench(g));
+	rc |= put(o, "step_seconds", step_seconds_json(g));
 	if (g->analysis)
 		rc |= put(o, "analysis", json_deep_copy(g->analysis));
 	if (g->build_failed)

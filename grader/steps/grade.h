@@ -57,6 +57,7 @@ struct bench_point {
 };
 
 #define GRADE_MAX_BENCH 32
+#define GRADE_MAX_STEPS 16
 
 struct grade {
 	const struct lab *lab;
@@ -85,6 +86,11 @@ struct grade {
 	 * not, and as which user. Set by grade_submission. */
 	char isolation_note[256];
 	char gpu[64];		/* the children's CUDA_VISIBLE_DEVICES; "" for the grader's own */
+
+	/* Wall time of each step that ran, in the order of grade_step_name():
+	 * where a grade's seconds go, in every report. */
+	double step_seconds[GRADE_MAX_STEPS];
+	int n_steps;
 };
 
 void grade_init(struct grade *g, const struct lab *lab);

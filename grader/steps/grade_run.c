@@ -8,6 +8,7 @@
 #include "steps/build.h"
 #include "steps/correctness.h"
 #include "steps/integrity.h"
+#include "sys/clock.h"
 #include "sys/isolation.h"
 #include "sys/kit_paths.h"
 #include "steps/occupancy_check.h"
@@ -280,7 +281,11 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 			gpu_phase(&run, want, 1);
 			held = want;
 		}
-		if (!steps[i].run(&run, g))
+		double t0 = now_s();
+		int go_on = steps[i].run(&run, g);
+		if (g->n_steps < GRADE_MAX_STEPS)
+			g->step_seconds[g->n_steps++] = now_s() - t0;
+		if (!go_on)
 			break;
 	}
 	gpu_phase(&run, held, 0);
