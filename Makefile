@@ -39,6 +39,15 @@ CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 endif
 CUDA_INC := $(CUDA_HOME)/include
 
+# The GPU backend needs both nvcc and the toolkit's headers; without either,
+# every CUDA-only part is left out and the emulator grades (said once, by the
+# harness target below).
+ifeq ($(NVCC),)
+CUDA_SKIP := no CUDA toolkit: nvcc is not on PATH, nor in CUDA_HOME=$(CUDA_HOME)
+else ifeq ($(wildcard $(CUDA_INC)/cuda_runtime_api.h),)
+CUDA_SKIP := the CUDA toolkit is incomplete: $(NVCC) is there, but not $(CUDA_INC)/cuda_runtime_api.h
+endif
+
 LIBS := -ljansson -linih -lm -pthread
 
 # The labs: one folder labs/labN-NAME/ each, as the grader's lab table
@@ -49,11 +58,15 @@ LABS := $(sort $(foreach d,$(wildcard labs/lab*-*/),$(firstword $(subst -, ,$(no
 all: deps grade harness emu
 
 # --- dependencies -----------------------------------------------------------
-# A stamp, so that the check runs once; delete build/ to check again.
+# Stamps, so that each check runs once; delete build/ to check again. Grading
+# needs the compiler, make, jansson and inih; the tests add Criterion.
 deps: $(BUILD)/.deps-ok
 $(BUILD)/.deps-ok: mk/deps.sh
 	@mkdir -p $(BUILD)
-	@sh mk/deps.sh
+	@CC="$(CC)" sh mk/deps.sh grade
+	@touch $@
+$(BUILD)/.deps-test-ok: mk/deps.sh | $(BUILD)/.deps-ok
+	@CC="$(CC)" sh mk/deps.sh test
 	@touch $@
 
 # --- common and lab descriptions (grader and harness both link these) --------
@@ -88,11 +101,19 @@ ENTRY_SRC   := $(wildcard grader/labs/*_entry.c) grader/harness/no_entry.c
 $(BUILD)/libkit.a: $(COMMON_OBJ)
 	ar rcs $@ $^
 
-harness: $(BUILD)/libkit.a $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/emu/harness_main.o \
-         $(BUILD)/harness/emu/predict.o \
-         $(ENTRY_SRC:grader/%.c=$(BUILD)/harness/%.o) $(BUILD)/harness/device-probe \
-         $(BUILD)/harness/cuda/launch_log.o $(BUILD)/harness/cuda/launch_wrap.o \
-         $(BUILD)/harness/occupancy-api
+# The parts that need the CUDA toolkit: the harness for the GPU, its launch
+# log and wrapper, the device probe and lab 4's occupancy API.
+CUDA_PARTS := $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/cuda/launch_log.o \
+              $(BUILD)/harness/cuda/launch_wrap.o $(BUILD)/harness/device-probe \
+              $(BUILD)/harness/occupancy-api
+
+harness: $(BUILD)/libkit.a $(BUILD)/harness/emu/harness_main.o $(BUILD)/harness/emu/predict.o \
+         $(ENTRY_SRC:grader/%.c=$(BUILD)/harness/%.o) $(if $(CUDA_SKIP),,$(CUDA_PARTS))
+ifneq ($(CUDA_SKIP),)
+	@echo "make: GPU backend not built ($(CUDA_SKIP)); skipped: the CUDA harness," \
+	      "launch log and wrapper, device probe, lab 4's occupancy API. The emulator grades everything."
+	@rm -f $(CUDA_PARTS)
+endif
 
 $(BUILD)/harness/cuda/harness_main.o: $(HARNESS_SRC) | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
@@ -118,12 +139,7 @@ $(BUILD)/harness/%.o: grader/%.c | $(BUILD)/.deps-ok
 # code: the cuda harness linked with an entry that is never called.
 $(BUILD)/harness/device-probe: $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/cuda/launch_log.o \
                                $(BUILD)/harness/harness/no_entry.o $(COMMON_OBJ)
-ifneq ($(NVCC),)
 	$(NVCC) $^ -o $@
-else
-	@echo "no CUDA toolkit (nvcc): the GPU backend is not built; the emulator still works" >&2
-	@rm -f $@
-endif
 
 # Lab 4: this GPU's occupancy API asked the calculator check's questions, by
 # kernels of known register counts (compiled for the GPUs the kit has seen,
@@ -136,11 +152,7 @@ $(BUILD)/grader/labs/occupancy/occ_cuda.o: grader/labs/occupancy/occ_cuda.c | $(
 
 $(BUILD)/harness/occupancy-api: grader/harness/occupancy_api.cu $(BUILD)/grader/labs/occupancy/occ_cuda.o \
                                 $(BUILD)/common/occupancy_table.o
-ifneq ($(NVCC),)
 	$(NVCC) $(OCC_GENCODE) -std=c++17 -O2 $^ -o $@
-else
-	@rm -f $@
-endif
 
 # The stored tables: what cuda_occupancy.h answers for an A100 and an H100.
 $(BUILD)/occupancy-table: grader/labs/occupancy/make_table.c $(BUILD)/grader/labs/occupancy/occ_cuda.o \
@@ -169,6 +181,8 @@ TEST_SRC := $(wildcard tests/*.c)
 $(BUILD)/tests/unit: $(TEST_SRC:%.c=$(BUILD)/%.o) $(GRADER_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) $^ $(LIBS) -lcriterion -o $@
 $(BUILD)/tests/%.o: CPPFLAGS += -Icommon -Igrader
+# Criterion is checked (and installed) only when a test is built.
+$(TEST_SRC:%.c=$(BUILD)/%.o) $(EMU_TEST_OBJ): | $(BUILD)/.deps-test-ok
 
 # The GPU tests (tests/test_gpu.c) run only where there is a GPU; say which.
 # With the CUDA toolkit, a test checks the stored occupancy tables against it.
