@@ -4,6 +4,7 @@
 #   make labN       build labN for this machine (GPU if present, else emulator)
 #   make occupancy-tables   rewrite lab 4's stored tables from cuda_occupancy.h
 #   make test       install what is missing, build, run every test
+#   make -jN test-build   build what make test runs, on N cores
 #   make solutions  grade every reference solution
 #   make clean
 #
@@ -54,7 +55,7 @@ LIBS := -ljansson -linih -lm -pthread
 # (grader/labs/lab_table.c) names them; tests/test_labs.c keeps the two equal.
 LABS := $(sort $(foreach d,$(wildcard labs/lab*-*/),$(firstword $(subst -, ,$(notdir $(d:/=))))))
 
-.PHONY: all deps $(LABS) occupancy-tables test unit-tests emu-tests solutions clean
+.PHONY: all deps $(LABS) occupancy-tables test test-build unit-tests emu-tests solutions clean
 all: deps grade harness emu
 
 # --- dependencies -----------------------------------------------------------
@@ -186,12 +187,16 @@ $(TEST_SRC:%.c=$(BUILD)/%.o) $(EMU_TEST_OBJ): | $(BUILD)/.deps-test-ok
 
 # The GPU tests (tests/test_gpu.c) run only where there is a GPU; say which.
 # With the CUDA toolkit, a test checks the stored occupancy tables against it.
-unit-tests: all $(BUILD)/tests/unit $(CONF_OBJ) $(if $(wildcard $(CUDA_INC)/cuda_occupancy.h),$(BUILD)/occupancy-table)
+OCC_TABLE_TEST := $(if $(wildcard $(CUDA_INC)/cuda_occupancy.h),$(BUILD)/occupancy-table)
+unit-tests: all $(BUILD)/tests/unit $(CONF_OBJ) $(OCC_TABLE_TEST)
 	@./grade --device >/dev/null && echo "GPU tests: run on $$(./grade --device)" || \
 		echo "GPU tests: skipped: $$(./grade --device)"
 	KIT_ROOT=$(CURDIR) $(BUILD)/tests/unit --jobs 2
 
 test: unit-tests emu-tests conformance-tests
+
+# Everything make test runs, built (with make -j) before the suites run.
+test-build: all $(BUILD)/tests/unit $(CONF_OBJ) $(OCC_TABLE_TEST) $(EMU_TEST_DIR)/emu-tests $(CONF_EXE)
 	@echo "make test: all suites passed"
 
 clean:
