@@ -93,6 +93,17 @@ grade: $(BUILD)/grade
 $(BUILD)/grade: $(GRADER_MAIN:%.c=$(BUILD)/%.o) $(GRADER_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
 
+# ./grade --version names the commit it was built from: build/kit-commit is
+# rewritten only when that changes, so that version.o is rebuilt only then.
+$(BUILD)/kit-commit: FORCE | $(BUILD)/.deps-ok
+	@c=$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown); \
+	 if [ "$$c" != unknown ] && ! git diff --quiet HEAD -- 2>/dev/null; then c="$$c-modified"; fi; \
+	 [ "$$(cat $@ 2>/dev/null)" = "$$c" ] || echo "$$c" > $@
+$(BUILD)/grader/cli/version.o: grader/cli/version.c $(BUILD)/kit-commit | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -DKIT_COMMIT="\"$$(tr -cd '0-9a-z-' < $(BUILD)/kit-commit)\"" -c $< -o $@
+.PHONY: FORCE
+
 # --- the harness: compiled once per backend, linked with a submission at
 # grade time by grader/steps/build.c ----------------------------------------------
 HARNESS_SRC := grader/harness/harness_main.c

@@ -289,3 +289,16 @@ Test(report_text, colour_only_on_a_terminal_without_NO_COLOR)
 	fclose(file);
 	close(m);
 }
+
+/* no-color.org: only a non-empty NO_COLOR turns colour off; TERM=dumb too;
+ * never colour where the report is not read on a terminal. */
+Test(report_text, colour_follows_no_color_and_term_dumb)
+{
+	cr_expect(report_colour_wanted(1, NULL, "xterm-256color"));
+	cr_expect(report_colour_wanted(1, "", "xterm"), "an empty NO_COLOR is as if unset");
+	cr_expect(report_colour_wanted(1, NULL, NULL));
+	cr_expect_not(report_colour_wanted(1, "1", "xterm"));
+	cr_expect_not(report_colour_wanted(1, "0", "xterm"), "any non-empty value turns it off");
+	cr_expect_not(report_colour_wanted(1, NULL, "dumb"));
+	cr_expect_not(report_colour_wanted(0, NULL, "xterm"));
+}
