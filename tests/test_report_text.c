@@ -267,7 +267,7 @@ Test(report_text, the_reproduce_command_names_what_was_graded)
 			 "./grade lab3 --seed 18446744073709551615");
 }
 
-/* report_use_colour: a terminal, and no NO_COLOR at all. */
+/* report_use_colour: a terminal, no non-empty NO_COLOR, a TERM that is not dumb. */
 Test(report_text, colour_only_on_a_terminal_without_NO_COLOR)
 {
 	int m = posix_openpt(O_RDWR | O_NOCTTY);
@@ -279,11 +279,14 @@ Test(report_text, colour_only_on_a_terminal_without_NO_COLOR)
 	FILE *file = tmpfile();
 
 	unsetenv("NO_COLOR");
+	setenv("TERM", "xterm", 1);
 	cr_assert_eq(report_use_colour(tty), 1);
 	cr_assert_eq(report_use_colour(file), 0);
 	setenv("NO_COLOR", "1", 1);
 	cr_assert_eq(report_use_colour(tty), 0);
 	setenv("NO_COLOR", "", 1);
+	cr_assert_eq(report_use_colour(tty), 1, "an empty NO_COLOR is as if unset");
+	setenv("TERM", "dumb", 1);
 	cr_assert_eq(report_use_colour(tty), 0);
 	fclose(tty);
 	fclose(file);
