@@ -5,7 +5,8 @@
 # The machine's own mounts are untouched; every hiding ends with COMMAND.
 #
 # HIDE_CRITERION=1 also hides Criterion, as a machine where only grading's
-# packages are installed has it.
+# packages are installed has it; HIDE_OPTIONAL=1 hides gnuplot and bubblewrap,
+# which the kit uses where they are.
 set -euo pipefail
 [ "$(id -u)" = 0 ] || { echo "hide-toolkit: needs root (mounts)" >&2; exit 2; }
 grep -q " / / .*shared:" /proc/self/mountinfo &&
@@ -43,10 +44,14 @@ for d in /usr/local/cuda* /opt/cuda* ${CUDA_HOME:-} ${CUDA_PATH:-}; do
 	fi
 done
 # Whatever else provides nvcc (a wrapper in /usr/local/bin, a distribution's
-# /usr/bin/nvcc).
-while p=$(command -v nvcc); do
-	hide_entries "$(dirname "$p")" nvcc
-	hash -r
+# /usr/bin/nvcc), and the optional programs when asked.
+programs=nvcc
+[ "${HIDE_OPTIONAL:-0}" = 1 ] && programs="$programs gnuplot bwrap"
+for prog in $programs; do
+	while p=$(command -v "$prog"); do
+		hide_entries "$(dirname "$p")" "$prog"
+		hash -r
+	done
 done
 # CUDA headers anywhere the compiler looks.
 headers="cuda.h cuda_runtime.h cuda_runtime_api.h cuda_occupancy.h"
@@ -65,9 +70,11 @@ if [ "${HIDE_CRITERION:-0}" = 1 ]; then
 fi
 
 # Proof that it worked, before anything relies on it.
-if command -v nvcc >/dev/null; then
-	echo "hide-toolkit: nvcc is still found: $(command -v nvcc)" >&2; exit 2
-fi
+for prog in $programs; do
+	if command -v "$prog" >/dev/null; then
+		echo "hide-toolkit: $prog is still found: $(command -v "$prog")" >&2; exit 2
+	fi
+done
 if echo '#include <cuda_runtime_api.h>' | ${CC:-gcc} -xc -E - >/dev/null 2>&1; then
 	echo "hide-toolkit: cuda_runtime_api.h is still found" >&2; exit 2
 fi
@@ -75,5 +82,5 @@ if [ "${HIDE_CRITERION:-0}" = 1 ] &&
    echo '#include <criterion/criterion.h>' | ${CC:-gcc} -xc -E - >/dev/null 2>&1; then
 	echo "hide-toolkit: Criterion is still found" >&2; exit 2
 fi
-echo "hide-toolkit: no nvcc, no CUDA headers$( [ "${HIDE_CRITERION:-0}" = 1 ] && echo ", no Criterion") from here on" >&2
+echo "hide-toolkit: not found from here on: $programs, CUDA headers$( [ "${HIDE_CRITERION:-0}" = 1 ] && echo ", Criterion")" >&2
 "$@"
