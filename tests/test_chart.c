@@ -329,6 +329,66 @@ Test(chart, active_threads_measured_by_the_emulator)
 	cr_assert_not_null(strstr(svg, "Blelloch: 71 warp-steps"), "the handout's, dashed");
 }
 
+/* Occurrences of needle in haystack. */
+static int count(const char *haystack, const char *needle)
+{
+	int n = 0;
+	for (const char *p = strstr(haystack, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* Two launches of one kernel (the solution's block scan and its scan of
+ * the block sums): each line of the kernel once in the legend. */
+Test(chart, active_threads_names_each_line_once)
+{
+	need_gnuplot();
+	json_error_t e;
+	g.lab = lab_find("lab1");
+	const char *launch = "{\"active_warps_per_line\": [{\"file\": \"scan.cu\", \"line\": 47, "
+			     "\"steps\": [32, 32, 31, 30, 28, 24, 16], \"total\": 193}]}";
+	char doc[1024];
+	snprintf(doc, sizeof(doc), "{\"launches\": [%s, %s]}", launch, launch);
+	g.analysis = json_loads(doc, 0, &e);
+	cr_assert_not_null(g.analysis, "%s", e.text);
+	cr_assert_eq(chart_active_threads(&g, PLOT_SVG, dir, msg, sizeof(msg)), 0, "%s", msg);
+	size_t len;
+	char *svg = slurp(in_dir("lab1-active-threads.svg"), &len);
+	cr_assert_not_null(svg, "%s", msg);
+	cr_expect_eq(count(svg, "scan.cu:47 (yours): 193 warp-steps"), 1);
+	cr_expect_eq(count(svg, "handout's Hillis-Steele: 289 warp-steps"), 1);
+}
+
+/* A kernel with no loop of barriers (the skeleton): its own barrier
+ * intervals, never the handouts' figures in its place. */
+Test(chart, active_threads_of_a_kernel_without_steps_per_line)
+{
+	need_gnuplot();
+	json_error_t e;
+	g.lab = lab_find("lab1");
+	g.analysis = json_loads("{\"launches\": [{\"kernel\": \"add_sums\", \"intervals\": "
+				"[{\"warps_any\": 4}], \"active_warps_per_line\": []}, "
+				"{\"kernel\": \"scan_block\", \"intervals\": [{\"warps_any\": 32}, "
+				"{\"warps_any\": 32}], \"active_warps_per_line\": []}]}", 0, &e);
+	cr_assert_not_null(g.analysis, "%s", e.text);
+	cr_assert_eq(chart_active_threads(&g, PLOT_SVG, dir, msg, sizeof(msg)), 0, "%s", msg);
+	size_t len;
+	char *svg = slurp(in_dir("lab1-active-threads.svg"), &len);
+	cr_assert_not_null(svg, "%s", msg);
+	cr_expect_not_null(strstr(svg, "kernel scan_block (yours): 64 warp-steps"), "the longest launch");
+	cr_expect_null(strstr(svg, "add_sums"));
+	cr_expect_not_null(strstr(svg, "handout's Hillis-Steele"), "the reference line");
+	cr_expect_null(strstr(svg, "Blelloch"), "another lab's figure");
+}
+
+Test(chart, active_threads_without_a_measurement_is_skipped)
+{
+	g.lab = lab_find("lab1");
+	cr_assert_eq(chart_active_threads(&g, PLOT_SVG, dir, msg, sizeof(msg)), 1, "%s", msg);
+	cr_expect_not_null(strstr(msg, "skipped"), "%s", msg);
+	cr_expect_eq(entries(dir), 0, "a chart of the handouts in place of the kernel's");
+}
+
 static const char *naive_store =
 	"{\"launches\": [{\"example_requests\": ["
 	"{\"file\": \"transpose.cu\", \"line\": 40, \"space\": \"global\", \"kind\": \"load\", "
@@ -364,6 +424,27 @@ Test(chart, coalescing_draws_the_worst_request)
 	cr_assert_not_null(strstr(svg, "transpose.cu:42 store: 32 sectors for one warp (ideal: 4)"),
 			   "the store (32 sectors), not the load (4)");
 	cr_assert_not_null(strstr(svg, "each 4096 bytes after the last"));
+}
+
+/* A request that is already as good as it gets: one panel that says so. */
+Test(chart, coalescing_of_coalesced_code_says_so)
+{
+	need_gnuplot();
+	char doc[2048], lanes[1024] = "";
+	for (int l = 0; l < 32; l++)
+		snprintf(lanes + strlen(lanes), sizeof(lanes) - strlen(lanes), "%s%d", l ? "," : "",
+			 4096 + l * 4);
+	snprintf(doc, sizeof(doc), "{\"launches\": [{\"example_requests\": [{\"file\": \"s.cu\", "
+		 "\"line\": 9, \"kind\": \"load\", \"bytes\": 4, \"lane_addresses\": [%s]}]}]}", lanes);
+	json_error_t e;
+	g.analysis = json_loads(doc, 0, &e);
+	cr_assert_not_null(g.analysis, "%s", e.text);
+	cr_assert_eq(chart_coalescing(&g, PLOT_SVG, dir, msg, sizeof(msg)), 0, "%s", msg);
+	size_t len;
+	char *svg = slurp(in_dir("lab3-coalescing.svg"), &len);
+	cr_assert_not_null(svg);
+	cr_expect_not_null(strstr(svg, "s.cu:9 load: 4 sectors for one warp: already coalesced"));
+	cr_expect_null(strstr(svg, "coalesced: consecutive lanes"), "the same pattern drawn twice");
 }
 
 Test(chart, coalescing_counts_only_active_lanes)
