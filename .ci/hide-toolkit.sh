@@ -18,9 +18,18 @@ mount -t tmpfs -o mode=755 hide-toolkit "$scratch"
 # A whole folder: an empty one over it.
 hide_dir() { mount -t tmpfs -o mode=755,size=1m hide-toolkit "$1"; }
 
-# Some entries of a folder that also holds other things (/usr/local/bin, an
-# include folder): the folder is seen through another path, and a folder of
-# links to every other entry is laid over it.
+# A program: an empty file that is not executable laid over it (a folder of
+# links would do for headers, but not in /usr/bin, where gcc finds its own
+# parts through the path it was started from).
+blank=$scratch/not-installed
+: > "$blank"
+chmod 644 "$blank"
+hide_program() { mount --bind "$blank" "$1"; }
+executable() { local p; p=$(command -v "$1") && [ -x "$p" ] && [ -s "$p" ]; }
+
+# Some entries of an include folder that also holds other things: the
+# folder is seen through another path, and a folder of links to every other
+# entry is laid over it.
 hide_entries() {
 	local dir=$1 n
 	shift
@@ -48,8 +57,8 @@ done
 programs=nvcc
 [ "${HIDE_OPTIONAL:-0}" = 1 ] && programs="$programs gnuplot bwrap"
 for prog in $programs; do
-	while p=$(command -v "$prog"); do
-		hide_entries "$(dirname "$p")" "$prog"
+	while executable "$prog"; do
+		hide_program "$(command -v "$prog")"
 		hash -r
 	done
 done
@@ -71,7 +80,7 @@ fi
 
 # Proof that it worked, before anything relies on it.
 for prog in $programs; do
-	if command -v "$prog" >/dev/null; then
+	if executable "$prog"; then
 		echo "hide-toolkit: $prog is still found: $(command -v "$prog")" >&2; exit 2
 	fi
 done
