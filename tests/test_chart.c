@@ -311,19 +311,28 @@ Test(chart, active_threads_from_the_handouts)
 	cr_assert_null(strstr(svg, "measured"));
 }
 
+/* The active-threads chart, as SVG, of lab's grade with analysis doc. */
+static char *active_threads_svg(const char *lab, const char *doc)
+{
+	json_error_t e;
+	char name[64];
+	g.lab = lab_find(lab);	/* the chart draws the handout's steps from the lab */
+	g.analysis = json_loads(doc, 0, &e);
+	cr_assert_not_null(g.analysis, "%s", e.text);
+	cr_assert_eq(chart_active_threads(&g, PLOT_SVG, dir, msg, sizeof(msg)), 0, "%s", msg);
+	snprintf(name, sizeof(name), "%s-active-threads.svg", lab);
+	size_t len;
+	char *svg = slurp(in_dir(name), &len);
+	cr_assert_not_null(svg, "%s", msg);
+	return svg;
+}
+
 Test(chart, active_threads_measured_by_the_emulator)
 {
 	need_gnuplot();
-	json_error_t e;
-	g.lab = lab_find("lab2");	/* the chart draws the handout's steps from the lab */
-	g.analysis = json_loads("{\"launches\": [{\"active_warps_per_line\": ["
+	char *svg = active_threads_svg("lab2", "{\"launches\": [{\"active_warps_per_line\": ["
 				"{\"file\": \"scan.cu\", \"line\": 57, \"steps\": [16, 8, 4, 2, 1, 1, 1, "
-				"1, 1, 1, 1, 1, 1, 1, 1, 2, 4, 8, 16], \"total\": 71}]}]}", 0, &e);
-	cr_assert_not_null(g.analysis, "%s", e.text);
-	cr_assert_eq(chart_active_threads(&g, PLOT_SVG, dir, msg, sizeof(msg)), 0, "%s", msg);
-	size_t len;
-	char *svg = slurp(in_dir("lab2-active-threads.svg"), &len);
-	cr_assert_not_null(svg, "%s", msg);
+				"1, 1, 1, 1, 1, 1, 1, 1, 2, 4, 8, 16], \"total\": 71}]}]}");
 	cr_assert_not_null(strstr(svg, "measured by the emulator in your kernel"));
 	cr_assert_not_null(strstr(svg, "scan.cu:57 (yours): 71 warp-steps"));
 	cr_assert_not_null(strstr(svg, "Blelloch: 71 warp-steps"), "the handout's, dashed");
@@ -343,18 +352,11 @@ static int count(const char *haystack, const char *needle)
 Test(chart, active_threads_names_each_line_once)
 {
 	need_gnuplot();
-	json_error_t e;
-	g.lab = lab_find("lab1");
 	const char *launch = "{\"active_warps_per_line\": [{\"file\": \"scan.cu\", \"line\": 47, "
 			     "\"steps\": [32, 32, 31, 30, 28, 24, 16], \"total\": 193}]}";
 	char doc[1024];
 	snprintf(doc, sizeof(doc), "{\"launches\": [%s, %s]}", launch, launch);
-	g.analysis = json_loads(doc, 0, &e);
-	cr_assert_not_null(g.analysis, "%s", e.text);
-	cr_assert_eq(chart_active_threads(&g, PLOT_SVG, dir, msg, sizeof(msg)), 0, "%s", msg);
-	size_t len;
-	char *svg = slurp(in_dir("lab1-active-threads.svg"), &len);
-	cr_assert_not_null(svg, "%s", msg);
+	char *svg = active_threads_svg("lab1", doc);
 	cr_expect_eq(count(svg, "scan.cu:47 (yours): 193 warp-steps"), 1);
 	cr_expect_eq(count(svg, "handout's Hillis-Steele: 289 warp-steps"), 1);
 }
@@ -364,17 +366,10 @@ Test(chart, active_threads_names_each_line_once)
 Test(chart, active_threads_of_a_kernel_without_steps_per_line)
 {
 	need_gnuplot();
-	json_error_t e;
-	g.lab = lab_find("lab1");
-	g.analysis = json_loads("{\"launches\": [{\"kernel\": \"add_sums\", \"intervals\": "
-				"[{\"warps_any\": 4}], \"active_warps_per_line\": []}, "
+	char *svg = active_threads_svg("lab1", "{\"launches\": [{\"kernel\": \"add_sums\", "
+				"\"intervals\": [{\"warps_any\": 4}], \"active_warps_per_line\": []}, "
 				"{\"kernel\": \"scan_block\", \"intervals\": [{\"warps_any\": 32}, "
-				"{\"warps_any\": 32}], \"active_warps_per_line\": []}]}", 0, &e);
-	cr_assert_not_null(g.analysis, "%s", e.text);
-	cr_assert_eq(chart_active_threads(&g, PLOT_SVG, dir, msg, sizeof(msg)), 0, "%s", msg);
-	size_t len;
-	char *svg = slurp(in_dir("lab1-active-threads.svg"), &len);
-	cr_assert_not_null(svg, "%s", msg);
+				"{\"warps_any\": 32}], \"active_warps_per_line\": []}]}");
 	cr_expect_not_null(strstr(svg, "kernel scan_block (yours): 64 warp-steps"), "the longest launch");
 	cr_expect_null(strstr(svg, "add_sums"));
 	cr_expect_not_null(strstr(svg, "handout's Hillis-Steele"), "the reference line");
@@ -426,16 +421,14 @@ Test(chart, coalescing_draws_the_worst_request)
 	cr_assert_not_null(strstr(svg, "each 4096 bytes after the last"));
 }
 
-/* A request that is already as good as it gets: one panel that says so. */
-Test(chart, coalescing_of_coalesced_code_says_so)
+/* The coalescing chart, as SVG, of one load at file:line whose lanes
+ * touch lanes (a JSON list: addresses, null for an inactive lane). */
+static char *one_request_svg(const char *file, int line, const char *lanes)
 {
-	need_gnuplot();
-	char doc[2048], lanes[1024] = "";
-	for (int l = 0; l < 32; l++)
-		snprintf(lanes + strlen(lanes), sizeof(lanes) - strlen(lanes), "%s%d", l ? "," : "",
-			 4096 + l * 4);
-	snprintf(doc, sizeof(doc), "{\"launches\": [{\"example_requests\": [{\"file\": \"s.cu\", "
-		 "\"line\": 9, \"kind\": \"load\", \"bytes\": 4, \"lane_addresses\": [%s]}]}]}", lanes);
+	char doc[2048];
+	snprintf(doc, sizeof(doc), "{\"launches\": [{\"example_requests\": [{\"file\": \"%s\", "
+		 "\"line\": %d, \"kind\": \"load\", \"bytes\": 4, \"lane_addresses\": [%s]}]}]}",
+		 file, line, lanes);
 	json_error_t e;
 	g.analysis = json_loads(doc, 0, &e);
 	cr_assert_not_null(g.analysis, "%s", e.text);
@@ -443,6 +436,18 @@ Test(chart, coalescing_of_coalesced_code_says_so)
 	size_t len;
 	char *svg = slurp(in_dir("lab3-coalescing.svg"), &len);
 	cr_assert_not_null(svg);
+	return svg;
+}
+
+/* A request that is already as good as it gets: one panel that says so. */
+Test(chart, coalescing_of_coalesced_code_says_so)
+{
+	need_gnuplot();
+	char lanes[1024] = "";
+	for (int l = 0; l < 32; l++)
+		snprintf(lanes + strlen(lanes), sizeof(lanes) - strlen(lanes), "%s%d", l ? "," : "",
+			 4096 + l * 4);
+	char *svg = one_request_svg("s.cu", 9, lanes);
 	cr_expect_not_null(strstr(svg, "s.cu:9 load: 4 sectors for one warp: already coalesced"));
 	cr_expect_null(strstr(svg, "coalesced: consecutive lanes"), "the same pattern drawn twice");
 }
@@ -451,21 +456,14 @@ Test(chart, coalescing_counts_only_active_lanes)
 {
 	need_gnuplot();
 	/* Lanes 8..31 inactive (null); the 8 live ones 64 bytes apart. */
-	char doc[2048], live[1024] = "";
+	char live[1024] = "";
 	for (int l = 0; l < 32; l++) {
 		char a[24];
 		snprintf(a, sizeof(a), "%d", 4096 + l * 64);
 		snprintf(live + strlen(live), sizeof(live) - strlen(live), "%s%s", l ? "," : "",
 			 l < 8 ? a : "null");
 	}
-	snprintf(doc, sizeof(doc), "{\"launches\": [{\"example_requests\": [{\"file\": \"t.cu\", "
-		 "\"line\": 7, \"kind\": \"load\", \"bytes\": 4, \"lane_addresses\": [%s]}]}]}", live);
-	json_error_t e;
-	g.analysis = json_loads(doc, 0, &e);
-	cr_assert_not_null(g.analysis, "%s", e.text);
-	cr_assert_eq(chart_coalescing(&g, PLOT_SVG, dir, msg, sizeof(msg)), 0, "%s", msg);
-	size_t len;
-	char *svg = slurp(in_dir("lab3-coalescing.svg"), &len);
+	char *svg = one_request_svg("t.cu", 7, live);
 	cr_assert_not_null(strstr(svg, "t.cu:7 load: 8 sectors for one warp (ideal: 1)"));
 }
 

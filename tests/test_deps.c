@@ -38,10 +38,13 @@ static void remove_bin(void)
 
 TestSuite(deps, .fini = remove_bin);
 
-/* Runs mk/deps.sh WHAT on that PATH, never installing; its stderr in out. */
-static int deps(const char *what, char *out, size_t len)
+/* Runs mk/deps.sh WHAT on a PATH of only programs, never installing; its
+ * stderr in out (4096 bytes). Returns its exit status. */
+static int deps(const char *const *programs, const char *what, char *out)
 {
+	const size_t len = 4096;
 	char cmd[1024];
+	path_of(programs);
 	snprintf(cmd, sizeof(cmd), "cd '%s' && KIT_NO_INSTALL=1 PATH=%s /bin/sh mk/deps.sh %s 2>&1",
 		 getenv("KIT_ROOT") ?: ".", bin, what);
 	FILE *p = popen(cmd, "r");
@@ -54,9 +57,8 @@ static int deps(const char *what, char *out, size_t len)
 
 Test(deps, a_missing_make_is_named_with_both_commands)
 {
-	path_of((const char *const[]){ "gcc", NULL });
 	char out[4096];
-	cr_expect_eq(deps("grade", out, sizeof(out)), 1, "%s", out);
+	cr_expect_eq(deps((const char *const[]){ "gcc", NULL }, "grade", out), 1, "%s", out);
 	cr_expect_not_null(strstr(out, "missing for the grader: make"), "%s", out);
 	cr_expect_not_null(strstr(out, "Debian/Ubuntu:  sudo apt-get install make"), "%s", out);
 	cr_expect_not_null(strstr(out, "Fedora:         sudo dnf install make"), "%s", out);
@@ -64,18 +66,16 @@ Test(deps, a_missing_make_is_named_with_both_commands)
 
 Test(deps, a_missing_compiler_is_named)
 {
-	path_of((const char *const[]){ "make", NULL });
 	char out[4096];
-	cr_expect_eq(deps("grade", out, sizeof(out)), 1, "%s", out);
+	cr_expect_eq(deps((const char *const[]){ "make", NULL }, "grade", out), 1, "%s", out);
 	cr_expect_not_null(strstr(out, "missing for the grader: gcc"), "%s", out);
 }
 
 /* gnuplot and bubblewrap are optional: named, with the command, exit 0. */
 Test(deps, optional_programs_do_not_stop_the_build)
 {
-	path_of((const char *const[]){ "gcc", "make", NULL });
 	char out[4096];
-	cr_expect_eq(deps("grade", out, sizeof(out)), 0, "%s", out);
+	cr_expect_eq(deps((const char *const[]){ "gcc", "make", NULL }, "grade", out), 0, "%s", out);
 	cr_expect_not_null(strstr(out, "not installed: gnuplot-nox bubblewrap"), "%s", out);
 	cr_expect_not_null(strstr(out, "sudo dnf install gnuplot bubblewrap"), "%s", out);
 	cr_expect_null(strstr(out, "criterion"), "grading asked for Criterion: %s", out);
@@ -83,8 +83,7 @@ Test(deps, optional_programs_do_not_stop_the_build)
 
 Test(deps, an_unknown_request_is_a_usage_error)
 {
-	path_of((const char *const[]){ "gcc", "make", NULL });
 	char out[4096];
-	cr_expect_eq(deps("everything", out, sizeof(out)), 2, "%s", out);
+	cr_expect_eq(deps((const char *const[]){ "gcc", "make", NULL }, "everything", out), 2, "%s", out);
 	cr_expect_not_null(strstr(out, "usage"), "%s", out);
 }
