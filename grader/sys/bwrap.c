@@ -239,8 +239,10 @@ void bwrap_argv(struct strvec *a, char *const argv[], const char *work, const ch
 	int n = secret_dirs(secret, BWRAP_MAX_HIDE + 2, hide, n_hide), hidden_prog = 0;
 	char prog[PATH_MAX];
 	absolute_path(argv[0], prog, sizeof(prog));
+	/* What uid cannot reach needs no hiding, and an empty folder over it
+	 * would make its path inside the sandbox's writable /tmp. */
 	for (int i = 0; i < n; i++) {
-		if (is_dir(secret[i]))
+		if (is_dir(secret[i]) && reachable_by(secret[i], uid))
 			push_option(a, "--tmpfs", secret[i], NULL);
 		hidden_prog |= under(prog, secret[i]);
 	}
@@ -259,7 +261,7 @@ void bwrap_argv(struct strvec *a, char *const argv[], const char *work, const ch
 		if (strcmp(private_dirs[i], "/tmp") != 0 && is_dir(private_dirs[i]))
 			push_option(a, "--remount-ro", private_dirs[i], NULL);
 	for (int i = 0; i < n; i++)
-		if (is_dir(secret[i]))
+		if (is_dir(secret[i]) && reachable_by(secret[i], uid))
 			push_option(a, "--remount-ro", secret[i], NULL);
 	if (cwd[0])
 		push_option(a, "--chdir", cwd, NULL);
