@@ -4,6 +4,7 @@
 #   make labN       build labN for this machine (GPU if present, else emulator)
 #   make occupancy-tables   rewrite lab 4's stored tables from cuda_occupancy.h
 #   make test       install what is missing, build, run every test
+#   make -jN test-build   build what make test runs, on N cores
 #   make solutions  grade every reference solution
 #   make clean
 #
@@ -39,21 +40,34 @@ CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 endif
 CUDA_INC := $(CUDA_HOME)/include
 
+# The GPU backend needs both nvcc and the toolkit's headers; without either,
+# every CUDA-only part is left out and the emulator grades (said once, by the
+# harness target below).
+ifeq ($(NVCC),)
+CUDA_SKIP := no CUDA toolkit: nvcc is not on PATH, nor in CUDA_HOME=$(CUDA_HOME)
+else ifeq ($(wildcard $(CUDA_INC)/cuda_runtime_api.h),)
+CUDA_SKIP := the CUDA toolkit is incomplete: $(NVCC) is there, but not $(CUDA_INC)/cuda_runtime_api.h
+endif
+
 LIBS := -ljansson -linih -lm -pthread
 
 # The labs: one folder labs/labN-NAME/ each, as the grader's lab table
 # (grader/labs/lab_table.c) names them; tests/test_labs.c keeps the two equal.
 LABS := $(sort $(foreach d,$(wildcard labs/lab*-*/),$(firstword $(subst -, ,$(notdir $(d:/=))))))
 
-.PHONY: all deps $(LABS) occupancy-tables test unit-tests emu-tests solutions clean
+.PHONY: all deps $(LABS) occupancy-tables test test-build unit-tests emu-tests solutions clean
 all: deps grade harness emu
 
 # --- dependencies -----------------------------------------------------------
-# A stamp, so that the check runs once; delete build/ to check again.
+# Stamps, so that each check runs once; delete build/ to check again. Grading
+# needs the compiler, make, jansson and inih; the tests add Criterion.
 deps: $(BUILD)/.deps-ok
 $(BUILD)/.deps-ok: mk/deps.sh
 	@mkdir -p $(BUILD)
-	@sh mk/deps.sh
+	@CC="$(CC)" sh mk/deps.sh grade
+	@touch $@
+$(BUILD)/.deps-test-ok: mk/deps.sh | $(BUILD)/.deps-ok
+	@CC="$(CC)" sh mk/deps.sh test
 	@touch $@
 
 # --- common and lab descriptions (grader and harness both link these) --------
@@ -79,6 +93,21 @@ grade: $(BUILD)/grade
 $(BUILD)/grade: $(GRADER_MAIN:%.c=$(BUILD)/%.o) $(GRADER_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
 
+# ./grade --version names the commit it was built from (the kit's own clone,
+# not a repository it was unpacked into): build/kit-commit is rewritten only
+# when that changes, so that version.o is rebuilt only then.
+$(BUILD)/kit-commit: FORCE | $(BUILD)/.deps-ok
+	@c=unknown; \
+	 if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ]; then \
+		c=$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown); \
+		if [ "$$c" != unknown ] && ! git diff --quiet HEAD -- 2>/dev/null; then c="$$c-modified"; fi; \
+	 fi; \
+	 [ "$$(cat $@ 2>/dev/null)" = "$$c" ] || echo "$$c" > $@
+$(BUILD)/grader/cli/version.o: grader/cli/version.c $(BUILD)/kit-commit | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -DKIT_COMMIT="\"$$(tr -cd '0-9a-z-' < $(BUILD)/kit-commit)\"" -c $< -o $@
+.PHONY: FORCE
+
 # --- the harness: compiled once per backend, linked with a submission at
 # grade time by grader/steps/build.c ----------------------------------------------
 HARNESS_SRC := grader/harness/harness_main.c
@@ -88,11 +117,19 @@ ENTRY_SRC   := $(wildcard grader/labs/*_entry.c) grader/harness/no_entry.c
 $(BUILD)/libkit.a: $(COMMON_OBJ)
 	ar rcs $@ $^
 
-harness: $(BUILD)/libkit.a $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/emu/harness_main.o \
-         $(BUILD)/harness/emu/predict.o \
-         $(ENTRY_SRC:grader/%.c=$(BUILD)/harness/%.o) $(BUILD)/harness/device-probe \
-         $(BUILD)/harness/cuda/launch_log.o $(BUILD)/harness/cuda/launch_wrap.o \
-         $(BUILD)/harness/occupancy-api
+# The parts that need the CUDA toolkit: the harness for the GPU, its launch
+# log and wrapper, the device probe and lab 4's occupancy API.
+CUDA_PARTS := $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/cuda/launch_log.o \
+              $(BUILD)/harness/cuda/launch_wrap.o $(BUILD)/harness/device-probe \
+              $(BUILD)/harness/occupancy-api
+
+harness: $(BUILD)/libkit.a $(BUILD)/harness/emu/harness_main.o $(BUILD)/harness/emu/predict.o \
+         $(ENTRY_SRC:grader/%.c=$(BUILD)/harness/%.o) $(if $(CUDA_SKIP),,$(CUDA_PARTS))
+ifneq ($(CUDA_SKIP),)
+	@echo "make: GPU backend not built ($(CUDA_SKIP)); skipped: the CUDA harness," \
+	      "launch log and wrapper, device probe, lab 4's occupancy API. The emulator grades everything."
+	@rm -f $(CUDA_PARTS)
+endif
 
 $(BUILD)/harness/cuda/harness_main.o: $(HARNESS_SRC) | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
@@ -118,12 +155,7 @@ $(BUILD)/harness/%.o: grader/%.c | $(BUILD)/.deps-ok
 # code: the cuda harness linked with an entry that is never called.
 $(BUILD)/harness/device-probe: $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/cuda/launch_log.o \
                                $(BUILD)/harness/harness/no_entry.o $(COMMON_OBJ)
-ifneq ($(NVCC),)
 	$(NVCC) $^ -o $@
-else
-	@echo "no CUDA toolkit (nvcc): the GPU backend is not built; the emulator still works" >&2
-	@rm -f $@
-endif
 
 # Lab 4: this GPU's occupancy API asked the calculator check's questions, by
 # kernels of known register counts (compiled for the GPUs the kit has seen,
@@ -136,11 +168,7 @@ $(BUILD)/grader/labs/occupancy/occ_cuda.o: grader/labs/occupancy/occ_cuda.c | $(
 
 $(BUILD)/harness/occupancy-api: grader/harness/occupancy_api.cu $(BUILD)/grader/labs/occupancy/occ_cuda.o \
                                 $(BUILD)/common/occupancy_table.o
-ifneq ($(NVCC),)
 	$(NVCC) $(OCC_GENCODE) -std=c++17 -O2 $^ -o $@
-else
-	@rm -f $@
-endif
 
 # The stored tables: what cuda_occupancy.h answers for an A100 and an H100.
 $(BUILD)/occupancy-table: grader/labs/occupancy/make_table.c $(BUILD)/grader/labs/occupancy/occ_cuda.o \
@@ -169,16 +197,22 @@ TEST_SRC := $(wildcard tests/*.c)
 $(BUILD)/tests/unit: $(TEST_SRC:%.c=$(BUILD)/%.o) $(GRADER_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) $^ $(LIBS) -lcriterion -o $@
 $(BUILD)/tests/%.o: CPPFLAGS += -Icommon -Igrader
+# Criterion is checked (and installed) only when a test is built.
+$(TEST_SRC:%.c=$(BUILD)/%.o) $(EMU_TEST_OBJ): | $(BUILD)/.deps-test-ok
 
 # The GPU tests (tests/test_gpu.c) run only where there is a GPU; say which.
 # With the CUDA toolkit, a test checks the stored occupancy tables against it.
-unit-tests: all $(BUILD)/tests/unit $(CONF_OBJ) $(if $(wildcard $(CUDA_INC)/cuda_occupancy.h),$(BUILD)/occupancy-table)
+OCC_TABLE_TEST := $(if $(wildcard $(CUDA_INC)/cuda_occupancy.h),$(BUILD)/occupancy-table)
+unit-tests: all $(BUILD)/tests/unit $(CONF_OBJ) $(OCC_TABLE_TEST)
 	@./grade --device >/dev/null && echo "GPU tests: run on $$(./grade --device)" || \
 		echo "GPU tests: skipped: $$(./grade --device)"
 	KIT_ROOT=$(CURDIR) $(BUILD)/tests/unit --jobs 2
 
 test: unit-tests emu-tests conformance-tests
 	@echo "make test: all suites passed"
+
+# Everything make test runs, built (with make -j) before the suites run.
+test-build: all $(BUILD)/tests/unit $(CONF_OBJ) $(OCC_TABLE_TEST) $(EMU_TEST_DIR)/emu-tests $(CONF_EXE)
 
 clean:
 	rm -rf $(BUILD) grade

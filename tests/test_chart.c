@@ -1,4 +1,6 @@
-/* Charts: real gnuplot output, the skip path, hostile names, no half-written files. */
+/* Charts: real gnuplot output, the skip path, hostile names, no half-written files.
+ * gnuplot is optional: where it is not installed, the tests that draw with it
+ * are skipped, saying so; the skip path and the failures are tested anyway. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -118,6 +120,14 @@ static char *capture_stdout(int (*f)(void), int *rc)
 	return out;
 }
 
+/* For a test that draws with the real gnuplot. */
+static void need_gnuplot(void)
+{
+	unsetenv("GNUPLOT");
+	if (!gnuplot_available())
+		cr_skip_test("gnuplot is not installed here (it is optional: apt-get install gnuplot-nox)");
+}
+
 Test(chart, plot_kinds)
 {
 	enum plot_kind k = PLOT_NONE;
@@ -138,7 +148,8 @@ Test(chart, plot_kinds)
 Test(chart, gnuplot_is_found_on_path_or_through_GNUPLOT)
 {
 	unsetenv("GNUPLOT");
-	cr_assert_eq(gnuplot_available(), 1, "the kit's tests need gnuplot (gnuplot-nox)");
+	int installed = system("command -v gnuplot >/dev/null 2>&1") == 0;
+	cr_assert_eq(gnuplot_available(), installed, "gnuplot is%s on PATH", installed ? "" : " not");
 	setenv("GNUPLOT", "/nonexistent/gnuplot", 1);
 	cr_assert_eq(gnuplot_available(), 0);
 	setenv("GNUPLOT", "/bin/sh", 1);
@@ -150,6 +161,7 @@ Test(chart, gnuplot_is_found_on_path_or_through_GNUPLOT)
 
 Test(chart, bandwidth_as_a_real_png)
 {
+	need_gnuplot();
 	cr_assert_eq(chart_bandwidth(&g, PLOT_PNG, dir, msg, sizeof(msg)), 0, "%s", msg);
 	char want[600];
 	snprintf(want, sizeof(want), "chart: %s/lab3-bandwidth.png", dir);
@@ -160,6 +172,7 @@ Test(chart, bandwidth_as_a_real_png)
 
 Test(chart, bandwidth_as_svg_names_lab_device_and_shapes)
 {
+	need_gnuplot();
 	cr_assert_eq(chart_bandwidth(&g, PLOT_SVG, dir, msg, sizeof(msg)), 0, "%s", msg);
 	size_t len;
 	char *svg = slurp(in_dir("lab3-bandwidth.svg"), &len);
@@ -181,6 +194,7 @@ static int draw_bandwidth_term(void)
 
 Test(chart, bandwidth_on_the_terminal)
 {
+	need_gnuplot();
 	int rc;
 	unsetenv("COLUMNS");
 	char *out = capture_stdout(draw_bandwidth_term, &rc);
@@ -266,6 +280,7 @@ Test(chart, a_chart_half_written_by_a_crash_is_discarded)
  * name; and a device name that tries the same. Neither may run anything. */
 Test(chart, hostile_names_are_only_names)
 {
+	need_gnuplot();
 	char out_dir[256], canary[96], hostile[512];
 	snprintf(canary, sizeof(canary), "%s/ran", dir);
 	snprintf(out_dir, sizeof(out_dir), "%s/it's \"my\" `touch %s` @x $HOME", dir, canary);
@@ -283,6 +298,7 @@ Test(chart, hostile_names_are_only_names)
 
 Test(chart, active_threads_from_the_handouts)
 {
+	need_gnuplot();
 	cr_assert_eq(chart_active_threads(NULL, PLOT_PNG, dir, msg, sizeof(msg)), 0, "%s", msg);
 	assert_png(in_dir("scan-active-threads.png"));
 	cr_assert_eq(chart_active_threads(NULL, PLOT_SVG, dir, msg, sizeof(msg)), 0, "%s", msg);
@@ -295,21 +311,77 @@ Test(chart, active_threads_from_the_handouts)
 	cr_assert_null(strstr(svg, "measured"));
 }
 
-Test(chart, active_threads_measured_by_the_emulator)
+/* The active-threads chart, as SVG, of lab's grade with analysis doc. */
+static char *active_threads_svg(const char *lab, const char *doc)
 {
 	json_error_t e;
-	g.lab = lab_find("lab2");	/* the chart draws the handout's steps from the lab */
-	g.analysis = json_loads("{\"launches\": [{\"active_warps_per_line\": ["
-				"{\"file\": \"scan.cu\", \"line\": 57, \"steps\": [16, 8, 4, 2, 1, 1, 1, "
-				"1, 1, 1, 1, 1, 1, 1, 1, 2, 4, 8, 16], \"total\": 71}]}]}", 0, &e);
+	char name[64];
+	g.lab = lab_find(lab);	/* the chart draws the handout's steps from the lab */
+	g.analysis = json_loads(doc, 0, &e);
 	cr_assert_not_null(g.analysis, "%s", e.text);
 	cr_assert_eq(chart_active_threads(&g, PLOT_SVG, dir, msg, sizeof(msg)), 0, "%s", msg);
+	snprintf(name, sizeof(name), "%s-active-threads.svg", lab);
 	size_t len;
-	char *svg = slurp(in_dir("lab2-active-threads.svg"), &len);
+	char *svg = slurp(in_dir(name), &len);
 	cr_assert_not_null(svg, "%s", msg);
+	return svg;
+}
+
+Test(chart, active_threads_measured_by_the_emulator)
+{
+	need_gnuplot();
+	char *svg = active_threads_svg("lab2", "{\"launches\": [{\"active_warps_per_line\": ["
+				"{\"file\": \"scan.cu\", \"line\": 57, \"steps\": [16, 8, 4, 2, 1, 1, 1, "
+				"1, 1, 1, 1, 1, 1, 1, 1, 2, 4, 8, 16], \"total\": 71}]}]}");
 	cr_assert_not_null(strstr(svg, "measured by the emulator in your kernel"));
 	cr_assert_not_null(strstr(svg, "scan.cu:57 (yours): 71 warp-steps"));
 	cr_assert_not_null(strstr(svg, "Blelloch: 71 warp-steps"), "the handout's, dashed");
+}
+
+/* Occurrences of needle in haystack. */
+static int count(const char *haystack, const char *needle)
+{
+	int n = 0;
+	for (const char *p = strstr(haystack, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* Two launches of one kernel (the solution's block scan and its scan of
+ * the block sums): each line of the kernel once in the legend. */
+Test(chart, active_threads_names_each_line_once)
+{
+	need_gnuplot();
+	const char *launch = "{\"active_warps_per_line\": [{\"file\": \"scan.cu\", \"line\": 47, "
+			     "\"steps\": [32, 32, 31, 30, 28, 24, 16], \"total\": 193}]}";
+	char doc[1024];
+	snprintf(doc, sizeof(doc), "{\"launches\": [%s, %s]}", launch, launch);
+	char *svg = active_threads_svg("lab1", doc);
+	cr_expect_eq(count(svg, "scan.cu:47 (yours): 193 warp-steps"), 1);
+	cr_expect_eq(count(svg, "handout's Hillis-Steele: 289 warp-steps"), 1);
+}
+
+/* A kernel with no loop of barriers (the skeleton): its own barrier
+ * intervals, never the handouts' figures in its place. */
+Test(chart, active_threads_of_a_kernel_without_steps_per_line)
+{
+	need_gnuplot();
+	char *svg = active_threads_svg("lab1", "{\"launches\": [{\"kernel\": \"add_sums\", "
+				"\"intervals\": [{\"warps_any\": 4}], \"active_warps_per_line\": []}, "
+				"{\"kernel\": \"scan_block\", \"intervals\": [{\"warps_any\": 32}, "
+				"{\"warps_any\": 32}], \"active_warps_per_line\": []}]}");
+	cr_expect_not_null(strstr(svg, "kernel scan_block (yours): 64 warp-steps"), "the longest launch");
+	cr_expect_null(strstr(svg, "add_sums"));
+	cr_expect_not_null(strstr(svg, "handout's Hillis-Steele"), "the reference line");
+	cr_expect_null(strstr(svg, "Blelloch"), "another lab's figure");
+}
+
+Test(chart, active_threads_without_a_measurement_is_skipped)
+{
+	g.lab = lab_find("lab1");
+	cr_assert_eq(chart_active_threads(&g, PLOT_SVG, dir, msg, sizeof(msg)), 1, "%s", msg);
+	cr_expect_not_null(strstr(msg, "skipped"), "%s", msg);
+	cr_expect_eq(entries(dir), 0, "a chart of the handouts in place of the kernel's");
 }
 
 static const char *naive_store =
@@ -337,6 +409,7 @@ static json_t *requests(void)
 
 Test(chart, coalescing_draws_the_worst_request)
 {
+	need_gnuplot();
 	g.analysis = requests();
 	cr_assert_eq(chart_coalescing(&g, PLOT_PNG, dir, msg, sizeof(msg)), 0, "%s", msg);
 	assert_png(in_dir("lab3-coalescing.png"));
@@ -348,29 +421,55 @@ Test(chart, coalescing_draws_the_worst_request)
 	cr_assert_not_null(strstr(svg, "each 4096 bytes after the last"));
 }
 
-Test(chart, coalescing_counts_only_active_lanes)
+/* The coalescing chart, as SVG, of one load at file:line whose lanes
+ * touch lanes (a JSON list: addresses, null for an inactive lane). */
+static char *one_request_svg(const char *file, int line, const char *lanes)
 {
-	/* Lanes 8..31 inactive (null); the 8 live ones 64 bytes apart. */
-	char doc[2048], live[1024] = "";
-	for (int l = 0; l < 32; l++) {
-		char a[24];
-		snprintf(a, sizeof(a), "%d", 4096 + l * 64);
-		snprintf(live + strlen(live), sizeof(live) - strlen(live), "%s%s", l ? "," : "",
-			 l < 8 ? a : "null");
-	}
-	snprintf(doc, sizeof(doc), "{\"launches\": [{\"example_requests\": [{\"file\": \"t.cu\", "
-		 "\"line\": 7, \"kind\": \"load\", \"bytes\": 4, \"lane_addresses\": [%s]}]}]}", live);
+	char doc[2048];
+	snprintf(doc, sizeof(doc), "{\"launches\": [{\"example_requests\": [{\"file\": \"%s\", "
+		 "\"line\": %d, \"kind\": \"load\", \"bytes\": 4, \"lane_addresses\": [%s]}]}]}",
+		 file, line, lanes);
 	json_error_t e;
 	g.analysis = json_loads(doc, 0, &e);
 	cr_assert_not_null(g.analysis, "%s", e.text);
 	cr_assert_eq(chart_coalescing(&g, PLOT_SVG, dir, msg, sizeof(msg)), 0, "%s", msg);
 	size_t len;
 	char *svg = slurp(in_dir("lab3-coalescing.svg"), &len);
+	cr_assert_not_null(svg);
+	return svg;
+}
+
+/* A request that is already as good as it gets: one panel that says so. */
+Test(chart, coalescing_of_coalesced_code_says_so)
+{
+	need_gnuplot();
+	char lanes[1024] = "";
+	for (int l = 0; l < 32; l++)
+		snprintf(lanes + strlen(lanes), sizeof(lanes) - strlen(lanes), "%s%d", l ? "," : "",
+			 4096 + l * 4);
+	char *svg = one_request_svg("s.cu", 9, lanes);
+	cr_expect_not_null(strstr(svg, "s.cu:9 load: 4 sectors for one warp: already coalesced"));
+	cr_expect_null(strstr(svg, "coalesced: consecutive lanes"), "the same pattern drawn twice");
+}
+
+Test(chart, coalescing_counts_only_active_lanes)
+{
+	need_gnuplot();
+	/* Lanes 8..31 inactive (null); the 8 live ones 64 bytes apart. */
+	char live[1024] = "";
+	for (int l = 0; l < 32; l++) {
+		char a[24];
+		snprintf(a, sizeof(a), "%d", 4096 + l * 64);
+		snprintf(live + strlen(live), sizeof(live) - strlen(live), "%s%s", l ? "," : "",
+			 l < 8 ? a : "null");
+	}
+	char *svg = one_request_svg("t.cu", 7, live);
 	cr_assert_not_null(strstr(svg, "t.cu:7 load: 8 sectors for one warp (ideal: 1)"));
 }
 
 Test(chart, histogram_of_a_class)
 {
+	need_gnuplot();
 	double scores[] = {100, 95, 87.5, 40, NAN, 62.5, 77, 100, 0};
 	cr_assert_eq(chart_histogram("lab3 scores", "score (of 100)", scores, 9, 10, PLOT_PNG,
 				     in_dir("class/lab3-scores.png"), msg, sizeof(msg)), 0, "%s", msg);
@@ -406,6 +505,7 @@ static void add_sweep(struct grade *gr)
 
 Test(chart, occupancy_sweep_as_svg)
 {
+	need_gnuplot();
 	cr_assert_eq(chart_occupancy(&g, PLOT_SVG, dir, msg, sizeof(msg)), 1, "no sweep, no chart");
 	cr_assert(strstr(msg, "no sweep was measured"), "%s", msg);
 	add_sweep(&g);

@@ -13,6 +13,7 @@
 #include "sys/kit_paths.h"
 #include "test_support.h"
 #include "report/report_json.h"
+#include "report/report_load.h"
 
 static const struct lab lab3 = {
 	.id = "lab3", .dir = "lab3-transpose", .file = "transpose.cu",
@@ -66,6 +67,8 @@ Test(report_json, has_every_field_of_the_schema_with_its_type)
 {
 	json_t *j = report_json(&g);
 	cr_assert_not_null(j);
+	cr_assert(json_is_integer(get(j, "schema_version")));
+	cr_assert_eq(json_integer_value(get(j, "schema_version")), REPORT_JSON_SCHEMA_VERSION);
 	cr_assert_str_eq(json_string_value(get(j, "lab")), "lab3");
 	cr_assert_str_eq(json_string_value(get(j, "backend")), "cuda");
 	cr_assert_str_eq(json_string_value(get(j, "device")), "NVIDIA H100 80GB HBM3");
@@ -272,4 +275,25 @@ Test(report_json, a_missing_folder_is_an_error_naming_the_path)
 	char err[256] = "";
 	cr_assert_eq(report_json_write(&g, in_dir("no/such/r.json"), err, sizeof(err)), -1);
 	cr_assert_not_null(strstr(err, "no/such/r.json"), "%s", err);
+}
+
+/* A saved report reads back; one from a later layout is refused, by name. */
+Test(report_json, a_later_schema_version_is_refused_on_reading)
+{
+	char path[128], err[512];
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	cr_assert_eq(report_json_write(&g, path, err, sizeof(err)), 0, "%s", err);
+	struct grade back;
+	grade_init(&back, NULL);
+	cr_expect_eq(report_load(path, &back, err, sizeof(err)), 0, "%s", err);
+	grade_free(&back);
+
+	json_t *j = report_json(&g);
+	json_object_set_new(j, "schema_version", json_integer(REPORT_JSON_SCHEMA_VERSION + 1));
+	cr_assert_eq(json_dump_file(j, path, 0), 0);
+	json_decref(j);
+	grade_init(&back, NULL);
+	cr_expect_eq(report_load(path, &back, err, sizeof(err)), -1);
+	cr_expect_not_null(strstr(err, "schema_version"), "%s", err);
+	grade_free(&back);
 }

@@ -267,7 +267,7 @@ Test(report_text, the_reproduce_command_names_what_was_graded)
 			 "./grade lab3 --seed 18446744073709551615");
 }
 
-/* report_use_colour: a terminal, and no NO_COLOR at all. */
+/* report_use_colour: a terminal, no non-empty NO_COLOR, a TERM that is not dumb. */
 Test(report_text, colour_only_on_a_terminal_without_NO_COLOR)
 {
 	int m = posix_openpt(O_RDWR | O_NOCTTY);
@@ -279,13 +279,29 @@ Test(report_text, colour_only_on_a_terminal_without_NO_COLOR)
 	FILE *file = tmpfile();
 
 	unsetenv("NO_COLOR");
+	setenv("TERM", "xterm", 1);
 	cr_assert_eq(report_use_colour(tty), 1);
 	cr_assert_eq(report_use_colour(file), 0);
 	setenv("NO_COLOR", "1", 1);
 	cr_assert_eq(report_use_colour(tty), 0);
 	setenv("NO_COLOR", "", 1);
+	cr_assert_eq(report_use_colour(tty), 1, "an empty NO_COLOR is as if unset");
+	setenv("TERM", "dumb", 1);
 	cr_assert_eq(report_use_colour(tty), 0);
 	fclose(tty);
 	fclose(file);
 	close(m);
+}
+
+/* no-color.org: only a non-empty NO_COLOR turns colour off; TERM=dumb too;
+ * never colour where the report is not read on a terminal. */
+Test(report_text, colour_follows_no_color_and_term_dumb)
+{
+	cr_expect(report_colour_wanted(1, NULL, "xterm-256color"));
+	cr_expect(report_colour_wanted(1, "", "xterm"), "an empty NO_COLOR is as if unset");
+	cr_expect(report_colour_wanted(1, NULL, NULL));
+	cr_expect_not(report_colour_wanted(1, "1", "xterm"));
+	cr_expect_not(report_colour_wanted(1, "0", "xterm"), "any non-empty value turns it off");
+	cr_expect_not(report_colour_wanted(1, NULL, "dumb"));
+	cr_expect_not(report_colour_wanted(0, NULL, "xterm"));
 }

@@ -7,6 +7,15 @@
 
 static char path[64];
 
+/* The rubric a test wrote goes with it. */
+static void remove_rubric(void)
+{
+	if (path[0])
+		unlink(path);
+}
+
+TestSuite(rubric, .fini = remove_rubric);
+
 static void write_rubric(const char *text)
 {
 	snprintf(path, sizeof(path), "/tmp/rubric-test-%d.ini", (int)getpid());

@@ -26,12 +26,14 @@
 int chart_bandwidth(const struct grade *g, enum plot_kind kind, const char *out_dir, char *msg,
 		    size_t msglen);
 
-/* Active threads and active warps per step of a 1024-element block scan,
- * as in the handouts: every lab's handout_steps side by side (Hillis-Steele,
- * lab 1, 289 warp-steps, against Blelloch, lab 2, 71). When g is not NULL
- * and g->analysis holds measured active_warps_per_line, the chart shows
- * those instead (with the handout's figure for g's lab dashed, for
- * comparison) and says so in its title.
+/* The student's kernel, active warps per step, as the emulator measured it
+ * (g->analysis): each line of active_warps_per_line once, however many
+ * launches ran it; for a kernel without such lines (no loop of barriers),
+ * the warps active in each barrier interval of its longest launch. The
+ * handout's figure for g's lab is a dashed reference line. Skipped (1)
+ * when g has no measurement. g NULL: the handouts' figures alone, every
+ * lab's handout_steps side by side (Hillis-Steele, lab 1, 289 warp-steps,
+ * against Blelloch, lab 2, 71), for the documentation.
  * File: OUT_DIR/LAB-active-threads.EXT ("scan-active-threads" when g is NULL). */
 int chart_active_threads(const struct grade *g, enum plot_kind kind, const char *out_dir,
 			 char *msg, size_t msglen);
@@ -39,7 +41,9 @@ int chart_active_threads(const struct grade *g, enum plot_kind kind, const char 
 /* One warp's memory request from g->analysis "example_requests", the one
  * that touches the most 32-byte sectors: lane by lane, an arrow from each
  * lane to the sector it touches, above the ideal (consecutive words: 4
- * sectors for 32 floats). Skipped when there is no example request.
+ * sectors for 32 floats); when it already touches no more sectors than
+ * its bytes need, that one panel alone, titled "already coalesced".
+ * Skipped when there is no example request.
  * File: OUT_DIR/LAB-coalescing.EXT. */
 int chart_coalescing(const struct grade *g, enum plot_kind kind, const char *out_dir, char *msg,
 		     size_t msglen);

@@ -135,13 +135,23 @@ int chart_coalescing(const struct grade *g, enum plot_kind kind, const char *out
 	for (int l = 0; l < WARP; l++)
 		ideal_sector[l] = l * r.bytes / 32;
 
+	/* Already as few sectors as the bytes need: one panel that says so,
+	 * not the same pattern drawn twice. */
+	int coalesced = r.n_sectors <= ideal;
+
 	chart_path(path, sizeof(path), out_dir, g, "chart", "coalescing", kind);
-	if (plot_begin(&p, kind, "coalescing", path, 1100, 650, 2, msg, msglen) != 0)
+	if (plot_begin(&p, kind, "coalescing", path, 1100, coalesced ? 380 : 650, coalesced ? 1 : 2,
+		       msg, msglen) != 0)
 		return -1;
 	FILE *s = p.s;
-	fputs("set multiplot layout 2,1 title ", s);
-	gp_strf(s, "%s: %d sector%s for one warp (ideal: %d)", r.where, r.n_sectors,
-		r.n_sectors == 1 ? "" : "s", ideal);
+	fputs("set multiplot layout ", s);
+	fputs(coalesced ? "1,1 title " : "2,1 title ", s);
+	if (coalesced)
+		gp_strf(s, "%s: %d sector%s for one warp: already coalesced (the worst request of "
+			"your kernel)", r.where, r.n_sectors, r.n_sectors == 1 ? "" : "s");
+	else
+		gp_strf(s, "%s: %d sector%s for one warp (ideal: %d)", r.where, r.n_sectors,
+			r.n_sectors == 1 ? "" : "s", ideal);
 	fputs("\nset xrange [-1:32]\nset yrange [-0.35:1.3]\nset xtics ('lane 0' 0, 8, 16, 24, "
 	      "'lane 31' 31)\nset ytics ('32-byte sectors' 0, 'lanes' 1)\nunset key\n"
 	      "set border 1\nset tics nomirror\n", s);
@@ -158,13 +168,16 @@ int chart_coalescing(const struct grade *g, enum plot_kind kind, const char *out
 	snprintf(title, sizeof(title), "your kernel: %d lanes, %d-byte words, %d sectors",
 		 r.n_active, r.bytes, r.n_sectors);
 	warp_panel(s, title, r.active, r.lane_sector, r.n_sectors, note);
-	snprintf(title, sizeof(title), "coalesced: consecutive lanes, consecutive words, %d sectors",
-		 (WARP * r.bytes + 31) / 32);
-	int all[WARP];
-	for (int l = 0; l < WARP; l++)
-		all[l] = 1;
-	warp_panel(s, title, all, ideal_sector, (WARP * r.bytes + 31) / 32,
-		   "each sector holds 32 bytes: one request, as few sectors as the bytes need");
+	if (!coalesced) {
+		snprintf(title, sizeof(title),
+			 "coalesced: consecutive lanes, consecutive words, %d sectors",
+			 (WARP * r.bytes + 31) / 32);
+		int all[WARP];
+		for (int l = 0; l < WARP; l++)
+			all[l] = 1;
+		warp_panel(s, title, all, ideal_sector, (WARP * r.bytes + 31) / 32,
+			   "each sector holds 32 bytes: one request, as few sectors as the bytes need");
+	}
 	fputs("unset multiplot\n", s);
 	return plot_end(&p, msg, msglen);
 }

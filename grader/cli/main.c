@@ -23,6 +23,7 @@
 #include "sys/isolation.h"
 #include "sys/kit_paths.h"
 #include "cli/options.h"
+#include "cli/version.h"
 #include "report/report_json.h"
 #include "report/report_load.h"
 #include "report/report_text.h"
@@ -106,29 +107,38 @@ static int build_only(const struct options *o, const struct lab *lab, const stru
 	return 0;
 }
 
+/* A chart's message on stderr, after whatever the report has put on
+ * stdout: where both go to one log (2>&1, CI), no line is split. */
+static void chart_message(const char *msg)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s\n", msg);
+}
+
 /* The charts of one grade; a missing gnuplot only costs the charts, and
- * each chart says where it went or why it was not drawn. */
+ * each chart says where it went or why it was not drawn. When none can be
+ * drawn ("charts skipped: ..."), that is said once. */
 static void draw_charts(const struct options *o, const struct grade *g)
 {
 	if (o->plot == PLOT_NONE)
 		return;
+	typedef int chart_fn(const struct grade *, enum plot_kind, const char *, char *, size_t);
+	struct { int wanted; chart_fn *draw; } charts[] = {
+		{ g->n_bench > 0, chart_bandwidth },
+		{ json_object_get(g->metrics, "sweep") != NULL, chart_occupancy },
+		{ g->lab->handout_steps != NULL, chart_active_threads },
+		{ g->analysis != NULL, chart_coalescing },
+	};
 	char dir[1024], msg[512];
 	kit_path(dir, sizeof(dir), "build/charts");
-	if (g->n_bench > 0) {
-		chart_bandwidth(g, o->plot, dir, msg, sizeof(msg));
-		fprintf(stderr, "%s\n", msg);
-	}
-	if (json_object_get(g->metrics, "sweep")) {
-		chart_occupancy(g, o->plot, dir, msg, sizeof(msg));
-		fprintf(stderr, "%s\n", msg);
-	}
-	if (g->lab->handout_steps) {
-		chart_active_threads(g, o->plot, dir, msg, sizeof(msg));
-		fprintf(stderr, "%s\n", msg);
-	}
-	if (g->analysis) {
-		chart_coalescing(g, o->plot, dir, msg, sizeof(msg));
-		fprintf(stderr, "%s\n", msg);
+	for (size_t i = 0; i < sizeof(charts) / sizeof(charts[0]); i++) {
+		if (!charts[i].wanted)
+			continue;
+		fflush(stdout);	/* --plot term: gnuplot writes on our stdout */
+		charts[i].draw(g, o->plot, dir, msg, sizeof(msg));
+		chart_message(msg);
+		if (strncmp(msg, "charts skipped", 14) == 0)
+			return;
 	}
 }
 
@@ -213,6 +223,7 @@ static int grade_one(const struct options *o, const struct lab *lab, const struc
 			putchar('\n');
 			json_decref(j);
 		} else if (report_json_write(&g, o->json_path, err, sizeof(err)) < 0) {
+			fflush(stdout);
 			fprintf(stderr, "grade: %s\n", err);
 			status = 4;
 		}
@@ -228,12 +239,15 @@ int main(int argc, char **argv)
 	struct options o;
 	char err[1024];
 	if (options_parse(argc, argv, &o, err, sizeof(err)) < 0) {
-		fprintf(stderr, "grade: %s\n", err);
-		options_usage(stderr);
+		options_usage_error(stderr, err);
 		return 2;
 	}
 	if (o.help) {
 		options_usage(stdout);
+		return 0;
+	}
+	if (o.version) {
+		printf("CUDA lab kit %s (commit %s)\n", KIT_VERSION, kit_commit());
 		return 0;
 	}
 	if (o.list) {

@@ -35,11 +35,17 @@ void options_usage(FILE *out)
 	      "  --quiet             no terminal report (use with --json)\n"
 	      "  --chart-from FILE   draw the charts of a saved JSON report (--plot KIND)\n"
 	      "  --device            the GPU ./grade will use, or why it will use the emulator\n"
+	      "  --version           the kit's version and the commit it was built from\n"
 	      "  --help\n"
 	      "\n"
 	      "Exit status: 0 every check passed; 1 graded, some check failed; 2 usage or\n"
 	      "rubric error; 3 the submission did not build; 4 the grader could not run it.\n",
 	      out);
+}
+
+void options_usage_error(FILE *out, const char *err)
+{
+	fprintf(out, "grade: %s\ntry ./grade --help\n", err);
 }
 
 static int parse_backend(const char *s, enum backend *b)
@@ -66,7 +72,7 @@ static int parse_u64(const char *s, uint64_t *out)
 
 enum { OPT_SOLUTION = 256, OPT_BACKEND, OPT_SEED, OPT_JSON, OPT_PLOT, OPT_RUBRIC, OPT_CALIBRATE,
        OPT_BATCH, OPT_OUT, OPT_JOBS, OPT_SALT, OPT_LIST, OPT_BUILD_ONLY, OPT_NO_ISOLATION,
-       OPT_NO_ANALYSIS, OPT_QUIET, OPT_SUBMISSION, OPT_CHART_FROM, OPT_DEVICE };
+       OPT_NO_ANALYSIS, OPT_QUIET, OPT_SUBMISSION, OPT_CHART_FROM, OPT_DEVICE, OPT_VERSION };
 
 static const struct option long_options[] = {
 	{ "submission", required_argument, NULL, OPT_SUBMISSION },
@@ -88,6 +94,7 @@ static const struct option long_options[] = {
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "chart-from", required_argument, NULL, OPT_CHART_FROM },
 	{ "device", no_argument, NULL, OPT_DEVICE },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -136,16 +143,17 @@ static int apply(int opt, const char *arg, struct options *o, char *err, size_t 
 	case OPT_QUIET: o->quiet = 1; return 0;
 	case OPT_CHART_FROM: o->chart_from = arg; return 0;
 	case OPT_DEVICE: o->device = 1; return 0;
+	case OPT_VERSION: o->version = 1; return 0;
 	case 'h': o->help = 1; return 0;
 	}
-	snprintf(err, errlen, "unknown option (see ./grade --help)");
+	snprintf(err, errlen, "unknown option");
 	return -1;
 }
 
 /* Options that only make sense together. */
 static int check_combination(const struct options *o, char *err, size_t errlen)
 {
-	if (o->help || o->list || o->chart_from || o->device)
+	if (o->help || o->version || o->list || o->chart_from || o->device)
 		return 0;
 	if (!o->lab_id) {
 		char ids[256];

@@ -24,6 +24,7 @@ struct options {
 	const char *salt;		/* --salt SECRET */
 	int list;			/* --list */
 	int help;			/* --help */
+	int version;			/* --version */
 	int build_only;			/* --build-only (make labN) */
 	int no_isolation;		/* --no-isolation */
 	int no_analysis;		/* --no-analysis */
@@ -36,6 +37,10 @@ struct options {
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
 
 void options_usage(FILE *out);
+
+/* A usage error: "grade: ERR" and the hint "try ./grade --help", two lines
+ * on out, not the whole help (exit status 2). */
+void options_usage_error(FILE *out, const char *err);
 
 /* Mixes --salt into a 64-bit number; 0 when there is none. */
 uint64_t options_salt(const struct options *o);

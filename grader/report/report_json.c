@@ -164,6 +164,7 @@ json_t *report_json(const struct grade *g)
 
 	if (!o)
 		return NULL;
+	rc |= put(o, "schema_version", json_integer(REPORT_JSON_SCHEMA_VERSION));
 	rc |= put(o, "lab", g->lab ? json_string(g->lab->id) : json_null());
 	rc |= put(o, "lab_title", g->lab && g->lab->title ? text(g->lab->title) : json_null());
 	rc |= put(o, "backend", json_string(backend_name(g->backend)));

@@ -2,6 +2,7 @@
  * The machine-readable report (./grade LAB --json FILE).
  *
  *   {
+ *     "schema_version": 1,         REPORT_JSON_SCHEMA_VERSION
  *     "lab": "lab3", "lab_title": "Coalesced matrix transpose",
  *     "backend": "cuda", "device": "NVIDIA H100 80GB HBM3",
  *     "submission": "labs/lab3-transpose/transpose.cu",
@@ -37,6 +38,10 @@
 #include <stddef.h>
 
 #include "steps/grade.h"
+
+/* The layout above; a reader refuses a report of a later one. It grows
+ * when a field changes meaning or goes away, not when one is added. */
+#define REPORT_JSON_SCHEMA_VERSION 1
 
 /* The largest seed written as a JSON integer: 2^53 - 1. */
 #define REPORT_JSON_MAX_INT_SEED 9007199254740991ull

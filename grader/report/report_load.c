@@ -1,6 +1,8 @@
 /* Reading a JSON report back (see report_load.h). */
 #include "report/report_load.h"
 
+#include "report/report_json.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -44,6 +46,14 @@ int report_load(const char *path, struct grade *g, char *err, size_t errlen)
 		return -1;
 	}
 	int rc = -1;
+	/* Reports from before the field are version 1's layout. */
+	json_t *version = json_object_get(j, "schema_version");
+	if (version && (!json_is_integer(version) || json_integer_value(version) < 1 ||
+			json_integer_value(version) > REPORT_JSON_SCHEMA_VERSION)) {
+		snprintf(err, errlen, "%s: its schema_version is not one this grader reads (1 to %d): "
+			 "a newer kit wrote it?", path, REPORT_JSON_SCHEMA_VERSION);
+		goto done;
+	}
 	const char *lab = json_string_value(json_object_get(j, "lab"));
 	const char *device = json_string_value(json_object_get(j, "device"));
 	const char *submission = json_string_value(json_object_get(j, "submission"));

@@ -17,9 +17,16 @@
 #define BOLD "\033[1m"
 #define RESET "\033[0m"
 
+int report_colour_wanted(int is_terminal, const char *no_color, const char *term)
+{
+	if (!is_terminal || (no_color && *no_color))
+		return 0;
+	return !(term && strcmp(term, "dumb") == 0);
+}
+
 int report_use_colour(FILE *f)
 {
-	return isatty(fileno(f)) && getenv("NO_COLOR") == NULL;
+	return report_colour_wanted(isatty(fileno(f)), getenv("NO_COLOR"), getenv("TERM"));
 }
 
 const char *report_points(double v, char *buf, size_t len)

@@ -15,8 +15,13 @@
  * verdicts (green PASS, red FAIL, yellow not measured / skipped). */
 void report_text(FILE *out, const struct grade *g, int colour);
 
-/* 1 when a report to f should be coloured: f is a terminal and the
- * environment has no NO_COLOR variable (set to anything, even ""). */
+/* 1 when a report should be coloured: it goes to a terminal, NO_COLOR is
+ * unset or empty (no-color.org: only a non-empty value turns colour off),
+ * and TERM is not "dumb" (a terminal that shows escapes as text). NULL:
+ * the variable is unset. */
+int report_colour_wanted(int is_terminal, const char *no_color, const char *term);
+
+/* report_colour_wanted() for f and this process's environment. */
 int report_use_colour(FILE *f);
 
 /* Points without noise: 40 -> "40", 12.5 -> "12.5", 33.3333 -> "33.33"

@@ -169,9 +169,32 @@ static int secret_dirs(char out[][PATH_MAX], int max, const char *const *hide, i
 	return n;
 }
 
+/* 1 when bwrap, run as uid (-1: the grader's own user, who got there),
+ * can reach path: every folder above it lets uid through. In a folder a
+ * 0700 parent hides (a clone under /root), another user cannot, and bwrap
+ * refuses the whole sandbox over a bind it cannot find; such a child could
+ * not read the folder without bwrap either, so it is not bound. */
+static int reachable_by(const char *path, long uid)
+{
+	if (uid < 0)
+		return 1;
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *slash = strrchr(dir, '/'); slash; slash = strrchr(dir, '/')) {
+		*slash = '\0';
+		struct stat st;
+		if (stat(dir[0] ? dir : "/", &st) < 0)
+			return 0;
+		mode_t need = st.st_uid == (uid_t)uid ? S_IXUSR : st.st_gid == (gid_t)uid ? S_IXGRP : S_IXOTH;
+		if (!(st.st_mode & need))
+			return 0;
+	}
+	return 1;
+}
+
 /* Re-exposes, read-only, what the children need from inside a private
  * folder: the kit itself and the CUDA toolkit. */
-static void reexpose(struct strvec *a)
+static void reexpose(struct strvec *a, long uid)
 {
 	const char *need[] = { kit_root(), getenv("CUDA_HOME"), getenv("CUDA_PATH") };
 	for (int i = 0; i < 3; i++) {
@@ -179,13 +202,13 @@ static void reexpose(struct strvec *a)
 		if (!need[i] || !*need[i])
 			continue;
 		absolute_path(need[i], abs, sizeof(abs));
-		if (under_private(abs) && is_dir(abs))
+		if (under_private(abs) && is_dir(abs) && reachable_by(abs, uid))
 			push_option(a, "--ro-bind", abs, abs);
 	}
 }
 
 void bwrap_argv(struct strvec *a, char *const argv[], const char *work, const char *scratch,
-		const char *cwd, const char *const *hide, int n_hide)
+		const char *cwd, const char *const *hide, int n_hide, long uid)
 {
 	probe();
 	strvec_push(a, bwrap);
@@ -211,19 +234,21 @@ void bwrap_argv(struct strvec *a, char *const argv[], const char *work, const ch
 	for (int i = 0; private_dirs[i]; i++)
 		if (is_dir(private_dirs[i]))
 			push_option(a, "--tmpfs", private_dirs[i], NULL);
-	reexpose(a);
+	reexpose(a, uid);
 	char secret[BWRAP_MAX_HIDE + 2][PATH_MAX];
 	int n = secret_dirs(secret, BWRAP_MAX_HIDE + 2, hide, n_hide), hidden_prog = 0;
 	char prog[PATH_MAX];
 	absolute_path(argv[0], prog, sizeof(prog));
+	/* What uid cannot reach needs no hiding, and an empty folder over it
+	 * would make its path inside the sandbox's writable /tmp. */
 	for (int i = 0; i < n; i++) {
-		if (is_dir(secret[i]))
+		if (is_dir(secret[i]) && reachable_by(secret[i], uid))
 			push_option(a, "--tmpfs", secret[i], NULL);
 		hidden_prog |= under(prog, secret[i]);
 	}
 	/* A program kept in a hidden folder (the batch's reference harness). */
 	if (argv[0][0] == '/' && (hidden_prog || under_private(prog)) && access(prog, F_OK) == 0 &&
-	    !(work[0] && under(prog, work)))
+	    !(work[0] && under(prog, work)) && reachable_by(prog, uid))
 		push_option(a, "--ro-bind", prog, prog);
 	if (work[0] && strcmp(work, scratch) != 0)
 		push_option(a, "--ro-bind", work, work);
@@ -236,7 +261,7 @@ void bwrap_argv(struct strvec *a, char *const argv[], const char *work, const ch
 		if (strcmp(private_dirs[i], "/tmp") != 0 && is_dir(private_dirs[i]))
 			push_option(a, "--remount-ro", private_dirs[i], NULL);
 	for (int i = 0; i < n; i++)
-		if (is_dir(secret[i]))
+		if (is_dir(secret[i]) && reachable_by(secret[i], uid))
 			push_option(a, "--remount-ro", secret[i], NULL);
 	if (cwd[0])
 		push_option(a, "--chdir", cwd, NULL);

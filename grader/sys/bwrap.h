@@ -23,8 +23,10 @@ const char *bwrap_unavailable_reason(void);
 
 /* Appends to a: bwrap, its options, "--", argv. work: the folder the
  * child may write ("" none) and scratch its own part of it; cwd: where it
- * starts ("" to keep); hide[0..n_hide): more folders it may not see. */
+ * starts ("" to keep); hide[0..n_hide): more folders it may not see; uid:
+ * the user bwrap runs as (-1: the grader's own), whose reach bounds what is
+ * bound in from private folders. */
 void bwrap_argv(struct strvec *a, char *const argv[], const char *work, const char *scratch,
-		const char *cwd, const char *const *hide, int n_hide);
+		const char *cwd, const char *const *hide, int n_hide, long uid);
 
 #endif

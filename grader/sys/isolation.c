@@ -136,7 +136,7 @@ int isolation_prepare(char *const argv[], const struct sandbox_limits *lim,
 	build_env(&e, 1, plan->cwd[0] ? plan->cwd : "/tmp", lim->gpu);
 	plan->bwrap = !p->no_bwrap && bwrap_available();
 	if (plan->bwrap)
-		bwrap_argv(&a, argv, work, scratch, plan->cwd, p->hide, p->n_hide);
+		bwrap_argv(&a, argv, work, scratch, plan->cwd, p->hide, p->n_hide, plan->uid);
 	if (e.failed || a.failed) {
 		strvec_free(e.v);
 		strvec_free(a.v);
