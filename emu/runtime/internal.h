@@ -101,6 +101,8 @@ struct rt {
 	size_t stack_size;
 	double kernel_timeout_s;
 	int quiet;
+	void (*stop_hook)(const char *kind, const char *kernel, const char *where,
+			  const char *message);	/* cuemu_set_stop_hook */
 
 	/* errors */
 	cudaError_t last_error;
@@ -214,6 +216,9 @@ void fault_kernel(struct thr *t, uintptr_t site, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
 void fault_report(cudaError_t e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void fault_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* fault_fatal with the kind and the line for the stop hook (cuemu.h). */
+void fault_stop(const char *kind, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), noreturn));
 void fault_signals_install(void);
 void watchdog_arm(void);
 void watchdog_disarm(void);
