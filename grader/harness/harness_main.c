@@ -470,6 +470,9 @@ int main(int argc, char **argv)
 		const struct lab *lab = need_lab(argv[2]);
 		struct shape s = need_shape(lab, argv[3]);
 		cuemu_set_tracing(1);
+		/* Every block traced: the work of a scan is summed over all of them
+		 * (block 0 of an add pass adds nothing: a sample would be biased). */
+		cuemu_set_traced_blocks(-1);
 		cuemu_metrics_reset();
 		run_correct(lab, &s, strtoull(argv[4], NULL, 10));
 		char *metrics = cuemu_metrics_json();
