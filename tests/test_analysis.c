@@ -239,6 +239,31 @@ Test(analysis, work_per_1024_elements_against_the_limit)
 	grade_free(&g);
 }
 
+/* Lab 1 shows the figure as information: no points, not in the split. */
+Test(analysis, work_as_a_note_of_no_points)
+{
+	char text[512];
+	struct rubric r = no_checks();
+	struct grade g;
+	grade_init(&g, NULL);
+	r.analysis_limit[CHECK_RACES] = 0;
+	r.analysis_limit[CHECK_WORK_NOTE] = 140;
+	r.analysis_shape.rank = 1;
+	r.analysis_shape.dim[0] = 1024;
+	cr_expect_eq(analysis_checks_present(&r), 1);
+	json_t *m = parse(work_metrics(9.0 * 1024, text, sizeof text));
+	json_object_set_new(json_object_get(m, "totals"), "races", json_integer(0));
+	analysis_grade(&r, m, &g);
+	struct test_result *t = find(&g, "analysis: note (work per 1024 elements)");
+	cr_expect_eq(t->status, TEST_PASSED);
+	cr_expect_float_eq(t->max_points, 0, 1e-9);
+	cr_expect(strstr(t->message, "288 operations per 1024 elements") && strstr(t->message, "140"),
+		  "%s", t->message);
+	cr_expect_float_eq(find(&g, "analysis: races")->max_points, 10.0, 1e-9);
+	json_decref(m);
+	grade_free(&g);
+}
+
 Test(analysis, missing_or_hostile_figures_fail_without_crashing)
 {
 	static const char *bad[] = {
