@@ -34,6 +34,10 @@ enum channel_msg {
 	MSG_METRICS = 6,	/* JSON: the emulator's analysis metrics */
 	MSG_ERROR = 7,		/* JSON: the harness failed {"where","error"} */
 	MSG_END = 8,		/* empty: the harness finished normally */
+	MSG_STOPPED = 9,	/* JSON: the emulator is ending the process on a fault it
+				 * cannot return from (cuemu_set_stop_hook): {"kind":
+				 * "kernel_timeout" | "stack_overflow" | "kernel_crash" |
+				 * "fatal", "kernel", "where" (FILE:LINE), "message"} */
 };
 
 struct frame_header {

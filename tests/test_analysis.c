@@ -191,6 +191,79 @@ Test(analysis, active_warp_steps_against_the_limit)
 	grade_free(&g);
 }
 
+/* The scan's work: the emulator's combining operations over every launch,
+ * per 1024 of the analysis run's elements, in warps of 32. */
+static const char *work_metrics(double ops, char *buf, size_t len)
+{
+	snprintf(buf, len, "{\"launches\":[{\"kernel\":\"scan\",\"traced_blocks\":65,"
+		 "\"combining_ops\":%.0f,\"combining_ops_all_blocks\":%.0f,\"lines\":[]}],"
+		 "\"totals\":{\"combining_ops\":%.0f}}", ops, ops, ops);
+	return buf;
+}
+
+static struct test_result *work_check(double ops, size_t n, struct grade *g)
+{
+	char text[512];
+	struct rubric r = no_checks();
+	r.analysis_limit[CHECK_WORK] = 140;
+	r.analysis_shape.rank = 1;
+	r.analysis_shape.dim[0] = n;
+	json_t *m = parse(work_metrics(ops, text, sizeof text));
+	analysis_grade(&r, m, g);
+	json_decref(m);
+	return find(g, "analysis: work-efficiency");
+}
+
+Test(analysis, work_per_1024_elements_against_the_limit)
+{
+	struct grade g;
+	/* 2 x 65536 combining operations on 65536 elements: 64 per 1024, passes. */
+	grade_init(&g, NULL);
+	struct test_result *t = work_check(2.0 * 65536, 65536, &g);
+	cr_expect_eq(t->status, TEST_PASSED, "%s", t->message);
+	cr_expect(strstr(t->message, "64 operations per 1024 elements (limit 140)"), "%s", t->message);
+	cr_expect_float_eq(json_number_value(json_object_get(g.metrics, "work_per_1024_elements")), 64,
+			   1e-9);
+	grade_free(&g);
+	/* Nine per element, Hillis-Steele's, on twice as many elements. */
+	grade_init(&g, NULL);
+	t = work_check(9.0 * 131072, 131072, &g);
+	cr_expect_eq(t->status, TEST_FAILED);
+	cr_expect(strstr(t->message, "288 operations per 1024 elements (limit 140)"), "%s", t->message);
+	grade_free(&g);
+	/* Hardly any: not a scan (an unwritten skeleton copies its input). */
+	grade_init(&g, NULL);
+	t = work_check(100, 65536, &g);
+	cr_expect_eq(t->status, TEST_FAILED);
+	cr_expect(strstr(t->message, "has not scanned"), "%s", t->message);
+	grade_free(&g);
+}
+
+/* Lab 1 shows the figure as information: no points, not in the split. */
+Test(analysis, work_as_a_note_of_no_points)
+{
+	char text[512];
+	struct rubric r = no_checks();
+	struct grade g;
+	grade_init(&g, NULL);
+	r.analysis_limit[CHECK_RACES] = 0;
+	r.analysis_limit[CHECK_WORK_NOTE] = 140;
+	r.analysis_shape.rank = 1;
+	r.analysis_shape.dim[0] = 1024;
+	cr_expect_eq(analysis_checks_present(&r), 1);
+	json_t *m = parse(work_metrics(9.0 * 1024, text, sizeof text));
+	json_object_set_new(json_object_get(m, "totals"), "races", json_integer(0));
+	analysis_grade(&r, m, &g);
+	struct test_result *t = find(&g, "analysis: note (work per 1024 elements)");
+	cr_expect_eq(t->status, TEST_PASSED);
+	cr_expect_float_eq(t->max_points, 0, 1e-9);
+	cr_expect(strstr(t->message, "288 operations per 1024 elements") && strstr(t->message, "140"),
+		  "%s", t->message);
+	cr_expect_float_eq(find(&g, "analysis: races")->max_points, 10.0, 1e-9);
+	json_decref(m);
+	grade_free(&g);
+}
+
 Test(analysis, missing_or_hostile_figures_fail_without_crashing)
 {
 	static const char *bad[] = {

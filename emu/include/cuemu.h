@@ -56,6 +56,18 @@ const char *cuemu_last_fault(void);
  * overflow, a kernel that never ends, a device pointer used by the host). */
 #define CUEMU_FATAL_EXIT 86
 
+/* Called once, just before such an end, so that a program can say why
+ * without parsing stderr. kind: "kernel_timeout" (a kernel ran past
+ * cuemu_set_kernel_timeout), "stack_overflow", "kernel_crash" (a crash,
+ * division by zero or failed assert in a kernel), or "fatal" (anything
+ * else); kernel: the running kernel's name, or NULL on the host; where:
+ * "FILE:LINE" the thread was at, or NULL; message: the line printed after
+ * "cuemu: ". It may run in a signal handler on a small stack: it should only
+ * format and write. NULL removes it. */
+typedef void (*cuemu_stop_hook)(const char *kind, const char *kernel, const char *where,
+				const char *message);
+void cuemu_set_stop_hook(cuemu_stop_hook hook);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,8 +9,9 @@
  *
  * One it cannot return from (a fiber's stack overflowed, a kernel never
  * ends, the host dereferenced a device pointer, a kernel crashed in code
- * that is not instrumented) prints "cuemu: <description>" on stderr and
- * ends the process with status 86 (CUEMU_FATAL_EXIT).
+ * that is not instrumented) prints "cuemu: <description>" on stderr, tells
+ * the stop hook (cuemu_set_stop_hook) its kind and line, and ends the
+ * process with status 86 (CUEMU_FATAL_EXIT).
  */
 #include <execinfo.h>
 #include <signal.h>
@@ -86,15 +87,29 @@ void fault_kernel(struct thr *t, uintptr_t site, const char *fmt, ...)
 	sched_abort();
 }
 
-void fault_fatal(const char *fmt, ...)
+static void __attribute__((noreturn)) stop(const char *kind, const char *where, const char *fmt,
+					   va_list ap)
 {
 	char text[1024];
+	vsnprintf(text, sizeof text, fmt, ap);
+	say(text);
+	if (rt.stop_hook)
+		rt.stop_hook(kind, rt.in_kernel && rt.launch ? rt.launch->name : NULL, where, text);
+	_exit(CUEMU_FATAL_EXIT);
+}
+
+void fault_fatal(const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof text, fmt, ap);
-	va_end(ap);
-	say(text);
-	_exit(CUEMU_FATAL_EXIT);
+	stop("fatal", NULL, fmt, ap);
+}
+
+void fault_stop(const char *kind, const char *where, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	stop(kind, where, fmt, ap);
 }
 
 /* ---- signals ------------------------------------------------------------------------ */
@@ -176,11 +191,12 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
 	char at[256], who[128];
 	int thread;
 	if ((fiber_guard_hit(addr, &thread) && rt.in_kernel) || stack_overflowed(ctx, &thread)) {
-		fault_fatal("stack overflow in kernel %s, %s, at %s: each CUDA thread has a %zu KiB stack "
-			    "in the emulator, and a large local array (or deep recursion) overflowed it; "
-			    "put big arrays in shared or global memory (or set CUEMU_STACK_KB)",
-			    kernel_name(), thread_text(&rt.threads[thread], who, sizeof who),
-			    where_now(ctx, at, sizeof at), rt.stack_size / 1024);
+		const char *w = where_now(ctx, at, sizeof at);
+		fault_stop("stack_overflow", w, "stack overflow in kernel %s, %s, at %s: each CUDA thread "
+			   "has a %zu KiB stack in the emulator, and a large local array (or deep "
+			   "recursion) overflowed it; put big arrays in shared or global memory (or set "
+			   "CUEMU_STACK_KB)", kernel_name(), thread_text(&rt.threads[thread], who, sizeof who),
+			   w, rt.stack_size / 1024);
 	}
 	if (heap_is_device(addr) && !rt.in_kernel) {
 		fault_fatal("the host dereferenced device pointer %p at %s: device memory is for kernels "
@@ -188,9 +204,10 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
 			    where_now(ctx, at, sizeof at));
 	}
 	if (rt.in_kernel) {
-		fault_fatal("kernel %s crashed (%s at address %p), %s, at %s", kernel_name(),
-			    sig == SIGBUS ? "bus error" : "segmentation fault", (void *)addr,
-			    thread_text(rt.cur, who, sizeof who), where_now(ctx, at, sizeof at));
+		const char *w = where_now(ctx, at, sizeof at);
+		fault_stop("kernel_crash", w, "kernel %s crashed (%s at address %p), %s, at %s",
+			   kernel_name(), sig == SIGBUS ? "bus error" : "segmentation fault", (void *)addr,
+			   thread_text(rt.cur, who, sizeof who), w);
 	}
 	/* Not ours: let the default action end the process as it would have. */
 	signal(sig, SIG_DFL);
@@ -200,10 +217,12 @@ static void on_fpe(int sig, siginfo_t *si, void *ctx)
 {
 	char at[256], who[128];
 	(void)si;
-	if (rt.in_kernel)
-		fault_fatal("kernel %s: integer division by zero, %s, at %s (a GPU gives an undefined "
-			    "value; a CPU stops)", kernel_name(), thread_text(rt.cur, who, sizeof who),
-			    where_now(ctx, at, sizeof at));
+	if (rt.in_kernel) {
+		const char *w = where_now(ctx, at, sizeof at);
+		fault_stop("kernel_crash", w, "kernel %s: integer division by zero, %s, at %s (a GPU "
+			   "gives an undefined value; a CPU stops)", kernel_name(),
+			   thread_text(rt.cur, who, sizeof who), w);
+	}
 	signal(sig, SIG_DFL);
 }
 
@@ -211,10 +230,11 @@ static void on_abrt(int sig, siginfo_t *si, void *ctx)
 {
 	char at[256], who[128];
 	(void)si;
-	if (rt.in_kernel)
-		fault_fatal("kernel %s: a device-side assert failed (or abort() was called), %s, at %s",
-			    kernel_name(), thread_text(rt.cur, who, sizeof who),
-			    where_now(ctx, at, sizeof at));
+	if (rt.in_kernel) {
+		const char *w = where_now(ctx, at, sizeof at);
+		fault_stop("kernel_crash", w, "kernel %s: a device-side assert failed (or abort() was "
+			   "called), %s, at %s", kernel_name(), thread_text(rt.cur, who, sizeof who), w);
+	}
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -226,12 +246,13 @@ static void on_watchdog(int sig, siginfo_t *si, void *ctx)
 	(void)si;
 	if (!rt.in_kernel)
 		return;
-	fault_fatal("kernel %s has run for %.0f s of CPU time and is still going: %s was at %s. A loop "
-		    "that never ends? Note that the emulator runs blocks one at a time, so a block that "
-		    "waits for a later block, or a thread that spins waiting for another thread of its "
-		    "block, never ends here (limit: CUEMU_KERNEL_TIMEOUT=%.0f)", kernel_name(),
-		    rt.kernel_timeout_s, thread_text(rt.cur, who, sizeof who),
-		    where_now(ctx, at, sizeof at), rt.kernel_timeout_s);
+	const char *w = where_now(ctx, at, sizeof at);
+	fault_stop("kernel_timeout", w, "kernel %s has run for %.0f s of CPU time and is still going: "
+		   "%s was at %s. A loop that never ends? Note that the emulator runs blocks one at a "
+		   "time, so a block that waits for a later block, or a thread that spins waiting for "
+		   "another thread of its block, never ends here (limit: CUEMU_KERNEL_TIMEOUT=%.0f)",
+		   kernel_name(), rt.kernel_timeout_s, thread_text(rt.cur, who, sizeof who), w,
+		   rt.kernel_timeout_s);
 }
 
 static void install(int sig, void (*fn)(int, siginfo_t *, void *))

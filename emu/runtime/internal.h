@@ -27,6 +27,7 @@
 #define DYN_SMEM_MAX (228u * 1024u)	/* the largest opt-in shared memory of a block */
 #define DEFAULT_SMEM_LIMIT (48u * 1024u)
 #define ARENA_BYTES (1024u * 1024u)	/* every kernel's static shared memory, together */
+#define WORK_LOADED 8		/* the words a thread loaded that work.c remembers */
 
 enum space { SP_LOCAL, SP_GLOBAL, SP_SHARED, SP_WARP };
 enum akind { AK_LOAD, AK_STORE, AK_ATOMIC };
@@ -51,6 +52,11 @@ struct thr {
 	int op, arg, width, vsize;
 	unsigned mask;
 	uint64_t val, out;
+	/* work.c: the last words it loaded, and its store whose value is not read yet */
+	uint32_t loaded[WORK_LOADED];
+	uint8_t n_loaded, next_loaded;
+	uintptr_t pending_addr;
+	uint32_t pending_size;
 };
 
 struct launch {
@@ -67,6 +73,7 @@ struct launch {
 	struct launch_rec *rec;	/* metrics, or NULL when not tracing */
 	int traced_blocks;
 	int divergence_seen;
+	uint64_t combines;	/* work.c: combining thread-operations in traced blocks */
 };
 
 struct rt {
@@ -101,6 +108,8 @@ struct rt {
 	size_t stack_size;
 	double kernel_timeout_s;
 	int quiet;
+	void (*stop_hook)(const char *kind, const char *kernel, const char *where,
+			  const char *message);	/* cuemu_set_stop_hook */
 
 	/* errors */
 	cudaError_t last_error;
@@ -170,6 +179,12 @@ void warp_issue(struct thr **lanes, int n, int lo, int hi);
 void trace_request(struct thr **lanes, int n);
 void trace_interval_end(void);
 
+/* work.c: the combining operations of traced blocks (in struct launch) */
+void work_request(struct thr **lanes, int n);	/* a request of one space */
+void work_collective(int n);			/* n lanes shuffle or reduce */
+void work_interval_end(void);
+void work_thread_reset(struct thr *t);
+
 /* race.c */
 void race_reset(void);
 int race_check(struct thr *t, uintptr_t a, uint32_t n, int kind, int space, uintptr_t site);
@@ -214,6 +229,9 @@ void fault_kernel(struct thr *t, uintptr_t site, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
 void fault_report(cudaError_t e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void fault_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* fault_fatal with the kind and the line for the stop hook (cuemu.h). */
+void fault_stop(const char *kind, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), noreturn));
 void fault_signals_install(void);
 void watchdog_arm(void);
 void watchdog_disarm(void);

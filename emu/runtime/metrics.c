@@ -54,6 +54,7 @@ struct launch_rec {
 	dim3 grid, block;
 	size_t smem;
 	int traced_blocks;
+	uint64_t combines;	/* work.c, over the traced blocks */
 	struct site_stat *sites;	/* open addressing, cap a power of two */
 	int n_sites, cap_sites;
 	struct interval *ivals;
@@ -112,6 +113,15 @@ struct perf_rec *metrics_perf(struct launch_rec *r)
 void metrics_launch_end(struct launch *L)
 {
 	L->rec->traced_blocks = L->traced_blocks;
+	L->rec->combines = L->combines;
+}
+
+/* The combining operations of every block: the traced blocks' average
+ * times the grid. */
+static double combines_all_blocks(const struct launch_rec *r)
+{
+	double blocks = (double)r->grid.x * r->grid.y * r->grid.z;
+	return r->traced_blocks ? (double)r->combines * blocks / r->traced_blocks : 0;
 }
 
 static size_t site_hash(uintptr_t site, int kind, int space)
@@ -335,6 +345,7 @@ static int line_rows(const struct launch_rec *r, struct line_row **out)
 
 struct totals {
 	uint64_t ld_req, ld_sec, st_req, st_sec, sh_req, sh_wf, races, uninit, warp_steps;
+	double combines;
 };
 
 static double ratio(uint64_t a, uint64_t b)
@@ -552,8 +563,10 @@ static void json_launch(struct sb *s, const struct launch_rec *r, struct totals 
 	sb_puts(s, "{\"kernel\":");
 	sb_json_string(s, r->name);
 	sb_printf(s, ",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"dynamic_shared_bytes\":%zu,"
-		  "\"traced_blocks\":%d,", r->grid.x, r->grid.y, r->grid.z, r->block.x, r->block.y,
-		  r->block.z, r->smem, r->traced_blocks);
+		  "\"traced_blocks\":%d,\"combining_ops\":%llu,\"combining_ops_all_blocks\":%.0f,",
+		  r->grid.x, r->grid.y, r->grid.z, r->block.x, r->block.y, r->block.z, r->smem,
+		  r->traced_blocks, (unsigned long long)r->combines, combines_all_blocks(r));
+	t->combines += combines_all_blocks(r);
 	json_lines(s, rows, n_rows, t);
 	sb_puts(s, ",");
 	json_intervals(s, r, lines, n_lines, t);
@@ -593,9 +606,9 @@ char *cuemu_metrics_json(void)
 	sb_printf(&s, "\"shared_requests\":%llu,\"shared_wavefronts\":%llu,"
 		  "\"shared_wavefronts_per_request\":%.4f,", (unsigned long long)t.sh_req,
 		  (unsigned long long)t.sh_wf, ratio(t.sh_wf, t.sh_req));
-	sb_printf(&s, "\"races\":%llu,\"uninit_shared_reads\":%llu,\"active_warp_steps\":%llu},",
-		  (unsigned long long)t.races, (unsigned long long)t.uninit,
-		  (unsigned long long)t.warp_steps);
+	sb_printf(&s, "\"races\":%llu,\"uninit_shared_reads\":%llu,\"active_warp_steps\":%llu,"
+		  "\"combining_ops\":%.0f},", (unsigned long long)t.races, (unsigned long long)t.uninit,
+		  (unsigned long long)t.warp_steps, t.combines);
 	warn_json(&s);
 	sb_puts(&s, "}");
 	return sb_take(&s);

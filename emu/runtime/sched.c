@@ -198,6 +198,7 @@ static void block_threads(struct launch *L)
 		t->tid.z = (unsigned)i / (bx * by);
 		t->state = T_RUNNABLE;
 		t->last_site = 0;
+		work_thread_reset(t);
 		fiber_start(t, thread_main);
 	}
 }

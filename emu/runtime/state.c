@@ -146,6 +146,12 @@ void cuemu_set_kernel_timeout(double seconds)
 		rt.kernel_timeout_s = seconds;
 }
 
+void cuemu_set_stop_hook(cuemu_stop_hook hook)
+{
+	rt_init();
+	rt.stop_hook = hook;
+}
+
 const char *cuemu_last_fault(void)
 {
 	return rt.have_fault ? rt.fault : NULL;

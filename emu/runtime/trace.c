@@ -78,6 +78,7 @@ static void issue(struct thr **lanes, int n, int space)
 		perf_shared(metrics_perf(r), count, lo, hi);
 	}
 	metrics_request(r, t0->site, t0->kind, space, count, lanes, n, 1u << (t0->id / WARP % 32));
+	work_request(lanes, n);
 	if (rt.skip_untraced)
 		return;	/* a prediction run: the blocks between the sampled ones never ran */
 	for (int i = 0; i < n; i++)
@@ -102,6 +103,7 @@ void trace_request(struct thr **lanes, int n)
 void trace_interval_end(void)
 {
 	perf_interval_end(metrics_perf(rt.launch->rec));
+	work_interval_end();
 	if (rt.first_traced)
 		metrics_interval_end(rt.launch->rec);
 }

@@ -161,6 +161,9 @@ void warp_issue(struct thr **lanes, int n, int lo, int hi)
 	}
 	if (op != W_ACTIVEMASK && !rt.launch->divergence_seen)
 		check_mask(lanes, named, lo, hi);
+	/* Shuffles and reductions move or combine lanes' values: work. */
+	if (rt.tracing_block && (op & ~RED_SIGNED) <= RED_XOR)
+		work_collective(n);
 	for (int i = 0; i < n; i++) {
 		struct thr *t = lanes[i];
 		int lane = t->id - lo, w = t->width;

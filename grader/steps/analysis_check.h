@@ -17,6 +17,8 @@ enum analysis_check {
 	CHECK_RACES,
 	CHECK_UNINIT_SHARED_READS,
 	CHECK_ACTIVE_WARP_STEPS,
+	CHECK_WORK,
+	CHECK_WORK_NOTE,
 	ANALYSIS_CHECKS
 };
 
@@ -29,6 +31,7 @@ struct analysis_check_info {
 	/* Passes or fails t: the figure in metrics against limit; source is
 	 * the submission's path (its declarations make the hints precise). */
 	void (*check)(struct test_result *t, json_t *metrics, double limit, const char *source);
+	int note;		/* information only: a test of no points, never failed */
 };
 
 extern const struct analysis_check_info analysis_checks[ANALYSIS_CHECKS];

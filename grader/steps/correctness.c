@@ -160,7 +160,7 @@ static int run_alone(const struct run_context *ctx, const struct shape *shape, u
 		return 0;
 	}
 	char msg[TEST_MESSAGE_LEN];
-	g->hangs += rep.child.timed_out;
+	g->hangs += harness_hung(&rep);
 	int ok = correctness_judge(ctx->lab, shape, seed, &rep, msg, sizeof(msg));
 	if (ok)
 		test_pass(t, "%s", "");

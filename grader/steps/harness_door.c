@@ -41,6 +41,7 @@ static void read_frames(struct harness_report *rep, const unsigned char *data, s
 		case MSG_DONE: if (rep->done) rep->corrupt = 1; json_decref(rep->done); rep->done = j; break;
 		case MSG_ERROR: json_decref(rep->error); rep->error = j; break;
 		case MSG_METRICS: json_decref(rep->metrics); rep->metrics = j; break;
+		case MSG_STOPPED: json_decref(rep->stopped); rep->stopped = j; break;
 		case MSG_TIMING: json_array_append_new(rep->timings, j); break;
 		case MSG_OUTPUT:
 			rep->outputs++;
@@ -232,6 +233,7 @@ void harness_part_free(struct harness_report *part)
 	json_decref(part->done);
 	json_decref(part->error);
 	json_decref(part->metrics);
+	json_decref(part->stopped);
 	json_decref(part->timings);
 	memset(part, 0, sizeof(*part));
 }
@@ -243,9 +245,18 @@ void harness_report_free(struct harness_report *rep)
 	child_result_free(&child);
 }
 
-static void append_output(const struct harness_report *rep, char *buf, size_t len)
+/* The program's last lines; without the emulator's own "cuemu: " line when
+ * the message already says it (stopped). */
+static void append_output(const struct harness_report *rep, int stopped, char *buf, size_t len)
 {
-	const char *tail = child_output_tail(&rep->child, 8);
+	char tail[4096] = "";
+	const char *line = child_output_tail(&rep->child, 8);
+	while (*line) {
+		size_t n = strcspn(line, "\n"), at = strlen(tail);
+		if (!(stopped && strncmp(line, "cuemu: ", 7) == 0) && at < sizeof(tail))
+			snprintf(tail + at, sizeof(tail) - at, "%.*s\n", (int)n, line);
+		line += n + (line[n] == '\n');
+	}
 	size_t at = strlen(buf);
 	if (*tail && at < len)
 		snprintf(buf + at, len - at, "\nYour program printed (last lines):\n%s", tail);
@@ -255,12 +266,32 @@ static void append_output(const struct harness_report *rep, char *buf, size_t le
 			 rep->child.output_dropped);
 }
 
+/* The emulator's stop (MSG_STOPPED) of this run, with its kind, or NULL. */
+static const char *stop_kind(const struct harness_report *rep)
+{
+	return rep->corrupt || rep->done ? NULL : json_string_value(json_object_get(rep->stopped, "kind"));
+}
+
+int harness_hung(const struct harness_report *rep)
+{
+	const char *kind = stop_kind(rep);
+	return rep->child.timed_out || (kind && strcmp(kind, "kernel_timeout") == 0);
+}
+
 void harness_explain_abort(const struct harness_report *rep, const char *entry, const char *where,
 			   char *buf, size_t len)
 {
 	char fate[128];
 	const struct child_result *c = &rep->child;
-	if (rep->corrupt) {
+	const char *stop = stop_kind(rep);
+	const char *stop_text = json_string_value(json_object_get(rep->stopped, "message"));
+	if (stop && stop_text && strcmp(stop, "kernel_timeout") == 0) {
+		snprintf(buf, len, "%s: %s() did not finish in time: the emulator stopped it: %s", where,
+			 entry, stop_text);
+	} else if (stop && stop_text) {
+		snprintf(buf, len, "%s: the emulator stopped the program while running %s(): %s", where,
+			 entry, stop_text);
+	} else if (rep->corrupt) {
 		snprintf(buf, len, "%s: the grader's report channel (file descriptor 3) holds data that is "
 			 "not the harness's: something in the process wrote to it, so nothing it says is "
 			 "believed", where);
@@ -285,5 +316,5 @@ void harness_explain_abort(const struct harness_report *rep, const char *entry, 
 		snprintf(buf, len, "%s: the program %s before %s() was called", where,
 			 child_fate(c, fate, sizeof(fate)), entry);
 	}
-	append_output(rep, buf, len);
+	append_output(rep, stop && stop_text, buf, len);
 }

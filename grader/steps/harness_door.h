@@ -26,6 +26,7 @@ struct harness_report {
 	json_t *done;			/* MSG_DONE, or NULL */
 	json_t *error;			/* MSG_ERROR, or NULL */
 	json_t *metrics;		/* MSG_METRICS, or NULL */
+	json_t *stopped;		/* MSG_STOPPED: the emulator ended the process, or NULL */
 	json_t *timings;		/* array of MSG_TIMING objects */
 	const uint32_t *output;		/* MSG_OUTPUT words (inside child.channel) */
 	size_t output_words;
@@ -88,8 +89,13 @@ int harness_sweep(const struct run_context *ctx, struct harness_report *rep, cha
 
 void harness_report_free(struct harness_report *rep);
 
-/* One sentence on why a run that sent no MSG_DONE ended: a crash, a hang,
- * an early exit, a failure inside the harness; with the program's last lines. */
+/* Whether the run was stopped for taking too long: at the grader's time
+ * limit, or by the emulator's kernel watchdog (MSG_STOPPED "kernel_timeout"). */
+int harness_hung(const struct harness_report *rep);
+
+/* One sentence on why a run that sent no MSG_DONE ended: a crash, a hang
+ * (the emulator's names the kernel and the line), a stack overflow, an
+ * early exit, a failure inside the harness; with the program's last lines. */
 void harness_explain_abort(const struct harness_report *rep, const char *entry, const char *where,
 			   char *buf, size_t len);
 

@@ -202,3 +202,29 @@ Test(metrics, awkward_shapes_are_right_in_every_mode)
 					     "variant %d, %dx%d, mode %d", v, shapes[s][0], shapes[s][1], mode);
 			}
 }
+
+/* Work (docs/emu-metrics.md): the thread-operations that combine values.
+ * Hillis-Steele adds 1023 + 1022 + 1020 + ... + 512 = 9217 times; its copies
+ * (tid < off) and the loads and stores of the block cost nothing. Element 0
+ * of this input is 0, and a sum with it equals a value just loaded, so it
+ * counts as a move: thread off's add in each of the 10 steps. */
+Test(metrics, hillis_steele_combines_9207_times)
+{
+	json_t *m, *l = scan_launch(0, "hillis_steele", &m);
+	cr_expect_eq(json_integer_value(json_object_get(l, "combining_ops")), 9217 - 10);
+	cr_expect_eq(json_number_value(json_object_get(json_object_get(m, "totals"), "combining_ops")),
+		     9217 - 10);
+	json_decref(m);
+}
+
+/* Blelloch: 1022 adds in each sweep (its root step is written out) and the
+ * root's store; the down-sweep's swap is a move. Sums with element 0's 0
+ * (the leftmost node of the up-sweep's first step, the leftmost path of the
+ * down-sweep, the root's 0, which thread 0 loaded) are moves too: 10. */
+Test(metrics, blelloch_combines_about_twice_per_element)
+{
+	json_t *m, *l = scan_launch(2, "blelloch", &m);
+	json_int_t ops = json_integer_value(json_object_get(l, "combining_ops"));
+	cr_expect_eq(ops, 1022 + 1 + 1022 - 10, "%lld combining operations", (long long)ops);
+	json_decref(m);
+}
