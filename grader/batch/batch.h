@@ -247,7 +247,29 @@ struct batch {
 	char salt[1024];
 	int graded, resumed, errors;
 	double deadline_s;	/* a worker that takes longer is stopped */
+	int shard;		/* a Slurm array task: its students' folders only; the
+				 * submitting process writes the gradebook (grader/slurm/) */
 };
+
+/* The phases of batch_run, for grader/slurm/ to run apart: a Slurm task
+ * grades its shard (setup, plan, workers), the submitting process merges
+ * (finish). */
+int batch_setup(struct batch *b, const struct options *o, const struct lab *lab,
+		const struct rubric *r, const struct device_info *dev);
+/* OUT and OUT/students, and this run's work folder under build/work/
+ * (locked while it runs). Returns 0, 2 (bad --batch/--out) or 4. */
+int batch_setup_dirs(const struct options *o, struct batch_config *c);
+/* Fills b->rows with what is final already; returns the roster's indices
+ * still to grade (malloc'd; NULL when out of memory). */
+int *batch_plan(struct batch *b, int *n_todo);
+/* Up to jobs workers over todo. Returns 0, or -1 when stopped by a signal
+ * (SIGINT, SIGTERM, SIGHUP): a student cut short stays ungraded. */
+int batch_run_workers(struct batch *b, const int *todo, int n_todo, int jobs);
+/* The gradebook, the class charts, batch.json and batch-times.txt. */
+void batch_finish(struct batch *b, int jobs, double start);
+void batch_cleanup(struct batch *b);
+/* --jobs, or one per core. */
+int batch_default_jobs(const struct options *o);
 
 /* ---- batch_output.c: the batch's own files ------------------------------------ */
 

@@ -59,6 +59,8 @@ void batch_target(const struct batch_config *c, char *buf, size_t len)
 void batch_write_gradebook(const struct batch *b)
 {
 	char path[PATH_MAX + 16], err[512];
+	if (b->shard)
+		return;
 	struct summary *done = malloc(sizeof(*done) * (size_t)(b->roster.n + 1));
 	int n = 0;
 	for (int i = 0; done && i < b->roster.n; i++)
