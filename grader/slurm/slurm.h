@@ -69,6 +69,17 @@ int slurm_queue(const char *job, struct slurm_queue *q, char *err, size_t len);
  * it came from ("sacct", "scontrol"), or NULL when neither knows. */
 const char *slurm_outcomes(const char *job, int n_tasks, char (*states)[32]);
 
+/* ---- slurm_submit.c ------------------------------------------------------------ */
+
+struct student;
+struct summary;
+
+/* 1 when the student's summary on disk holds its current resume key (the
+ * GPU model it names stands for the node's); sum is what it says, hash
+ * the key. */
+int slurm_current_summary(const struct batch *b, const struct student *s, struct summary *sum,
+			  char hash[65]);
+
 /* ---- slurm_wait.c: while the array runs --------------------------------------- */
 
 /* Polls squeue until the job has no task left, showing how many of the
@@ -95,10 +106,12 @@ int slurm_roster_write(const char *state, const struct batch *b, const int *todo
 		       int tasks, char *err, size_t len);
 int slurm_roster_read(const char *state, struct batch *b, int *tasks, char *err, size_t len);
 
-/* job.json: the submitted job's id and its number of tasks. */
-int slurm_job_write(const char *state, const char *job, int tasks, int students, char *err,
-		    size_t len);
-int slurm_job_read(const char *state, char *job, size_t joblen, int *tasks, int *students);
+/* job.json: the submitted job's id, its number of tasks and students, and
+ * the backend its tasks grade on (--collect needs it for the resume keys). */
+int slurm_job_write(const char *state, const char *job, int tasks, int students,
+		    enum backend backend, char *err, size_t len);
+int slurm_job_read(const char *state, char *job, size_t joblen, int *tasks, int *students,
+		   enum backend *backend);
 
 /* ---- slurm_options.c: the options, and the command lines made from them -------- */
 

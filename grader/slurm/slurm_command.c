@@ -16,7 +16,7 @@
 
 int slurm_find(const char *name, char *path, size_t pathlen, char *err, size_t len)
 {
-	if (find_program(name, path, pathlen) == 0)
+	if (find_program(name, path, pathlen))
 		return 0;
 	snprintf(err, len, "%s is not on PATH: --slurm needs Slurm's commands (run it on a login "
 		 "node of the cluster)", name);

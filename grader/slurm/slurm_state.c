@@ -8,7 +8,7 @@
  *
  *   salt         the --salt text (0600)
  *   roster.json  {"tasks": T, "students": [{"name", "source"}, ...]}
- *   job.json     {"job": "123", "tasks": T, "students": N}
+ *   job.json     {"job": "123", "tasks": T, "students": N, "backend": "cuda"}
  *   task-J_I.log what task I of job J printed
  */
 #include "slurm/slurm.h"
@@ -136,16 +136,18 @@ int slurm_roster_read(const char *state, struct batch *b, int *tasks, char *err,
 	return 0;
 }
 
-int slurm_job_write(const char *state, const char *job, int tasks, int students, char *err,
-		    size_t len)
+int slurm_job_write(const char *state, const char *job, int tasks, int students,
+		    enum backend backend, char *err, size_t len)
 {
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%.3000s/job.json", state);
-	return write_json(path, json_pack("{s:s, s:i, s:i}", "job", job, "tasks", tasks, "students",
-					  students), err, len);
+	return write_json(path, json_pack("{s:s, s:i, s:i, s:s}", "job", job, "tasks", tasks,
+					  "students", students, "backend", backend_name(backend)),
+			  err, len);
 }
 
-int slurm_job_read(const char *state, char *job, size_t joblen, int *tasks, int *students)
+int slurm_job_read(const char *state, char *job, size_t joblen, int *tasks, int *students,
+		   enum backend *backend)
 {
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%.3000s/job.json", state);
@@ -153,6 +155,8 @@ int slurm_job_read(const char *state, char *job, size_t joblen, int *tasks, int 
 	const char *id = json_string_value(json_object_get(j, "job"));
 	*tasks = (int)json_integer_value(json_object_get(j, "tasks"));
 	*students = (int)json_integer_value(json_object_get(j, "students"));
+	const char *b = json_string_value(json_object_get(j, "backend"));
+	*backend = b && strcmp(b, "emu") == 0 ? BACKEND_EMU : BACKEND_CUDA;
 	int ok = id && *tasks > 0;
 	if (ok)
 		snprintf(job, joblen, "%s", id);

@@ -30,16 +30,32 @@
 
 /* The resume key a student's summary must hold: the target it names is
  * the GPU model its task was given (the login node has none to probe). */
-static void expected_hash(const struct batch *b, const struct student *s, const struct summary *old,
-			  struct batch_config *t, char out[65])
+static void expected_hash(const struct batch *b, const struct student *s, const char *device,
+			  struct batch_config *scratch, char out[65])
 {
 	char target[256];
-	*t = b->c;
-	t->n_gpus = 1;
-	snprintf(t->gpus[0].dev.name, sizeof(t->gpus[0].dev.name), "%s", old->device);
-	batch_target(t, target, sizeof(target));
+	*scratch = b->c;
+	scratch->n_gpus = 1;
+	snprintf(scratch->gpus[0].dev.name, sizeof(scratch->gpus[0].dev.name), "%s", device);
+	batch_target(scratch, target, sizeof(target));
 	if (batch_hash(b->c.lab->id, b->c.r->path, b->salt, target, s->source, out) < 0)
 		out[0] = '\0';
+}
+
+int slurm_current_summary(const struct batch *b, const struct student *s, struct summary *sum,
+			  char hash[65])
+{
+	char dir[PATH_MAX], path[PATH_MAX + 16];
+	struct batch_config *scratch = malloc(sizeof(*scratch));	/* large: the GPU slots */
+	batch_student_dir(&b->c, s->name, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	int current = scratch && summary_read(path, sum) == 0;
+	if (current) {
+		expected_hash(b, s, sum->device, scratch, hash);
+		current = hash[0] && strcmp(sum->hash, hash) == 0;
+	}
+	free(scratch);
+	return current;
 }
 
 /* Rows for what is on disk: problems, and each summary that holds its
@@ -47,16 +63,13 @@ static void expected_hash(const struct batch *b, const struct student *s, const 
  * of the students that are not graded to the end (malloc'd). */
 static int *plan(struct batch *b, int *n_todo)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 16];
 	int *todo = malloc(sizeof(int) * (size_t)(b->roster.n + 1));
-	struct batch_config *scratch = malloc(sizeof(*scratch));	/* large: the GPU slots */
 	free(b->rows);
 	b->rows = calloc((size_t)b->roster.n + 1, sizeof(*b->rows));
 	b->resumed = b->errors = 0;
 	*n_todo = 0;
-	if (!todo || !b->rows || !scratch) {
+	if (!todo || !b->rows) {
 		free(todo);
-		free(scratch);
 		return NULL;
 	}
 	for (int i = 0; i < b->roster.n; i++) {
@@ -66,22 +79,16 @@ static int *plan(struct batch *b, int *n_todo)
 			summary_problem(s->name, "", s->problem, &b->rows[i]);
 			continue;
 		}
-		batch_student_dir(&b->c, s->name, dir, sizeof(dir));
-		snprintf(path, sizeof(path), "%s/summary.json", dir);
-		if (summary_read(path, &old) == 0) {
-			expected_hash(b, s, &old, scratch, s->hash);
-			if (s->hash[0] && strcmp(old.hash, s->hash) == 0) {
-				b->rows[i] = old;
-				snprintf(b->rows[i].student, sizeof(b->rows[i].student), "%s", s->name);
-				b->resumed += old.complete;
-				b->errors += !old.complete;
-				if (old.complete)
-					continue;
-			}
+		if (slurm_current_summary(b, s, &old, s->hash)) {
+			b->rows[i] = old;
+			snprintf(b->rows[i].student, sizeof(b->rows[i].student), "%s", s->name);
+			b->resumed += old.complete;
+			b->errors += !old.complete;
+			if (old.complete)
+				continue;
 		}
 		todo[(*n_todo)++] = i;
 	}
-	free(scratch);
 	return todo;
 }
 
@@ -119,9 +126,10 @@ static int prepare(struct batch *b, const struct options *o, const struct lab *l
 static int job_in_queue(const char *state, char *job, size_t len)
 {
 	int tasks, students;
+	enum backend backend;
 	struct slurm_queue q;
 	char err[512];
-	if (slurm_job_read(state, job, len, &tasks, &students) < 0)
+	if (slurm_job_read(state, job, len, &tasks, &students, &backend) < 0)
 		return 0;
 	return slurm_queue(job, &q, err, sizeof(err)) < 0 || q.pending + q.running + q.other > 0;
 }
@@ -204,11 +212,14 @@ static int collect(struct batch *b, const char *state, double start)
 {
 	char job[64] = "";
 	int tasks = 1, students = 0;
-	if (slurm_job_read(state, job, sizeof(job), &tasks, &students) < 0) {
+	enum backend backend;
+	if (slurm_job_read(state, job, sizeof(job), &tasks, &students, &backend) < 0) {
 		fprintf(stderr, "grade: %s has no submitted job: nothing to collect (submit with "
 			"--slurm)\n", state);
 		return 2;
 	}
+	if (b->c.o->backend == BACKEND_AUTO)
+		b->c.backend = backend;	/* the resume keys name the backend the job graded on */
 	if (job_in_queue(state, job, sizeof(job)))
 		fprintf(stderr, "job %s is still running: merging what is finished so far\n", job);
 	return merge(b, state, job, tasks, start);
@@ -243,14 +254,14 @@ int slurm_batch(const struct options *o, const struct lab *lab, const struct rub
 		} else if (submit(&b, o, state, tasks, job, sizeof(job)) < 0) {
 			rc = 4;
 		} else {
-			if (slurm_job_write(state, job, tasks, n_todo, err, sizeof(err)) < 0)
+			if (slurm_job_write(state, job, tasks, n_todo, b.c.backend, err, sizeof(err)) < 0)
 				fprintf(stderr, "grade: %s (--collect will not find the job)\n", err);
 			fprintf(stderr, "Submitted job %s: %d of %d students in %d task%s (%s; %d unchanged "
 				"since the last run)\n", job, n_todo, b.roster.n, tasks, tasks == 1 ? "" : "s",
 				backend_name(b.c.backend), b.resumed);
 			if (o->slurm.no_wait)
-				fprintf(stderr, "When it ends: ./grade %s --batch %s --collect\n", lab->id,
-					o->batch_dir);
+				fprintf(stderr, "When it ends: ./grade %s --batch %s --out %s --collect\n",
+					lab->id, b.c.in_dir, b.c.out_dir);
 			else if (slurm_wait(&b, job, todo, n_todo) < 0)
 				rc = 4;
 			else

@@ -21,14 +21,11 @@
 
 static int graded_so_far(const struct batch *b, const int *todo, int n_todo)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 16];
 	int n = 0;
 	for (int i = 0; i < n_todo; i++) {
-		const struct student *s = &b->roster.students[todo[i]];
 		struct summary sum;
-		batch_student_dir(&b->c, s->name, dir, sizeof(dir));
-		snprintf(path, sizeof(path), "%s/summary.json", dir);
-		n += summary_read(path, &sum) == 0 && strcmp(sum.hash, s->hash) == 0;
+		char hash[65];
+		n += slurm_current_summary(b, &b->roster.students[todo[i]], &sum, hash);
 	}
 	return n;
 }
