@@ -45,7 +45,7 @@ LIBS := -ljansson -linih -lm -pthread
 # (grader/labs/lab_table.c) names them; tests/test_labs.c keeps the two equal.
 LABS := $(sort $(foreach d,$(wildcard labs/lab*-*/),$(firstword $(subst -, ,$(notdir $(d:/=))))))
 
-.PHONY: all deps $(LABS) occupancy-tables test unit-tests emu-tests solutions clean
+.PHONY: all deps $(LABS) occupancy-tables test unit-tests emu-tests solutions clean test-slurm
 all: deps grade harness emu
 
 # --- dependencies -----------------------------------------------------------
@@ -179,6 +179,11 @@ unit-tests: all $(BUILD)/tests/unit $(CONF_OBJ) $(if $(wildcard $(CUDA_INC)/cuda
 
 test: unit-tests emu-tests conformance-tests
 	@echo "make test: all suites passed"
+
+# --slurm against a real Slurm: a single-host cluster started here (root;
+# installs slurm-wlm and munge through mk/deps.sh; skips, saying why, elsewhere).
+test-slurm: all
+	bash tests/slurm/test_slurm.sh
 
 clean:
 	rm -rf $(BUILD) grade

@@ -4,7 +4,11 @@
 #
 # DEPS_PREFIX: a folder holding packages unpacked with dpkg -x, for a machine
 # that reaches no package registry. KIT_NO_INSTALL=1: never call apt-get.
+#
+#   sh mk/deps.sh          what the kit needs to build and grade
+#   sh mk/deps.sh slurm    Slurm and munge, for make test-slurm's cluster
 set -u
+set_name=${1:-kit}
 prefix=${DEPS_PREFIX:-}
 required=""	# the build cannot go on without these
 optional=""	# charts and batch isolation; grading works without them
@@ -19,11 +23,24 @@ have_program() {
 	command -v "$1" >/dev/null 2>&1 || { [ -n "$prefix" ] && [ -x "$prefix/usr/bin/$1" ]; }
 }
 
-have_header criterion/criterion.h || required="$required libcriterion-dev"
-have_header jansson.h || required="$required libjansson-dev"
-have_header ini.h || required="$required libinih-dev"
-have_program gnuplot || optional="$optional gnuplot-nox"
-have_program bwrap || optional="$optional bubblewrap"
+case $set_name in
+kit)
+	have_header criterion/criterion.h || required="$required libcriterion-dev"
+	have_header jansson.h || required="$required libjansson-dev"
+	have_header ini.h || required="$required libinih-dev"
+	have_program gnuplot || optional="$optional gnuplot-nox"
+	have_program bwrap || optional="$optional bubblewrap"
+	;;
+slurm)	# slurm-wlm: slurmctld, slurmd and the commands (sbatch, squeue, ...)
+	{ have_program slurmctld && have_program slurmd && have_program sbatch; } ||
+		required="$required slurm-wlm"
+	have_program munged || required="$required munge"
+	;;
+*)
+	echo "deps: no package set called '$set_name' (kit, slurm)" >&2
+	exit 2
+	;;
+esac
 
 [ -z "$required$optional" ] && exit 0
 

@@ -2,23 +2,20 @@
  * The grade's command line for a node, made again from the parsed options
  * rather than filtered from argv: getopt_long takes abbreviations
  * ("--slu"), so filtering could let --slurm through and a node would
- * submit again. Paths are made absolute: a node may start elsewhere.
+ * submit again. Paths stay as given: sbatch and srun start the command in
+ * the folder they were run from, on the cluster's shared file system.
  */
 #include "slurm/slurm.h"
 
 #include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "sys/kit_paths.h"
 
 static void push_path(struct strvec *a, const char *flag, const char *path)
 {
-	char abs[PATH_MAX];
-	absolute_path(path, abs, sizeof(abs));
 	strvec_push(a, flag);
-	strvec_push(a, abs);
+	strvec_push(a, path);
 }
 
 void slurm_grade_options(const struct options *o, struct strvec *a)
@@ -52,12 +49,8 @@ void slurm_grade_options(const struct options *o, struct strvec *a)
 		push_path(a, "--submission", o->submission);
 	if (o->solution)
 		strvec_push(a, "--solution");
-	if (o->json_path && o->json_path[0] == '-' && !o->json_path[1]) {
-		strvec_push(a, "--json");
-		strvec_push(a, "-");
-	} else if (o->json_path) {
+	if (o->json_path)
 		push_path(a, "--json", o->json_path);
-	}
 	if (o->quiet)
 		strvec_push(a, "--quiet");
 	if (o->build_only)

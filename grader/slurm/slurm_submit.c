@@ -149,8 +149,6 @@ static int submit(const struct batch *b, const struct options *o, const char *st
 	strvec_push(&a, arg);
 	snprintf(arg, sizeof(arg), "--output=%s/task-%%A_%%a.log", state);
 	strvec_push(&a, arg);
-	snprintf(arg, sizeof(arg), "--chdir=%s", kit_root());
-	strvec_push(&a, arg);
 	slurm_resource_options(o, b->c.backend == BACKEND_EMU, &a);
 	strvec_push(&a, kit_path(script, sizeof(script), "grader/slurm/task.sh"));
 	/* The task's command: paths and options only, never a name or the salt. */
