@@ -86,8 +86,10 @@ int slurm_current_summary(const struct batch *b, const struct student *s, struct
  * todo students are graded. Returns 0, or -1 when squeue stopped answering. */
 int slurm_wait(const struct batch *b, const char *job, const int *todo, int n_todo);
 
-/* One line for each task that did not complete, and where its log is. */
-void slurm_report_tasks(const char *state, const char *job, int n_tasks);
+/* A row for each student who has none: not graded, and why (the job still
+ * running, or how their task ended: sacct, else scontrol); and a line for
+ * each task that did not complete, with its log. */
+void slurm_mark_ungraded(struct batch *b, const char *state, const char *job, int running);
 
 /* ---- slurm_state.c: OUT/.slurm/ ------------------------------------------------ */
 

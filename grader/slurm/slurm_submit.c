@@ -181,8 +181,10 @@ static int submit(const struct batch *b, const struct options *o, const char *st
 	return 0;
 }
 
-/* Everything on disk into the gradebook; returns the exit status. */
-static int merge(struct batch *b, const char *state, const char *job, int tasks, double start)
+/* Everything on disk into the gradebook, and a row saying why for each
+ * student that is not graded; returns the exit status. */
+static int merge(struct batch *b, const char *state, const char *job, int running, int tasks,
+		 double start)
 {
 	int n_todo, resumed_before = b->resumed;
 	int *todo = plan(b, &n_todo);
@@ -190,15 +192,15 @@ static int merge(struct batch *b, const char *state, const char *job, int tasks,
 		fprintf(stderr, "grade: out of memory\n");
 		return 4;
 	}
-	if (job[0])
-		slurm_report_tasks(state, job, tasks);
 	b->graded = b->resumed - resumed_before + b->errors;
+	if (job[0])
+		slurm_mark_ungraded(b, state, job, running);
 	b->resumed = resumed_before;
 	batch_finish(b, tasks, start);
 	int missing = n_todo - b->errors;
 	if (missing > 0)
-		fprintf(stderr, "grade: %d student%s not graded (their task did not finish): run the same "
-			"command again to submit them\n", missing, missing == 1 ? "" : "s");
+		fprintf(stderr, "grade: %d student%s not graded (see the gradebook): run the same command "
+			"again to submit them\n", missing, missing == 1 ? "" : "s");
 	if (b->errors > 0)
 		fprintf(stderr, "grade: %d student%s hit a grader error (see the gradebook); run the same "
 			"command again to retry them\n", b->errors, b->errors == 1 ? "" : "s");
@@ -218,9 +220,10 @@ static int collect(struct batch *b, const char *state, double start)
 	}
 	if (b->c.o->backend == BACKEND_AUTO)
 		b->c.backend = backend;	/* the resume keys name the backend the job graded on */
-	if (job_in_queue(state, job, sizeof(job)))
+	int running = job_in_queue(state, job, sizeof(job));
+	if (running)
 		fprintf(stderr, "job %s is still running: merging what is finished so far\n", job);
-	return merge(b, state, job, tasks, start);
+	return merge(b, state, job, running, tasks, start);
 }
 
 int slurm_batch(const struct options *o, const struct lab *lab, const struct rubric *r)
@@ -240,7 +243,7 @@ int slurm_batch(const struct options *o, const struct lab *lab, const struct rub
 		rc = 4;
 	} else if (rc == 0 && n_todo == 0) {
 		job[0] = '\0';
-		rc = merge(&b, state, job, 1, start);
+		rc = merge(&b, state, job, 0, 1, start);
 	} else if (rc == 0) {
 		int tasks = (n_todo + STUDENTS_PER_TASK - 1) / STUDENTS_PER_TASK;
 		if (tasks > MAX_ARRAY)
@@ -263,7 +266,7 @@ int slurm_batch(const struct options *o, const struct lab *lab, const struct rub
 			else if (slurm_wait(&b, job, todo, n_todo) < 0)
 				rc = 4;
 			else
-				rc = merge(&b, state, job, tasks, start);
+				rc = merge(&b, state, job, 0, tasks, start);
 		}
 	}
 	free(todo);

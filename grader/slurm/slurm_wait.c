@@ -8,6 +8,7 @@
 #include "slurm/slurm.h"
 
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -18,6 +19,13 @@
 
 #define POLL_S 2
 #define SQUEUE_FAILURES_MAX 30	/* a minute of slurmctld not answering */
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
 
 static int graded_so_far(const struct batch *b, const int *todo, int n_todo)
 {
@@ -35,12 +43,24 @@ int slurm_wait(const struct batch *b, const char *job, const int *todo, int n_to
 	int tty = isatty(STDERR_FILENO), failures = 0, last_done = -1, last_tasks = -1;
 	double start = now_s();
 	char err[512], took[32];
+	/* Ctrl-C stops the waiting, not the job: the cluster goes on grading. */
+	struct sigaction sa = { .sa_handler = on_signal }, old_int;
+	sigaction(SIGINT, &sa, &old_int);
+	interrupted = 0;
 	for (;;) {
+		if (interrupted) {
+			fprintf(stderr, "%sgrade: stopped waiting; job %s goes on: merge its results with "
+				"./grade %s --batch %s --out %s --collect\n", tty ? "\n" : "", job,
+				b->c.lab->id, b->c.in_dir, b->c.out_dir);
+			sigaction(SIGINT, &old_int, NULL);
+			return -1;
+		}
 		struct slurm_queue q;
 		if (slurm_queue(job, &q, err, sizeof(err)) < 0) {
 			if (++failures >= SQUEUE_FAILURES_MAX) {
 				fprintf(stderr, "%sgrade: squeue does not answer (%s): job %s goes on; "
 					"merge its results later with --collect\n", tty ? "\n" : "", err, job);
+				sigaction(SIGINT, &old_int, NULL);
 				return -1;
 			}
 		} else {
@@ -61,23 +81,61 @@ int slurm_wait(const struct batch *b, const char *job, const int *todo, int n_to
 	}
 	if (tty)
 		fputc('\n', stderr);
+	sigaction(SIGINT, &old_int, NULL);
 	return 0;
 }
 
-void slurm_report_tasks(const char *state, const char *job, int n_tasks)
+/* One line for each task that did not complete, and where its log is. */
+static void report_tasks(const char *state, const char *job, int tasks, char (*states)[32],
+			 const char *from)
 {
-	char (*states)[32] = calloc((size_t)n_tasks, sizeof(*states));
-	if (!states)
-		return;
-	const char *from = slurm_outcomes(job, n_tasks, states);
 	if (!from) {
 		fprintf(stderr, "job %s: how its tasks ended is not known (no accounting, and the job "
 			"has left scontrol's memory); their logs: %s/task-%s_*.log\n", job, state, job);
-	} else {
-		for (int i = 0; i < n_tasks; i++)
-			if (states[i][0] && strcmp(states[i], "COMPLETED") != 0)
-				fprintf(stderr, "job %s task %d: %s (from %s); its log: %s/task-%s_%d.log\n", job,
-					i, states[i], from, state, job, i);
+		return;
+	}
+	for (int i = 0; i < tasks; i++)
+		if (states[i][0] && strcmp(states[i], "COMPLETED") != 0)
+			fprintf(stderr, "job %s task %d: %s (from %s); its log: %s/task-%s_%d.log\n", job, i,
+				states[i], from, state, job, i);
+}
+
+/* Which task of the frozen roster graded the student: i % tasks. */
+static int task_of_student(const struct roster *frozen, int tasks, const char *name)
+{
+	for (int i = 0; i < frozen->n; i++)
+		if (strcmp(frozen->students[i].name, name) == 0)
+			return i % tasks;
+	return -1;
+}
+
+void slurm_mark_ungraded(struct batch *b, const char *state, const char *job, int running)
+{
+	struct batch frozen;
+	char err[512], why[512];
+	int tasks = 0;
+	memset(&frozen, 0, sizeof(frozen));
+	if (slurm_roster_read(state, &frozen, &tasks, err, sizeof(err)) < 0)
+		tasks = 0;
+	char (*states)[32] = tasks > 0 ? calloc((size_t)tasks, sizeof(*states)) : NULL;
+	const char *from = states && !running ? slurm_outcomes(job, tasks, states) : NULL;
+	if (states && !running)
+		report_tasks(state, job, tasks, states, from);
+	for (int i = 0; i < b->roster.n; i++) {
+		const char *name = b->roster.students[i].name;
+		if (b->rows[i].student[0])
+			continue;
+		int task = states ? task_of_student(&frozen.roster, tasks, name) : -1;
+		if (running)
+			snprintf(why, sizeof(why), "not graded yet: job %s is still running", job);
+		else if (task >= 0 && from && states[task][0])
+			snprintf(why, sizeof(why), "not graded: Slurm task %s_%d ended %s (run the same "
+				 "command again)", job, task, states[task]);
+		else
+			snprintf(why, sizeof(why), "not graded: its Slurm task did not finish (run the same "
+				 "command again)");
+		summary_problem(name, "", why, &b->rows[i]);
 	}
 	free(states);
+	roster_free(&frozen.roster);
 }

@@ -137,7 +137,11 @@ check "--collect exits 4: students are missing (got $rc)" [ $rc = 4 ]
 check "--collect says how many are not graded" grep -q "students* not graded" "$work/collect.log"
 check "--collect names the cancelled task" grep -q "task ${killed#*_}: CANCELLED" "$work/collect.log"
 rows=$(($(wc -l <"$work/kill/gradebook.csv") - 1))
-check "the gradebook holds the graded students only ($rows of $students)" [ "$rows" -lt "$students" ]
+ungraded=$(grep -c "not graded: Slurm task ${killed} ended CANCELLED" "$work/kill/gradebook.csv")
+summaries=$(ls "$work"/kill/students/*/summary.json | wc -l)
+check "the gradebook lists every student ($rows of $students)" [ "$rows" = "$students" ]
+check "the killed task's ungraded students say so ($ungraded), the rest are graded ($summaries)" \
+	test "$ungraded" -gt 0 -a $((ungraded + summaries)) = "$students"
 half=0
 for s in "$work"/kill/students/*/; do
 	if [ -e "$s/summary.json" ]; then
@@ -148,8 +152,8 @@ check "no student is half-written (a summary means its reports are there)" [ $ha
 ./grade "${args[@]}" --out "$work/kill" --salt "$salt" --slurm >"$work/resume.log" 2>&1
 rc=$?
 check "the same command again exits 0 (got $rc)" [ $rc = 0 ]
-check "it submits only the $((students - rows)) missing students" \
-	grep -q "^Submitted job [0-9]*: $((students - rows)) of $students students" "$work/resume.log"
+check "it submits only the $ungraded missing students" \
+	grep -q "^Submitted job [0-9]*: $ungraded of $students students" "$work/resume.log"
 check "the gradebook equals the local one" cmp -s "$work/local/gradebook.csv" "$work/kill/gradebook.csv"
 dups=$(cut -d, -f1 "$work/kill/gradebook.csv" | sort | uniq -d)
 check "no student twice${dups:+: $dups}" [ -z "$dups" ]
