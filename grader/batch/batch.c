@@ -216,8 +216,7 @@ int batch_setup(struct batch *b, const struct options *o, const struct lab *lab,
 	if (rc != 0)
 		return rc;
 	char locks[PATH_MAX];
-	kit_path(locks, sizeof(locks), "build/locks");
-	make_dirs(locks);
+	batch_lock_dir(locks, sizeof(locks));
 	c->n_gpus = c->backend == BACKEND_CUDA ? batch_gpus(dev, locks, c->gpus, BATCH_MAX_GPUS) : 0;
 	batch_prepare_gpus(c);
 	describe_isolation(c);

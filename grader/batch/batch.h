@@ -188,6 +188,11 @@ struct gpu_slot {
 	int lock_fd, turn_fd;		/* opened by each worker (flock is per open file) */
 };
 
+/* build/locks/HOST, created: the GPU locks of this machine. One folder per
+ * machine: a kit on a cluster's shared file system must not make GPU 0 of
+ * one node wait for GPU 0 of another. */
+void batch_lock_dir(char *buf, size_t len);
+
 /* The GPUs to use: each entry of CUDA_VISIBLE_DEVICES, or devices 0, 1, ...
  * as the probe finds them. Returns how many (0 when there is none). */
 int batch_gpus(const struct device_info *dev, const char *lock_dir, struct gpu_slot *out, int max);

@@ -17,11 +17,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sys/kit_paths.h"
+
 extern char **environ;
 
 int slurm_single(const struct options *o)
 {
-	char srun[PATH_MAX], self[PATH_MAX], err[512];
+	char srun[PATH_MAX], self[PATH_MAX], script[PATH_MAX], err[512];
 	if (slurm_find("srun", srun, sizeof(srun), err, sizeof(err)) < 0) {
 		fprintf(stderr, "grade: %s\n", err);
 		return 4;
@@ -32,6 +34,7 @@ int slurm_single(const struct options *o)
 	strvec_push(&a, srun);
 	strvec_push(&a, "--ntasks=1");
 	slurm_resource_options(o, o->backend == BACKEND_EMU, &a);
+	strvec_push(&a, kit_path(script, sizeof(script), "grader/slurm/task.sh"));
 	strvec_push(&a, self);
 	strvec_push(&a, o->lab_id);
 	slurm_grade_options(o, &a);

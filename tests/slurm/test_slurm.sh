@@ -109,6 +109,21 @@ check "it ran as a Slurm job" \
 	bash -c 'scontrol -o show job | grep "JobName=grade-lab3 " | grep -v ArrayJobId= | grep -q "Command=$1"' _ \
 	"$kit/build/grade"
 
+# KIT_APPTAINER: the node runs the grade in the image (a stand-in apptainer
+# here, first on PATH, that notes its arguments and runs the rest).
+mkdir -p "$work/bin"
+cat >"$work/bin/apptainer" <<'FAKE'
+#!/bin/sh
+echo "$@" >"$(dirname "$0")/apptainer.args"
+shift 3
+exec "$@"
+FAKE
+chmod +x "$work/bin/apptainer"
+PATH=$work/bin:$PATH KIT_APPTAINER=/images/kit.sif ./grade "${one[@]}" --slurm >"$work/one-apptainer.txt" 2>/dev/null
+rc=$?
+check "KIT_APPTAINER: the grade runs in the image with the GPU (--nv), same status ($rc)" \
+	test $rc = $rc_local -a "$(cut -d' ' -f1-3 "$work/bin/apptainer.args" 2>/dev/null)" = "exec --nv /images/kit.sif"
+
 echo "3. a task killed mid-way, then the same command again"
 ./grade "${args[@]}" --out "$work/kill" --salt "$salt" --slurm --no-wait >"$work/kill-submit.log" 2>&1
 job=$(sed -n 's/^Submitted job \([0-9]*\).*/\1/p' "$work/kill-submit.log")
