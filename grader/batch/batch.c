@@ -314,6 +314,8 @@ static void collect(struct batch *b, struct worker *w, int status, int timed_out
 			snprintf(why, sizeof(why), "grader error: the grading process wrote no results "
 				 "(exit %d)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 		summary_problem(s->name, s->hash, why, row);
+		/* The GPU model of its resume key, as a graded row says it (grader/slurm/ reads it). */
+		batch_target_device(&b->c, row->device, sizeof(row->device));
 		row->wall_s = now_s() - w->started;
 		make_dirs(dir);
 		if (summary_write(path, row, err, sizeof(err)) < 0)

@@ -284,6 +284,8 @@ void batch_write_skipped(const struct batch *b);
 /* What the grades were made with: the backend, the GPU, and the kit's own
  * build (grader, harness, emulator), so that a fixed grader regrades. */
 void batch_target(const struct batch_config *c, char *buf, size_t len);
+/* The GPU model in the target ("" for the emulator). */
+void batch_target_device(const struct batch_config *c, char *buf, size_t len);
 
 /* gradebook.csv: the rows of the students finished so far, in the roster's order. */
 void batch_write_gradebook(const struct batch *b);

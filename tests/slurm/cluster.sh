@@ -3,7 +3,9 @@
 # slurmd, run as root, every file under DIR (build/slurm): its own munge
 # key and socket, its own ports, so that it touches no Slurm or munge the
 # machine may run. proctrack/linuxproc and task/none: no cgroups; no
-# accounting database (sacct then has nothing to show).
+# accounting database (sacct then has nothing to show). Two stand-in GPUs
+# (gres "gpu" on /dev/null and /dev/zero) let jobs ask for --gres=gpu:1 and
+# get CUDA_VISIBLE_DEVICES from Slurm as on a GPU node.
 #
 #   cluster.sh start DIR     writes DIR/slurm.conf, starts the daemons,
 #                            waits until the node is idle
@@ -83,9 +85,11 @@ SlurmdTimeout=60
 InactiveLimit=0
 KillWait=5
 MinJobAge=60
-NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN
+GresTypes=gpu
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem Gres=gpu:2 State=UNKNOWN
 PartitionName=kit Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
+	printf 'Name=gpu File=/dev/null\nName=gpu File=/dev/zero\n' >"$dir/gres.conf"
 	SLURM_CONF=$conf slurmctld -f "$conf"
 	SLURM_CONF=$conf slurmd -f "$conf"
 	i=0

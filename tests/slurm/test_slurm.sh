@@ -8,9 +8,10 @@
 #      or file of OUT but OUT/.slurm/salt
 #   2. one grade through ./grade LAB --slurm: the report and exit status of
 #      the same grade run here
-#   3. an array task killed mid-way (scancel): its students ungraded, none
-#      half-written; the same command resubmits only them; the gradebook
-#      then equals the local one, nothing lost, nothing twice
+#   3. a worker killed (a grader error, in the gradebook as such) and an
+#      array task killed mid-way (scancel): its students ungraded, none
+#      half-written; the same command resubmits only those students; the
+#      gradebook then equals the local one, nothing lost, nothing twice
 #
 # It needs root (the daemons) and Slurm and munge (installed through
 # mk/deps.sh slurm); where it cannot run it says why and passes as skipped.
@@ -107,7 +108,7 @@ check "the same report" cmp -s <(sed 's/0x[0-9a-f]*/ADDR/g' "$work/one-local.txt
 	<(sed 's/0x[0-9a-f]*/ADDR/g' "$work/one-slurm.txt")
 check "it ran as a Slurm job" \
 	bash -c 'scontrol -o show job | grep "JobName=grade-lab3 " | grep -v ArrayJobId= | grep -q "Command=$1"' _ \
-	"$kit/build/grade"
+	"$kit/grader/slurm/task.sh"
 
 # KIT_APPTAINER: the node runs the grade in the image (a stand-in apptainer
 # here, first on PATH, that notes its arguments and runs the rest).
@@ -124,14 +125,31 @@ rc=$?
 check "KIT_APPTAINER: the grade runs in the image with the GPU (--nv), same status ($rc)" \
 	test $rc = $rc_local -a "$(cut -d' ' -f1-3 "$work/bin/apptainer.args" 2>/dev/null)" = "exec --nv /images/kit.sif"
 
-echo "3. a task killed mid-way, then the same command again"
-./grade "${args[@]}" --out "$work/kill" --salt "$salt" --slurm --no-wait >"$work/kill-submit.log" 2>&1
+echo "3. a worker and a task killed mid-way, then the same command again"
+# --gres: each task asks for one of the cluster's two stand-in GPUs.
+./grade "${args[@]}" --out "$work/kill" --salt "$salt" --slurm --gres gpu:1 --no-wait \
+	>"$work/kill-submit.log" 2>&1
 job=$(sed -n 's/^Submitted job \([0-9]*\).*/\1/p' "$work/kill-submit.log")
 check "--no-wait submits and returns (job ${job:-none})" [ -n "$job" ]
+# A grade that fails for the kit's own reasons: one task's worker (a forked
+# grade, the same command line as its task) killed as the OOM killer would.
+mine="--slurm-task $work/kill/.slurm"
+worker="" worker_task=""
+for _ in $(seq 1 600); do
+	for pid in $(pgrep -f -- "$mine"); do
+		parent=$(ps -o ppid= -p "$pid" | tr -d ' ')
+		if pgrep -f -- "$mine" | grep -qx "$parent"; then
+			worker_task=$(tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | sed -n 's/^SLURM_ARRAY_TASK_ID=//p')
+			[ -n "$worker_task" ] && kill -9 "$pid" && worker=$pid && break 2
+		fi
+	done
+	sleep 0.2
+done
+check "a worker of task $worker_task was killed (pid ${worker:-none})" [ -n "$worker" ]
 killed=""
 for _ in $(seq 1 600); do
 	for task in $(squeue -h -r -j "$job" -t RUNNING -o %i 2>/dev/null); do
-		if grep -q '^\[1/' "$work/kill/.slurm/task-$task.log" 2>/dev/null; then
+		if [ "${task#*_}" != "$worker_task" ] && grep -q '^\[1/' "$work/kill/.slurm/task-$task.log" 2>/dev/null; then
 			killed=$task
 			break 2
 		fi
@@ -140,6 +158,8 @@ for _ in $(seq 1 600); do
 done
 leaks=$(grep -rlF -- "$salt" "$dir/state" "$dir/spool" 2>/dev/null)
 check "the salt is in no job script or environment Slurm keeps${leaks:+: $leaks}" [ -z "$leaks" ]
+check "the tasks asked for a GPU (--gres gpu:1)" \
+	bash -c 'scontrol -o show job "$1" | grep -q "gres:gpu:1"' _ "$job"
 check "scontrol show job does not show the salt" \
 	bash -c '! scontrol -dd show job "$1" | grep -qF -- "$2"' _ "$job" "$salt"
 scancel "$killed"
@@ -155,20 +175,24 @@ rows=$(($(wc -l <"$work/kill/gradebook.csv") - 1))
 ungraded=$(grep -c "not graded: Slurm task ${killed} ended CANCELLED" "$work/kill/gradebook.csv")
 summaries=$(ls "$work"/kill/students/*/summary.json | wc -l)
 check "the gradebook lists every student ($rows of $students)" [ "$rows" = "$students" ]
-check "the killed task's ungraded students say so ($ungraded), the rest are graded ($summaries)" \
+errors=$(grep -c "grader error: the grading process was killed by signal 9" "$work/kill/gradebook.csv")
+check "the killed worker's student is a grader error in the gradebook ($errors)" [ "$errors" = 1 ]
+check "the killed task's ungraded students say so ($ungraded), the rest have a summary ($summaries)" \
 	test "$ungraded" -gt 0 -a $((ungraded + summaries)) = "$students"
 half=0
 for s in "$work"/kill/students/*/; do
-	if [ -e "$s/summary.json" ]; then
+	if grep -q '"complete": true' "$s/summary.json" 2>/dev/null; then
 		for f in report.txt report.json results.json; do [ -e "$s/$f" ] || half=$((half + 1)); done
 	fi
 done
-check "no student is half-written (a summary means its reports are there)" [ $half = 0 ]
-./grade "${args[@]}" --out "$work/kill" --salt "$salt" --slurm >"$work/resume.log" 2>&1
+complete=$(grep -l '"complete": true' "$work"/kill/students/*/summary.json | wc -l)
+check "no student is half-written: each of the $complete graded has its reports" \
+	test $half = 0 -a "$complete" = $((summaries - errors))
+./grade "${args[@]}" --out "$work/kill" --salt "$salt" --slurm --gres gpu:1 >"$work/resume.log" 2>&1
 rc=$?
 check "the same command again exits 0 (got $rc)" [ $rc = 0 ]
-check "it submits only the $ungraded missing students" \
-	grep -q "^Submitted job [0-9]*: $ungraded of $students students" "$work/resume.log"
+check "it submits only the $ungraded missing students and the grader error" \
+	grep -q "^Submitted job [0-9]*: $((ungraded + 1)) of $students students" "$work/resume.log"
 check "the gradebook equals the local one" cmp -s "$work/local/gradebook.csv" "$work/kill/gradebook.csv"
 dups=$(cut -d, -f1 "$work/kill/gradebook.csv" | sort | uniq -d)
 check "no student twice${dups:+: $dups}" [ -z "$dups" ]
