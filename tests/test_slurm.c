@@ -1,11 +1,9 @@
 /*
- * grader/slurm/ without a cluster: the options' rules, the command lines
- * made for a node, OUT/.slurm's files, and how Slurm's answers are read,
+ * grader/slurm/ without a cluster: the command lines made for a node, OUT/.slurm's files, and how Slurm's answers are read,
  * with stand-ins for squeue, sacct and scontrol first on PATH. (make
  * test-slurm runs the whole thing against a real Slurm.)
  */
 #include <criterion/criterion.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,40 +14,6 @@
 #include "cli/options.h"
 #include "slurm/slurm.h"
 #include "sys/kit_paths.h"
-
-static int parse(struct options *o, char *err, int argc, ...)
-{
-	char *argv[16] = { "grade" };
-	va_list ap;
-	va_start(ap, argc);
-	for (int i = 1; i < argc; i++)
-		argv[i] = va_arg(ap, char *);
-	va_end(ap);
-	return options_parse(argc, argv, o, err, 256);
-}
-
-Test(slurm, options_go_together)
-{
-	struct options o;
-	char err[256];
-	cr_assert_eq(parse(&o, err, 10, "lab3", "--batch", "d", "--slurm", "--partition", "gpu",
-			   "--max-tasks", "8", "--no-wait"), 0, "%s", err);
-	cr_expect(o.slurm.on && o.slurm.no_wait);
-	cr_expect_eq(o.slurm.max_tasks, 8);
-	cr_expect_str_eq(o.slurm.partition, "gpu");
-	cr_expect_eq(parse(&o, err, 5, "lab3", "--slurm", "--time", "0:10:00"), 0, "%s", err);
-	cr_expect_eq(parse(&o, err, 5, "lab3", "--batch", "d", "--collect"), 0, "%s", err);
-
-	cr_expect_eq(parse(&o, err, 4, "lab3", "--partition", "gpu"), -1);
-	cr_expect(strstr(err, "go with --slurm"), "%s", err);
-	cr_expect_eq(parse(&o, err, 4, "lab3", "--slurm", "--no-wait"), -1);
-	cr_expect(strstr(err, "--batch DIR --slurm"), "%s", err);
-	cr_expect_eq(parse(&o, err, 6, "lab3", "--batch", "d", "--collect", "--slurm"), -1);
-	cr_expect_eq(parse(&o, err, 7, "lab3", "--batch", "d", "--slurm", "--max-tasks", "0"), -1);
-	cr_expect(strstr(err, "from 1 to"), "%s", err);
-	cr_expect_eq(parse(&o, err, 4, "lab3", "--slurm-task", "/x"), -1);
-	cr_expect_eq(parse(&o, err, 4, "lab3", "--slurm", "--calibrate"), -1);
-}
 
 static int has(char **v, const char *s)
 {
@@ -67,12 +31,25 @@ static int has_prefix(char **v, const char *s)
 	return 0;
 }
 
+/* What options_parse makes of "lab3 --slurm --submission 'a b.cu' ...". */
+static void grade_options(struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->lab_id = "lab3";
+	o->backend = BACKEND_AUTO;
+	o->plot = PLOT_PNG;
+	o->slurm.on = 1;
+}
+
 Test(slurm, a_node_gets_the_grade_without_slurm_or_salt)
 {
 	struct options o;
-	char err[256];
-	cr_assert_eq(parse(&o, err, 10, "lab3", "--slurm", "--submission", "a b.cu", "--seed", "5",
-			   "--no-analysis", "--json", "-"), 0, "%s", err);
+	grade_options(&o);
+	o.submission = "a b.cu";
+	o.seed = 5;
+	o.seed_given = 1;
+	o.no_analysis = 1;
+	o.json_path = "-";
 	struct strvec a = { 0 };
 	slurm_grade_options(&o, &a);
 	cr_assert(!a.failed);
@@ -87,8 +64,11 @@ Test(slurm, a_node_gets_the_grade_without_slurm_or_salt)
 	cr_expect(has(r.v, "--job-name=grade-lab3"));
 	strvec_free(r.v);
 
-	cr_assert_eq(parse(&o, err, 10, "lab3", "--batch", "d", "--slurm", "--salt", "s3", "--gres",
-			   "none", "--account=c1"), 0, "%s", err);
+	grade_options(&o);
+	o.batch_dir = "d";
+	o.salt = "s3";
+	o.slurm.gres = "none";
+	o.slurm.account = "c1";
 	struct strvec b = { 0 }, rb = { 0 };
 	slurm_grade_options(&o, &b);
 	slurm_resource_options(&o, 0, &rb);
@@ -97,7 +77,8 @@ Test(slurm, a_node_gets_the_grade_without_slurm_or_salt)
 	cr_expect(has(rb.v, "--account=c1"));
 	strvec_free(b.v);
 	strvec_free(rb.v);
-	cr_assert_eq(parse(&o, err, 7, "lab3", "--batch", "d", "--slurm", "--backend", "emu"), 0);
+	o.slurm.gres = NULL;
+	o.backend = BACKEND_EMU;
 	struct strvec e = { 0 };
 	slurm_resource_options(&o, 1, &e);
 	cr_expect(!has_prefix(e.v, "--gres"), "the emulator needs no GPU");

@@ -5,13 +5,16 @@
 # machine may run. proctrack/linuxproc and task/none: no cgroups; no
 # accounting database (sacct then has nothing to show). Two stand-in GPUs
 # (gres "gpu" on /dev/null and /dev/zero) let jobs ask for --gres=gpu:1 and
-# get CUDA_VISIBLE_DEVICES from Slurm as on a GPU node.
+# get CUDA_VISIBLE_DEVICES from Slurm as on a GPU node (SLURM_GPUS below).
 #
 #   cluster.sh start DIR     writes DIR/slurm.conf, starts the daemons,
 #                            waits until the node is idle
 #   cluster.sh stop DIR      stops them (by the pids they wrote)
 #
 # The commands find the cluster through SLURM_CONF=DIR/slurm.conf.
+#
+# SLURM_GPUS="/dev/nvidia0 ...": the node's real GPUs as its gres (default:
+# two stand-ins).
 set -eu
 action=$1
 dir=$(mkdir -p "$2" && cd "$2" && pwd)
@@ -86,10 +89,12 @@ InactiveLimit=0
 KillWait=5
 MinJobAge=60
 GresTypes=gpu
-NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem Gres=gpu:2 State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem Gres=gpu:$(echo ${SLURM_GPUS:-a b} | wc -w) State=UNKNOWN
 PartitionName=kit Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
-	printf 'Name=gpu File=/dev/null\nName=gpu File=/dev/zero\n' >"$dir/gres.conf"
+	gpus=${SLURM_GPUS:-/dev/null /dev/zero}
+	: >"$dir/gres.conf"
+	for g in $gpus; do echo "Name=gpu File=$g" >>"$dir/gres.conf"; done
 	SLURM_CONF=$conf slurmctld -f "$conf"
 	SLURM_CONF=$conf slurmd -f "$conf"
 	i=0
