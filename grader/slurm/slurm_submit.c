@@ -24,6 +24,7 @@
 #include "batch/batch.h"
 #include "sys/clock.h"
 #include "sys/kit_paths.h"
+#include "sys/utf8.h"
 
 #define STUDENTS_PER_TASK 4	/* a task's setup (the reference timed) is paid per task */
 #define MAX_ARRAY 1000		/* below Slurm's default MaxArraySize (1001) */
@@ -58,6 +59,14 @@ int slurm_current_summary(const struct batch *b, const struct student *s, struct
 	return current;
 }
 
+static int valid_utf8(const char *s)
+{
+	for (size_t n; *s; s += n)
+		if (!(n = utf8_len((const unsigned char *)s)))
+			return 0;
+	return 1;
+}
+
 /* Rows for what is on disk: problems, and each summary that holds its
  * student's current key (graded, or a grader error). Returns the indices
  * of the students that are not graded to the end (malloc'd). */
@@ -75,6 +84,9 @@ static int *plan(struct batch *b, int *n_todo)
 	for (int i = 0; i < b->roster.n; i++) {
 		struct student *s = &b->roster.students[i];
 		struct summary old;
+		if (!s->problem[0] && (!valid_utf8(s->name) || !valid_utf8(s->source)))
+			snprintf(s->problem, sizeof(s->problem), "not graded: the name is not UTF-8, which "
+				 "the Slurm roster (JSON) cannot carry: rename it, or grade it locally");
 		if (s->problem[0]) {
 			summary_problem(s->name, "", s->problem, &b->rows[i]);
 			continue;

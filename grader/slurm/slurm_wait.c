@@ -128,6 +128,10 @@ void slurm_mark_ungraded(struct batch *b, const char *state, const char *job, in
 		int task = states ? task_of_student(&frozen.roster, tasks, name) : -1;
 		if (running)
 			snprintf(why, sizeof(why), "not graded yet: job %s is still running", job);
+		else if (task >= 0 && from && strcmp(states[task], "COMPLETED") == 0)
+			snprintf(why, sizeof(why), "not graded: Slurm task %s_%d ended without a current "
+				 "grade for it (the kit, rubric or file changed while the job ran?); run the same "
+				 "command again", job, task);
 		else if (task >= 0 && from && states[task][0])
 			snprintf(why, sizeof(why), "not graded: Slurm task %s_%d ended %s (run the same "
 				 "command again)", job, task, states[task]);
