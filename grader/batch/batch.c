@@ -445,7 +445,7 @@ void batch_cleanup(struct batch *b)
 	roster_free(&b->roster);
 }
 
-int batch_default_jobs(const struct options *o)
+static int default_jobs(const struct options *o)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return o->jobs > 0 ? o->jobs : n > 0 ? (int)n : 1;
@@ -468,7 +468,7 @@ int batch_run(const struct options *o, const struct lab *lab, const struct rubri
 		return 2;
 	}
 	batch_write_skipped(&b);
-	int n_todo, jobs = batch_default_jobs(o);
+	int n_todo, jobs = default_jobs(o);
 	int *todo = batch_plan(&b, &n_todo);
 	if (!todo) {
 		fprintf(stderr, "grade: out of memory\n");

@@ -273,8 +273,6 @@ int batch_run_workers(struct batch *b, const int *todo, int n_todo, int jobs);
 /* The gradebook, the class charts, batch.json and batch-times.txt. */
 void batch_finish(struct batch *b, int jobs, double start);
 void batch_cleanup(struct batch *b);
-/* --jobs, or one per core. */
-int batch_default_jobs(const struct options *o);
 
 /* ---- batch_output.c: the batch's own files ------------------------------------ */
 

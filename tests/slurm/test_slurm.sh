@@ -23,6 +23,7 @@ work=$dir/test
 salt="slurm-test-salt-$$-$RANDOM"
 passed=0
 failed=0
+started=$(date +%s)
 
 skip() {
 	echo "test-slurm: skipped: $*"
@@ -197,5 +198,6 @@ check "the gradebook equals the local one" cmp -s "$work/local/gradebook.csv" "$
 dups=$(cut -d, -f1 "$work/kill/gradebook.csv" | sort | uniq -d)
 check "no student twice${dups:+: $dups}" [ -z "$dups" ]
 
+echo "test-slurm: $(($(date +%s) - started)) s (load average now: $(cut -d' ' -f1-3 /proc/loadavg))"
 echo "test-slurm: $passed passed, $failed failed"
 [ $failed = 0 ]
