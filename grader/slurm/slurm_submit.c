@@ -104,6 +104,23 @@ static int *plan(struct batch *b, int *n_todo)
 	return todo;
 }
 
+/* The kit's parts every task needs, built before anything is submitted:
+ * a missing one would fail every task of the array. */
+static int kit_built(enum backend backend)
+{
+	const char *parts[] = { "build/libkit.a", "build/emu/cuemu-cc",
+				backend == BACKEND_CUDA ? "build/harness/cuda/harness_main.o"
+							: "build/harness/emu/harness_main.o" };
+	char path[PATH_MAX];
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (!file_exists(kit_path(path, sizeof(path), parts[i]))) {
+			fprintf(stderr, "grade: the kit is not built (%s is missing): run make before "
+				"--slurm\n", path);
+			return 0;
+		}
+	return 1;
+}
+
 /* OUT, the roster and the salt, as a local batch has them; no GPU here. */
 static int prepare(struct batch *b, const struct options *o, const struct lab *lab,
 		   const struct rubric *r, char *state, size_t len)
@@ -116,6 +133,8 @@ static int prepare(struct batch *b, const struct options *o, const struct lab *l
 	b->c.r = r;
 	b->c.backend = o->backend == BACKEND_EMU ? BACKEND_EMU : BACKEND_CUDA;
 	b->c.isolate = !o->no_isolation;
+	if (!kit_built(b->c.backend))
+		return 4;
 	int rc = batch_setup_dirs(o, &b->c);
 	if (rc != 0)
 		return rc;
