@@ -35,6 +35,7 @@ slurm)	# slurm-wlm: slurmctld, slurmd and the commands (sbatch, squeue, ...)
 	{ have_program slurmctld && have_program slurmd && have_program sbatch; } ||
 		required="$required slurm-wlm"
 	have_program munged || required="$required munge"
+	have_program pgrep || required="$required procps"	# the test finds a task's worker
 	;;
 *)
 	echo "deps: no package set called '$set_name' (kit, slurm)" >&2
