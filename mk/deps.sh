@@ -6,6 +6,7 @@
 #   sh mk/deps.sh grade   what grading needs: a C compiler, make, jansson, inih
 #                         (gnuplot and bubblewrap optional)
 #   sh mk/deps.sh test    the same, and Criterion for `make test`
+#   sh mk/deps.sh slurm   Slurm and munge, for make test-slurm's cluster
 #
 # Libraries are found with pkg-config (their headers as a fallback, for a
 # system without it). DEPS_PREFIX: a folder holding packages unpacked with
@@ -19,8 +20,8 @@ missing=""	# "debian-name:fedora-name" of what the build cannot go without
 optional=""	# charts and batch isolation; grading works without them
 
 case $what in
-grade|test) ;;
-*) echo "deps: usage: sh mk/deps.sh grade|test" >&2; exit 2 ;;
+grade|test|slurm) ;;
+*) echo "deps: usage: sh mk/deps.sh grade|test|slurm" >&2; exit 2 ;;
 esac
 
 if [ -n "$prefix" ]; then
@@ -43,13 +44,21 @@ have_library() {
 }
 need() { missing="$missing $1"; }
 
-have_program "$CC" || need gcc:gcc
-have_program make || need make:make
-have_library jansson jansson.h || need libjansson-dev:jansson-devel
-have_library inih ini.h || need libinih-dev:inih-devel
-[ "$what" = test ] && { have_library criterion criterion/criterion.h || need libcriterion-dev:criterion-devel; }
-have_program gnuplot || optional="$optional gnuplot-nox:gnuplot"
-[ "$what" = grade ] && { have_program bwrap || optional="$optional bubblewrap:bubblewrap"; }
+if [ "$what" = slurm ]; then
+	# slurm-wlm: slurmctld, slurmd and the commands (sbatch, squeue, ...)
+	{ have_program slurmctld && have_program slurmd && have_program sbatch; } ||
+		need slurm-wlm:slurm-slurmctld
+	have_program munged || need munge:munge
+	have_program pgrep || need procps:procps-ng	# the test finds a task's worker
+else
+	have_program "$CC" || need gcc:gcc
+	have_program make || need make:make
+	have_library jansson jansson.h || need libjansson-dev:jansson-devel
+	have_library inih ini.h || need libinih-dev:inih-devel
+	[ "$what" = test ] && { have_library criterion criterion/criterion.h || need libcriterion-dev:criterion-devel; }
+	have_program gnuplot || optional="$optional gnuplot-nox:gnuplot"
+	[ "$what" = grade ] && { have_program bwrap || optional="$optional bubblewrap:bubblewrap"; }
+fi
 
 [ -z "$missing$optional" ] && exit 0
 

@@ -67,3 +67,27 @@ Test(options, questions_that_need_no_lab)
 	cr_expect_str_eq(o.chart_from, "r.json");
 	cr_assert_eq(parse(&o, err, 2, "--list"), 0, "%s", err);
 }
+
+/* --slurm's options (grader/slurm/slurm_options.c) and what they go with. */
+Test(options, slurm_options_go_together)
+{
+	struct options o;
+	char err[256];
+	cr_assert_eq(parse(&o, err, 10, "lab3", "--batch", "d", "--slurm", "--partition", "gpu",
+			   "--max-tasks", "8", "--no-wait"), 0, "%s", err);
+	cr_expect(o.slurm.on && o.slurm.no_wait);
+	cr_expect_eq(o.slurm.max_tasks, 8);
+	cr_expect_str_eq(o.slurm.partition, "gpu");
+	cr_expect_eq(parse(&o, err, 5, "lab3", "--slurm", "--time", "0:10:00"), 0, "%s", err);
+	cr_expect_eq(parse(&o, err, 5, "lab3", "--batch", "d", "--collect"), 0, "%s", err);
+
+	cr_expect_eq(parse(&o, err, 4, "lab3", "--partition", "gpu"), -1);
+	cr_expect(strstr(err, "go with --slurm"), "%s", err);
+	cr_expect_eq(parse(&o, err, 4, "lab3", "--slurm", "--no-wait"), -1);
+	cr_expect(strstr(err, "--batch DIR --slurm"), "%s", err);
+	cr_expect_eq(parse(&o, err, 6, "lab3", "--batch", "d", "--collect", "--slurm"), -1);
+	cr_expect_eq(parse(&o, err, 7, "lab3", "--batch", "d", "--slurm", "--max-tasks", "0"), -1);
+	cr_expect(strstr(err, "from 1 to"), "%s", err);
+	cr_expect_eq(parse(&o, err, 4, "lab3", "--slurm-task", "/x"), -1);
+	cr_expect_eq(parse(&o, err, 4, "lab3", "--slurm", "--calibrate"), -1);
+}

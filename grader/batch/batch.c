@@ -90,7 +90,7 @@ static int hold_work_lock(const char *work_root)
 	return fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 ? 0 : -1;
 }
 
-static int setup_dirs(const struct options *o, struct batch_config *c)
+int batch_setup_dirs(const struct options *o, struct batch_config *c)
 {
 	char out[PATH_MAX];
 	struct stat st;
@@ -199,7 +199,7 @@ static void describe_isolation(const struct batch_config *c)
 		warn_readable(c);
 }
 
-static int setup(struct batch *b, const struct options *o, const struct lab *lab,
+int batch_setup(struct batch *b, const struct options *o, const struct lab *lab,
 		 const struct rubric *r, const struct device_info *dev)
 {
 	struct batch_config *c = &b->c;
@@ -210,14 +210,13 @@ static int setup(struct batch *b, const struct options *o, const struct lab *lab
 	c->r = r;
 	c->dev = dev;
 	c->isolate = !o->no_isolation;
-	int rc = setup_dirs(o, c);
+	int rc = batch_setup_dirs(o, c);
 	if (rc == 0)
 		rc = check_kit(c);
 	if (rc != 0)
 		return rc;
 	char locks[PATH_MAX];
-	kit_path(locks, sizeof(locks), "build/locks");
-	make_dirs(locks);
+	batch_lock_dir(locks, sizeof(locks));
 	c->n_gpus = c->backend == BACKEND_CUDA ? batch_gpus(dev, locks, c->gpus, BATCH_MAX_GPUS) : 0;
 	batch_prepare_gpus(c);
 	describe_isolation(c);
@@ -229,7 +228,7 @@ static int setup(struct batch *b, const struct options *o, const struct lab *lab
 /* Fills rows with what is final already: problems, and students graded
  * from the same file, rubric and salt (their summary's hash). Returns the
  * indices still to grade. */
-static int *plan_work(struct batch *b, int *n_todo)
+int *batch_plan(struct batch *b, int *n_todo)
 {
 	char target[256], dir[PATH_MAX], path[PATH_MAX + 16];
 	int *todo = malloc(sizeof(int) * (size_t)(b->roster.n + 1));
@@ -315,6 +314,8 @@ static void collect(struct batch *b, struct worker *w, int status, int timed_out
 			snprintf(why, sizeof(why), "grader error: the grading process wrote no results "
 				 "(exit %d)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 		summary_problem(s->name, s->hash, why, row);
+		/* The GPU model of its resume key, as a graded row says it (grader/slurm/ reads it). */
+		batch_target_device(&b->c, row->device, sizeof(row->device));
 		row->wall_s = now_s() - w->started;
 		make_dirs(dir);
 		if (summary_write(path, row, err, sizeof(err)) < 0)
@@ -360,14 +361,17 @@ static void draw(struct progress *p, const struct batch *b, const struct worker 
 	progress_draw(p, names, n);
 }
 
-/* Returns 0, or -1 when the batch was stopped by a signal. */
-static int run_workers(struct batch *b, const int *todo, int n_todo, int jobs)
+int batch_run_workers(struct batch *b, const int *todo, int n_todo, int jobs)
 {
 	struct worker *w = calloc((size_t)jobs, sizeof(*w));
 	struct progress p;
 	int next = 0, running = 0;
 	if (!w)
 		return -1;
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
 	progress_init(&p, n_todo, isatty(STDERR_FILENO));
 	b->deadline_s = student_deadline(&b->c, jobs);
 	while ((next < n_todo || running > 0) && !stop_requested) {
@@ -387,7 +391,12 @@ static int run_workers(struct batch *b, const int *todo, int n_todo, int jobs)
 				waitpid(w[i].pid, &st, 0);
 			}
 			if (w[i].pid > 0 && (late || w[i].pid == pid)) {
-				collect(b, &w[i], st, late, &p);
+				/* One that the stop signal ended (Ctrl-C, Slurm's
+				 * scancel) leaves its student ungraded, not in error. */
+				if (stop_requested)
+					w[i].pid = 0;
+				else
+					collect(b, &w[i], st, late, &p);
 				running--;
 			}
 		}
@@ -399,12 +408,15 @@ static int run_workers(struct batch *b, const int *todo, int n_todo, int jobs)
 	progress_clear(&p);
 	stop_all(w, jobs);
 	free(w);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 	return stop_requested ? -1 : 0;
 }
 
 /* ---- the end ----------------------------------------------------------------------- */
 
-static void finish(struct batch *b, int jobs, double start)
+void batch_finish(struct batch *b, int jobs, double start)
 {
 	int passed = 0, rows = 0;
 	struct summary *done = malloc(sizeof(*done) * (size_t)(b->roster.n + 1));
@@ -425,7 +437,7 @@ static void finish(struct batch *b, int jobs, double start)
 		b->graded, b->resumed, progress_duration(now_s() - start, took, sizeof(took)));
 }
 
-static void cleanup(struct batch *b)
+void batch_cleanup(struct batch *b)
 {
 	if (b->c.work_root[0])
 		remove_tree(b->c.work_root);
@@ -445,22 +457,22 @@ int batch_run(const struct options *o, const struct lab *lab, const struct rubri
 	double start = now_s();
 	struct batch b;
 	char err[512];
-	int rc = setup(&b, o, lab, r, dev);
+	int rc = batch_setup(&b, o, lab, r, dev);
 	if (rc != 0) {
-		cleanup(&b);
+		batch_cleanup(&b);
 		return rc;
 	}
 	if (batch_scan(b.c.in_dir, lab, b.c.out_dir, &b.roster, err, sizeof(err)) < 0) {
 		fprintf(stderr, "grade: %s\n", err);
-		cleanup(&b);
+		batch_cleanup(&b);
 		return 2;
 	}
 	batch_write_skipped(&b);
 	int n_todo, jobs = default_jobs(o);
-	int *todo = plan_work(&b, &n_todo);
+	int *todo = batch_plan(&b, &n_todo);
 	if (!todo) {
 		fprintf(stderr, "grade: out of memory\n");
-		cleanup(&b);
+		batch_cleanup(&b);
 		return 4;
 	}
 	if (jobs > n_todo)
@@ -470,23 +482,16 @@ int batch_run(const struct options *o, const struct lab *lab, const struct rubri
 		b.c.n_gpus > 1 ? ", each worker on its own share of the GPUs" : "", jobs, b.resumed);
 	batch_write_gradebook(&b);
 
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
-	int stopped = run_workers(&b, todo, n_todo, jobs) < 0;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
+	int stopped = batch_run_workers(&b, todo, n_todo, jobs) < 0;
 	free(todo);
 
-	finish(&b, jobs, start);
+	batch_finish(&b, jobs, start);
 	if (stopped)
 		fprintf(stderr, "grade: stopped: every finished student is in the gradebook; run the same "
 			"command again to grade the rest\n");
 	else if (b.errors)
 		fprintf(stderr, "grade: %d student%s hit a grader error (see the gradebook); run the same "
 			"command again to retry them\n", b.errors, b.errors == 1 ? "" : "s");
-	cleanup(&b);
+	batch_cleanup(&b);
 	return stopped || b.errors ? 4 : 0;
 }

@@ -188,6 +188,11 @@ struct gpu_slot {
 	int lock_fd, turn_fd;		/* opened by each worker (flock is per open file) */
 };
 
+/* build/locks/HOST, created: the GPU locks of this machine. One folder per
+ * machine: a kit on a cluster's shared file system must not make GPU 0 of
+ * one node wait for GPU 0 of another. */
+void batch_lock_dir(char *buf, size_t len);
+
 /* The GPUs to use: each entry of CUDA_VISIBLE_DEVICES, or devices 0, 1, ...
  * as the probe finds them. Returns how many (0 when there is none). */
 int batch_gpus(const struct device_info *dev, const char *lock_dir, struct gpu_slot *out, int max);
@@ -247,7 +252,27 @@ struct batch {
 	char salt[1024];
 	int graded, resumed, errors;
 	double deadline_s;	/* a worker that takes longer is stopped */
+	int shard;		/* a Slurm array task: its students' folders only; the
+				 * submitting process writes the gradebook (grader/slurm/) */
 };
+
+/* The phases of batch_run, for grader/slurm/ to run apart: a Slurm task
+ * grades its shard (setup, plan, workers), the submitting process merges
+ * (finish). */
+int batch_setup(struct batch *b, const struct options *o, const struct lab *lab,
+		const struct rubric *r, const struct device_info *dev);
+/* OUT and OUT/students, and this run's work folder under build/work/
+ * (locked while it runs). Returns 0, 2 (bad --batch/--out) or 4. */
+int batch_setup_dirs(const struct options *o, struct batch_config *c);
+/* Fills b->rows with what is final already; returns the roster's indices
+ * still to grade (malloc'd; NULL when out of memory). */
+int *batch_plan(struct batch *b, int *n_todo);
+/* Up to jobs workers over todo. Returns 0, or -1 when stopped by a signal
+ * (SIGINT, SIGTERM, SIGHUP): a student cut short stays ungraded. */
+int batch_run_workers(struct batch *b, const int *todo, int n_todo, int jobs);
+/* The gradebook, the class charts, batch.json and batch-times.txt. */
+void batch_finish(struct batch *b, int jobs, double start);
+void batch_cleanup(struct batch *b);
 
 /* ---- batch_output.c: the batch's own files ------------------------------------ */
 
@@ -257,6 +282,8 @@ void batch_write_skipped(const struct batch *b);
 /* What the grades were made with: the backend, the GPU, and the kit's own
  * build (grader, harness, emulator), so that a fixed grader regrades. */
 void batch_target(const struct batch_config *c, char *buf, size_t len);
+/* The GPU model in the target ("" for the emulator). */
+void batch_target_device(const struct batch_config *c, char *buf, size_t len);
 
 /* gradebook.csv: the rows of the students finished so far, in the roster's order. */
 void batch_write_gradebook(const struct batch *b);

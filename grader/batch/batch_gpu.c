@@ -29,6 +29,7 @@
 
 #include "steps/build.h"
 #include "steps/occupancy_check.h"
+#include "sys/kit_paths.h"
 
 static void slot_init(struct gpu_slot *s, const char *visible, const struct device_info *d,
 		      const char *lock_dir)
@@ -46,6 +47,16 @@ static void slot_init(struct gpu_slot *s, const char *visible, const struct devi
 	snprintf(s->lock_path, sizeof(s->lock_path), "%.3000s/gpu-%s.lock", lock_dir, id);
 	snprintf(s->turn_path, sizeof(s->turn_path), "%.3000s/gpu-%s.turn", lock_dir, id);
 	s->lock_fd = s->turn_fd = -1;
+}
+
+void batch_lock_dir(char *buf, size_t len)
+{
+	char host[128] = "", rel[160];
+	if (gethostname(host, sizeof(host) - 1) < 0 || !host[0] || strchr(host, '/'))
+		snprintf(host, sizeof(host), "localhost");
+	snprintf(rel, sizeof(rel), "build/locks/%s", host);
+	kit_path(buf, len, rel);
+	make_dirs(buf);
 }
 
 /* Probes the GPU that CUDA_VISIBLE_DEVICES=visible shows; 1 if there is one. */

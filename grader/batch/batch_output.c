@@ -51,14 +51,22 @@ void batch_target(const struct batch_config *c, char *buf, size_t len)
 	paths[4] = kit_path(p[3], sizeof(p[3]), "build/emu/libcuemu.a");
 	paths[5] = kit_path(p[4], sizeof(p[4]), "build/emu/cuemu-cc");
 	batch_fingerprint(paths, 6, kit);	/* a GPU batch runs the emulator too, for the analysis */
-	snprintf(buf, len, "%s %s kit %s", backend_name(c->backend),
-		 c->backend == BACKEND_CUDA && c->n_gpus ? c->gpus[0].dev.name : "", kit);
+	char device[128];
+	batch_target_device(c, device, sizeof(device));
+	snprintf(buf, len, "%s %s kit %s", backend_name(c->backend), device, kit);
+}
+
+void batch_target_device(const struct batch_config *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", c->backend == BACKEND_CUDA && c->n_gpus ? c->gpus[0].dev.name : "");
 }
 
 /* Rows of the students finished so far, in the roster's order. */
 void batch_write_gradebook(const struct batch *b)
 {
 	char path[PATH_MAX + 16], err[512];
+	if (b->shard)
+		return;
 	struct summary *done = malloc(sizeof(*done) * (size_t)(b->roster.n + 1));
 	int n = 0;
 	for (int i = 0; done && i < b->roster.n; i++)

@@ -28,6 +28,7 @@
 #include "report/report_load.h"
 #include "report/report_text.h"
 #include "steps/rubric.h"
+#include "slurm/slurm.h"
 
 static void list_labs(void)
 {
@@ -282,8 +283,14 @@ int main(int argc, char **argv)
 	struct device_info dev;
 	device_probe(&dev, NULL);
 	int status;
-	if (o.batch_dir) {
+	if (o.batch_dir && o.slurm.task_state) {
+		status = slurm_task(&o, lab, &r, &dev);
+	} else if (o.batch_dir && (o.slurm.on || o.slurm.collect)) {
+		status = slurm_batch(&o, lab, &r);
+	} else if (o.batch_dir) {
 		status = batch_run(&o, lab, &r, &dev);
+	} else if (o.slurm.on) {
+		status = slurm_single(&o);
 	} else if (o.calibrate) {
 		status = calibrate_run(&o, lab, &r, &dev);
 	} else {

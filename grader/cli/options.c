@@ -8,6 +8,7 @@
 #include "rng.h"
 #include "labs/lab.h"
 #include "cli/options.h"
+#include "slurm/slurm.h"
 
 void options_usage(FILE *out)
 {
@@ -29,6 +30,10 @@ void options_usage(FILE *out)
 	      "    --out DIR         where the gradebook and reports go (default: DIR-graded)\n"
 	      "    --jobs N          parallel builds (default: one per core)\n"
 	      "    --salt SECRET     mix a secret into every seed\n"
+	      "    --slurm           grade on a Slurm cluster, one job array (--no-wait: submit\n"
+	      "                      and return; --collect: merge later; --max-tasks K at once)\n"
+	      "  --slurm             without --batch: one grade on a GPU node, through srun\n"
+	      "    --partition P  --gres G  --time T  --account A   passed to sbatch/srun\n"
 	      "  --no-isolation      do not use bubblewrap even where it is installed\n"
 	      "  --no-analysis       skip the emulator's analysis\n"
 	      "  --build-only        only compile the lab's file (what make labN does)\n"
@@ -72,7 +77,9 @@ static int parse_u64(const char *s, uint64_t *out)
 
 enum { OPT_SOLUTION = 256, OPT_BACKEND, OPT_SEED, OPT_JSON, OPT_PLOT, OPT_RUBRIC, OPT_CALIBRATE,
        OPT_BATCH, OPT_OUT, OPT_JOBS, OPT_SALT, OPT_LIST, OPT_BUILD_ONLY, OPT_NO_ISOLATION,
-       OPT_NO_ANALYSIS, OPT_QUIET, OPT_SUBMISSION, OPT_CHART_FROM, OPT_DEVICE, OPT_VERSION };
+       OPT_NO_ANALYSIS, OPT_QUIET, OPT_SUBMISSION, OPT_CHART_FROM, OPT_DEVICE, OPT_VERSION, OPT_SLURM,
+       OPT_PARTITION, OPT_GRES, OPT_TIME, OPT_ACCOUNT, OPT_MAX_TASKS, OPT_NO_WAIT, OPT_COLLECT,
+       OPT_SLURM_TASK };
 
 static const struct option long_options[] = {
 	{ "submission", required_argument, NULL, OPT_SUBMISSION },
@@ -95,6 +102,15 @@ static const struct option long_options[] = {
 	{ "chart-from", required_argument, NULL, OPT_CHART_FROM },
 	{ "device", no_argument, NULL, OPT_DEVICE },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "slurm", no_argument, NULL, OPT_SLURM },
+	{ "partition", required_argument, NULL, OPT_PARTITION },
+	{ "gres", required_argument, NULL, OPT_GRES },
+	{ "time", required_argument, NULL, OPT_TIME },
+	{ "account", required_argument, NULL, OPT_ACCOUNT },
+	{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
+	{ "no-wait", no_argument, NULL, OPT_NO_WAIT },
+	{ "collect", no_argument, NULL, OPT_COLLECT },
+	{ "slurm-task", required_argument, NULL, OPT_SLURM_TASK },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -144,6 +160,21 @@ static int apply(int opt, const char *arg, struct options *o, char *err, size_t 
 	case OPT_CHART_FROM: o->chart_from = arg; return 0;
 	case OPT_DEVICE: o->device = 1; return 0;
 	case OPT_VERSION: o->version = 1; return 0;
+	case OPT_SLURM: o->slurm.on = 1; return 0;
+	case OPT_PARTITION: o->slurm.partition = arg; return 0;
+	case OPT_GRES: o->slurm.gres = arg; return 0;
+	case OPT_TIME: o->slurm.time = arg; return 0;
+	case OPT_ACCOUNT: o->slurm.account = arg; return 0;
+	case OPT_MAX_TASKS:
+		if (parse_u64(arg, &v) == 0 && v >= 1 && v <= 100000) {
+			o->slurm.max_tasks = (int)v;
+			return 0;
+		}
+		snprintf(err, errlen, "--max-tasks: '%s' is not a number from 1 to 100000", arg);
+		return -1;
+	case OPT_NO_WAIT: o->slurm.no_wait = 1; return 0;
+	case OPT_COLLECT: o->slurm.collect = 1; return 0;
+	case OPT_SLURM_TASK: o->slurm.task_state = arg; return 0;
 	case 'h': o->help = 1; return 0;
 	}
 	snprintf(err, errlen, "unknown option");
@@ -174,7 +205,7 @@ static int check_combination(const struct options *o, char *err, size_t errlen)
 			 "--submission, --solution or --calibrate");
 		return -1;
 	}
-	return 0;
+	return slurm_check_options(o, err, errlen);
 }
 
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)

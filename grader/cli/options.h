@@ -7,6 +7,19 @@
 #include "chart/plot_kind.h"
 #include "steps/grade.h"
 
+/* --slurm and its options (grader/slurm/). */
+struct slurm_options {
+	int on;				/* --slurm */
+	const char *partition;		/* --partition P */
+	const char *gres;		/* --gres G (NULL: gpu:1 on the GPU backend) */
+	const char *time;		/* --time T, as sbatch takes it */
+	const char *account;		/* --account A */
+	int max_tasks;			/* --max-tasks K: array tasks at once (0: no limit) */
+	int no_wait;			/* --no-wait: submit and return */
+	int collect;			/* --collect: merge a submitted batch's results */
+	const char *task_state;		/* --slurm-task STATE: one array task (sbatch runs it) */
+};
+
 struct options {
 	const char *lab_id;		/* "lab3" */
 	const char *submission;		/* --submission PATH (a .cu or a folder holding it) */
@@ -31,6 +44,7 @@ struct options {
 	int quiet;			/* --quiet: no report on stdout (with --json) */
 	const char *chart_from;		/* --chart-from FILE: draw a saved report's charts */
 	int device;			/* --device: the GPU the grader will use, or why none */
+	struct slurm_options slurm;
 };
 
 /* Returns 0, or -1 with a message in err (exit status 2). */
