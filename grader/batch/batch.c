@@ -129,25 +129,6 @@ static int setup_dirs(const struct options *o, struct batch_config *c)
 	return 0;
 }
 
-/* Whether the sandbox user (root's workers) can reach the kit's build:
- * a kit under a private home folder cannot be used by another user. */
-static int sandbox_can_read_kit(long uid, enum backend backend)
-{
-	char lib[PATH_MAX], cc[PATH_MAX];
-	kit_path(lib, sizeof(lib), "build/libkit.a");
-	kit_path(cc, sizeof(cc), "build/emu/cuemu-cc");
-	pid_t pid = fork();
-	if (pid == 0) {
-		if (setgid((gid_t)uid) < 0 || setuid((uid_t)uid) < 0)
-			_exit(1);
-		_exit(access(lib, R_OK) == 0 && (backend != BACKEND_EMU || access(cc, X_OK) == 0) ? 0 : 1);
-	}
-	int status = 1;
-	if (pid > 0)
-		waitpid(pid, &status, 0);
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
 static int check_kit(struct batch_config *c)
 {
 	char cc[PATH_MAX], why[512];
@@ -159,11 +140,9 @@ static int check_kit(struct batch_config *c)
 		fprintf(stderr, "grade: the emulator is not built (%s is missing): run make\n", cc);
 		return 4;
 	}
-	long uid = c->isolate ? uid_lease() : -1;
-	if (uid >= 0 && !sandbox_can_read_kit(uid, c->backend)) {
-		fprintf(stderr, "grade: the sandbox user (uid %ld) cannot read the kit at %s: a folder "
-			"above it is private. Move the kit, or chmod o+rx the folders above it, or run with "
-			"--no-isolation (untrusted code then runs as root).\n", uid, kit_root());
+	static const struct isolation_policy batch_policy = { .force = 1 };
+	if (isolation_ready(c->isolate ? &batch_policy : NULL, NULL, why, sizeof(why)) < 0) {
+		fprintf(stderr, "grade: %s\n", why);
 		return 4;
 	}
 	return 0;

@@ -7,6 +7,7 @@
 #include "channel.h"
 #include "guard.h"
 #include "occupancy.h"
+#include "steps/build.h"
 #include "steps/grade.h"
 
 static json_t *parse_json(const unsigned char *p, uint64_t len)
@@ -75,6 +76,8 @@ static int run_student(const struct run_context *ctx, char *const argv[], double
 		.cpu_s = r->cpu_time_s,
 		.output_cap = r->output_limit_bytes,
 		.file_cap = channel_bytes + (1 << 20),
+		.memory_cap = harness_is_emulated(argv[0]) ? (size_t)(r->memory_mb * 1048576.0) : 0,
+		.disk_cap = (size_t)(r->disk_mb * 1048576.0),
 		.with_channel = 1,
 		.cwd = ctx->work_dir,
 		.writable_dir = ctx->work_dir,

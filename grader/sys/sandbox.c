@@ -25,10 +25,14 @@ static void set_limit(int resource, rlim_t value)
 	setrlimit(resource, &rl);
 }
 
-/* In the child, between fork and exec: only async-signal-safe calls. */
-static void child_setup(int in_fd, int out_fd, int channel_fd, const struct sandbox_limits *lim)
+/* In the child, between fork and exec: only async-signal-safe calls.
+ * status_fd (bwrap's, or -1) goes to ISOLATION_STATUS_FD. */
+static void child_setup(int in_fd, int out_fd, int channel_fd, int status_fd,
+			const struct sandbox_limits *lim)
 {
 	setpgid(0, 0);
+	/* Out of the way of the dup2s below, whatever number it has now. */
+	int status = status_fd >= 0 ? fcntl(status_fd, F_DUPFD, 100) : -1;
 	if (in_fd < 0)
 		in_fd = open("/dev/null", O_RDONLY);
 	if (in_fd >= 0)
@@ -37,13 +41,19 @@ static void child_setup(int in_fd, int out_fd, int channel_fd, const struct sand
 	dup2(out_fd, 2);
 	if (channel_fd >= 0)
 		dup2(channel_fd, CHANNEL_FD);
+	else
+		close(CHANNEL_FD);
+	if (status >= 0)
+		dup2(status, ISOLATION_STATUS_FD);
 	/* Nothing of the grader's leaks in: other pipes, files, the salt. */
-	for (int fd = channel_fd >= 0 ? CHANNEL_FD + 1 : 3; fd < 1024; fd++)
+	for (int fd = status >= 0 ? ISOLATION_STATUS_FD + 1 : CHANNEL_FD + 1; fd < 1024; fd++)
 		close(fd);
 	if (lim->cpu_s > 0)
 		set_limit(RLIMIT_CPU, (rlim_t)lim->cpu_s + 1);
 	if (lim->file_cap > 0)
 		set_limit(RLIMIT_FSIZE, (rlim_t)lim->file_cap);
+	if (lim->memory_cap > 0)
+		set_limit(RLIMIT_AS, (rlim_t)lim->memory_cap);
 	set_limit(RLIMIT_CORE, 0);
 	if (lim->cwd && chdir(lim->cwd) < 0)
 		_exit(127);
@@ -186,7 +196,7 @@ int sandbox_run(char *const argv[], const struct sandbox_limits *lim, struct chi
 		return -1;
 	}
 	if (pid == 0) {
-		child_setup(input_fd, pipefd[1], channel_fd, lim);
+		child_setup(input_fd, pipefd[1], channel_fd, plan.status[1], lim);
 		isolation_enter(&plan);
 		execvpe(plan.argv[0], plan.argv, plan.envp);
 		dprintf(2, "cannot run %s: %s\n", plan.argv[0], strerror(errno));
@@ -205,7 +215,12 @@ int sandbox_run(char *const argv[], const struct sandbox_limits *lim, struct chi
 	}
 	res->output[res->output_len] = '\0';
 	isolation_fix_status(&plan, res);
+	int started = isolation_check_start(&plan, res, err, errlen);
 	isolation_finish(&plan);
+	if (started < 0) {
+		child_result_free(res);
+		return -1;
+	}
 	return 0;
 }
 
