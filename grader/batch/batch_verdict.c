@@ -183,7 +183,9 @@ void batch_verdict(const struct grade *g, char *buf, size_t len)
 		snprintf(buf, len, "grader error: %.300s", g->internal_message);
 	} else if (g->build_failed) {
 		snprintf(buf, len, "did not build%s",
-			 strstr(g->build_log, "took longer than") ? " (the compiler ran out of time)" : "");
+			 strstr(g->build_log, "took longer than") ? " (the compiler ran out of time)"
+			 : strstr(g->build_log, "ran out of memory: the build may use") ?
+				" (the compiler ran out of memory)" : "");
 	} else if ((t = first_failed(g, GROUP_INTEGRITY, &failed, &total))) {
 		if (strncmp(t->message, "refused: ", 9) == 0)
 			refusal(t->message, buf, len);
