@@ -90,6 +90,26 @@ static int hold_work_lock(const char *work_root)
 	return fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 ? 0 : -1;
 }
 
+/* One batch at a time writes into an output folder: a second one would
+ * rebuild the gradebook from its own rows only, and one class's rows
+ * would be lost. The lock is held (by the open file) until we exit. */
+static int hold_out_lock(const char *out)
+{
+	char lock[PATH_MAX + 16];
+	snprintf(lock, sizeof(lock), "%s/.batch.lock", out);
+	int fd = open(lock, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	if (fd >= 0 && errno == EWOULDBLOCK)
+		fprintf(stderr, "grade: another batch is writing to %s now (it holds %s): wait for it to "
+			"end, or give another --out\n", out, lock);
+	else
+		fprintf(stderr, "grade: cannot lock %s: %s\n", lock, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
 static int setup_dirs(const struct options *o, struct batch_config *c)
 {
 	char out[PATH_MAX];
@@ -114,6 +134,17 @@ static int setup_dirs(const struct options *o, struct batch_config *c)
 		fprintf(stderr, "grade: --out must not be the batch's own folder\n");
 		return 2;
 	}
+	char kit[PATH_MAX];
+	if (realpath(kit_root(), kit) && strncmp(c->out_dir, kit, strlen(kit)) == 0 &&
+	    (c->out_dir[strlen(kit)] == '/' || c->out_dir[strlen(kit)] == '\0')) {
+		rmdir(c->out_dir);	/* only if this run made it, empty */
+		fprintf(stderr, "grade: --out %s is inside the kit (%s): the kit is what every sandbox "
+			"uses, and grades kept there would sit beside it; give a folder outside it\n",
+			c->out_dir, kit);
+		return 2;
+	}
+	if (hold_out_lock(c->out_dir) < 0)
+		return 4;
 	char students[PATH_MAX + 16];
 	snprintf(students, sizeof(students), "%s/students", c->out_dir);
 	char work[PATH_MAX];
