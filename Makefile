@@ -5,6 +5,7 @@
 #   make occupancy-tables   rewrite lab 4's stored tables from cuda_occupancy.h
 #   make test       install what is missing, build, run every test
 #   make solutions  grade every reference solution
+#   make student-kit   the copy students get: no solutions, no tests, no history
 #   make clean
 #
 # Build products go under build/; ./grade is a link to build/grade.
@@ -45,7 +46,7 @@ LIBS := -ljansson -linih -lm -pthread
 # (grader/labs/lab_table.c) names them; tests/test_labs.c keeps the two equal.
 LABS := $(sort $(foreach d,$(wildcard labs/lab*-*/),$(firstword $(subst -, ,$(notdir $(d:/=))))))
 
-.PHONY: all deps $(LABS) occupancy-tables test unit-tests emu-tests solutions clean
+.PHONY: all deps $(LABS) occupancy-tables test unit-tests emu-tests solutions student-kit clean
 all: deps grade harness emu
 
 # --- dependencies -----------------------------------------------------------
@@ -153,7 +154,8 @@ occupancy-tables: $(BUILD)/occupancy-table
 
 # --- the emulator ------------------------------------------------------------
 include emu/emu.mk
-include tests/conformance/conformance.mk
+# Absent from the students' copy (make student-kit), which has no tests/.
+-include tests/conformance/conformance.mk
 
 # --- labs ------------------------------------------------------------------
 # Builds the student's file the way ./grade will, so that compiler errors show
@@ -163,6 +165,10 @@ $(LABS): all
 
 solutions: all
 	@for lab in $(LABS); do ./grade $$lab --solution --plot none || exit 1; done
+
+# handouts/instructors.md: hand this out, never a clone of the repository.
+student-kit:
+	sh mk/student_kit.sh $(BUILD)/student-kit.tar.gz
 
 # --- tests -----------------------------------------------------------------
 TEST_SRC := $(wildcard tests/*.c)
