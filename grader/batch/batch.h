@@ -129,8 +129,9 @@ int summary_read(const char *path, struct summary *s);
  * 31x33: wrong output (2 of 8 sizes failed)", ... */
 void batch_verdict(const struct grade *g, char *buf, size_t len);
 
-/* Makes s one line of valid UTF-8, in place: control characters and bytes
- * that are not UTF-8 become '?' (text from student code reaches verdicts). */
+/* Makes s one line of valid UTF-8, in place: control characters (C0, DEL,
+ * C1) and bytes that are not UTF-8 become '?' (text from student code
+ * reaches verdicts). */
 void batch_clean_text(char *s);
 
 /* The short reason of one failed correctness message: "time limit",

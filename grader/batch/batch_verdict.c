@@ -15,15 +15,7 @@
 
 void batch_clean_text(char *s)
 {
-	unsigned char *p = (unsigned char *)s;
-	while (*p) {
-		size_t n = utf8_len(p);
-		if (n == 0 || is_control_char(*p)) {
-			*p++ = '?';
-			continue;
-		}
-		p += n;
-	}
+	utf8_clean(s, 0);
 }
 
 /* The signal's number and name out of "killed by signal 11 (Segmentation fault)". */

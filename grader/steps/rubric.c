@@ -343,7 +343,7 @@ static void set_defaults(struct rubric *r)
 	r->build_timeout_s = 120;
 	r->cpu_time_s = 600;
 	r->output_limit_bytes = 64 * 1024;
-	r->memory_mb = 2048;
+	r->memory_mb = 8192;	/* the prediction maps the graded size: 2 GiB of lab 3 and more */
 	r->disk_mb = 64;
 	r->calib_margin = 1.2;
 }
