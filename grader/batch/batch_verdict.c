@@ -78,8 +78,8 @@ void batch_failure_reason(const char *m, char *buf, size_t len)
 		snprintf(buf, len, "died before the call");
 	else if (strstr(m, "could not start"))
 		snprintf(buf, len, "the grader could not run it");
-	else
-		snprintf(buf, len, "failed");
+	else	/* what no rule knows: its own words, never a bare "failed" */
+		snprintf(buf, len, "failed: %.*s", (int)(strcspn(m, "\n") < 160 ? strcspn(m, "\n") : 160), m);
 }
 
 /* "refused: calls fork" from integrity.c's "refused: your file WHY: SYMBOL. The lab allows ...". */

@@ -1,6 +1,7 @@
 /* The grader's door to the harness (see harness_door.h). */
 #include "steps/harness_door.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -271,8 +272,11 @@ void harness_explain_abort(const struct harness_report *rep, const char *entry, 
 		snprintf(buf, len, "%s: %s() did not finish in time and was stopped (an endless loop, or a "
 			 "kernel waiting for something that never happens?)", where, entry);
 	} else if (c->signaled) {
-		snprintf(buf, len, "%s: the program %s while running %s()", where,
-			 child_fate(c, fate, sizeof(fate)), entry);
+		/* The kernel does not say why: both usual causes are named. */
+		snprintf(buf, len, "%s: the program %s while running %s()%s", where,
+			 child_fate(c, fate, sizeof(fate)), entry,
+			 c->signal == SIGSEGV ? " (a bad pointer, or a stack overflow: deep recursion or a "
+						"large local array?)" : "");
 	} else if (rep->error && !rep->began) {
 		snprintf(buf, len, "%s: the harness failed before calling %s(): %s: %s", where, entry,
 			 json_string_value(json_object_get(rep->error, "where")) ?: "?",
