@@ -3,7 +3,9 @@
  * machine allows, against submissions aimed at the host (issue 17, D):
  * nothing of /etc/shadow reaches the report, whether the file includes it
  * or is a link to it; a link out of its folder is refused, one inside it is
- * graded; the compiler's memory is capped with a clear verdict.
+ * graded; the compiler's memory is capped with a clear verdict; a fork
+ * bomb is bounded by the process limit, and nothing of it outlives the
+ * grade.
  */
 #include <criterion/criterion.h>
 #include <limits.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "grade_runner.h"
+#include "test_support.h"
 #include "sys/kit_paths.h"
 
 static char tmp[64];
@@ -118,5 +121,24 @@ Test(hostile_single, include_of_dev_zero_is_stopped_by_the_memory_limit, .init =
 	cr_assert_eq(run_grade("lab3", file, "emu", NULL, &g), 0);
 	cr_expect_eq(g.exit_status, 3, "%s", g.output);
 	cr_expect_not_null(strstr(g.output, "ran out of memory"), "%s", g.output);
+	graded_free(&g);
+}
+
+
+/* As root the single grade used to run the harness as root: no process
+ * limit at all. Contained, the bomb returns without writing d_out. */
+Test(hostile_single, a_hidden_fork_bomb_is_bounded, .init = setup, .fini = teardown, .timeout = 300)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built: run make");
+	char file[PATH_MAX], why[512];
+	struct graded g;
+	kit_path(file, sizeof(file), "tests/fixtures/hostile/fork_bomb_hidden.cu");
+	cr_assert_eq(run_grade("lab3", file, "emu", NULL, &g), 0);
+	cr_assert_not_null(g.report, "%s", g.output);
+	cr_expect_geq(check_expectations(file, "exit-group", g.report, why, sizeof(why)), 1, "%s\n%s", why,
+		      g.output);
+	cr_expect_not_null(strstr(g.output, "never written"), "the bomb was not contained:\n%s", g.output);
+	cr_expect_eq(processes_named("hostile-bomb"), 0, "children of the bomb outlived the grade");
 	graded_free(&g);
 }

@@ -199,8 +199,8 @@ static void describe_isolation(const struct batch_config *c)
 		return;
 	}
 	if (bwrap_available())
-		fprintf(stderr, "isolation: bubblewrap (no network; solutions, this batch's folders and "
-			"other submissions hidden)");
+		fprintf(stderr, "isolation: bubblewrap (no network; only the system, the compilers and "
+			"each student's own folder visible)");
 	else
 		fprintf(stderr, "isolation: no bubblewrap (%s)", bwrap_unavailable_reason());
 	fprintf(stderr, "%s\n", geteuid() == 0 ? "; each worker runs submissions as an unprivileged uid "

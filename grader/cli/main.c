@@ -6,6 +6,7 @@
  * builds, checks, runs and times the student's file; the report goes to
  * stdout, the JSON and the charts to files. Messages go to stderr.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -90,8 +91,32 @@ static int find_submission(const struct options *o, const struct lab *lab, char 
 	return 0;
 }
 
+/* The headers beside the submission (#include "mine.h"), copied into dst:
+ * regular files named *.h, *.cuh or *.hpp, at most 64 of them. */
+static void copy_headers(const char *submission, const char *dst)
+{
+	char dir[PATH_MAX], from[PATH_MAX + 256], to[PATH_MAX + 256], why[PATH_MAX + 64];
+	snprintf(dir, sizeof(dir), "%s", submission);
+	char *slash = strrchr(dir, '/');
+	snprintf(slash ? slash + (slash == dir) : dir, sizeof(dir), "%s", slash ? "" : ".");
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	for (int n = 0; d && n < 64 && (e = readdir(d));) {
+		const char *dot = strrchr(e->d_name, '.');
+		if (e->d_name[0] == '.' || !dot ||
+		    (strcmp(dot, ".h") != 0 && strcmp(dot, ".cuh") != 0 && strcmp(dot, ".hpp") != 0))
+			continue;
+		snprintf(from, sizeof(from), "%s/%s", dir, e->d_name);
+		snprintf(to, sizeof(to), "%s/%s", dst, e->d_name);
+		n += batch_copy_source(from, to, why, sizeof(why)) == 0;	/* a link: not copied */
+	}
+	if (d)
+		closedir(d);
+}
+
 /* The submission copied into WORK/src/, the only copy the sandbox sees
- * (its own folder, the kit and the home around it stay out of sight). */
+ * (its own folder, the kit and the home around it stay out of sight), with
+ * the headers beside it. */
 static int stage_submission(const struct lab *lab, const char *submission, const char *work,
 			    char *copy, size_t len)
 {
@@ -106,6 +131,7 @@ static int stage_submission(const struct lab *lab, const char *submission, const
 		fprintf(stderr, "grade: %s\n", why);
 		return -1;
 	}
+	copy_headers(submission, src);
 	return 0;
 }
 
