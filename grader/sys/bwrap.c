@@ -244,6 +244,11 @@ void bwrap_argv(struct strvec *a, char *const argv[], const struct bwrap_view *w
 		strvec_push(a, "--disable-userns");
 	strvec_push(a, "--die-with-parent");
 	strvec_push(a, "--new-session");
+	char seccomp[16];
+	if (w->seccomp_fd >= 0) {
+		snprintf(seccomp, sizeof(seccomp), "%d", w->seccomp_fd);
+		push_option(a, "--seccomp", seccomp, NULL);
+	}
 	push_option(a, "--proc", "/proc", NULL);
 	push_option(a, "--dev", "/dev", NULL);
 	glob_t gl;

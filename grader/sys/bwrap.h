@@ -38,6 +38,7 @@ struct bwrap_view {
 				 * starts; work and scratch are read-only */
 	const char *const *hide;	/* folders to keep dark even inside what is shown */
 	int n_hide;
+	int seccomp_fd;		/* in the child: bwrap --seccomp (seccomp_filter.h), or -1 */
 	int status_fd;		/* in the child: "started" is written there once the
 				 * sandbox is made, just before the program runs; or -1 */
 };

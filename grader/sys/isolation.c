@@ -17,6 +17,7 @@
 
 #include "sys/bwrap.h"
 #include "sys/kit_paths.h"
+#include "sys/seccomp_filter.h"
 #include "sys/strvec.h"
 #include "sys/uid_lease.h"
 
@@ -194,7 +195,8 @@ int isolation_prepare(char *const argv[], const struct sandbox_limits *lim,
 	plan->argv = (char **)argv;
 	plan->envp = environ;
 	plan->uid = -1;
-	plan->status[0] = plan->status[1] = -1;
+	plan->status[0] = plan->status[1] = plan->seccomp = -1;
+	plan->keep[0] = plan->keep[1] = -1;
 	if (!p) {
 		if (!lim->gpu)
 			return 0;
@@ -230,9 +232,13 @@ int isolation_prepare(char *const argv[], const struct sandbox_limits *lim,
 			snprintf(err, errlen, "pipe: %s", strerror(errno));
 			return -1;
 		}
+		plan->seccomp = seccomp_filter_fd();
+		plan->keep[0] = plan->status[1];
+		plan->keep[1] = plan->seccomp;
 		struct bwrap_view view = { .work = work, .scratch = scratch, .cwd = plan->cwd,
 					   .tmp_bytes = lim->disk_cap, .hide = p->hide, .n_hide = p->n_hide,
-					   .status_fd = ISOLATION_STATUS_FD };
+					   .status_fd = ISOLATION_STATUS_FD,
+					   .seccomp_fd = plan->seccomp >= 0 ? ISOLATION_SECCOMP_FD : -1 };
 		bwrap_argv(&a, argv, &view);
 	}
 	if (e.failed || a.failed) {
@@ -315,6 +321,8 @@ void isolation_finish(struct isolation_plan *plan)
 	for (int i = 0; i < 2; i++)
 		if (plan->status[i] >= 0)
 			close(plan->status[i]);
+	if (plan->seccomp >= 0)
+		close(plan->seccomp);
 	if (plan->uid >= 0) {
 		uid_kill_all(plan->uid);
 		uid_reap_orphans();
@@ -326,7 +334,8 @@ void isolation_finish(struct isolation_plan *plan)
 	}
 	memset(plan, 0, sizeof(*plan));
 	plan->uid = -1;
-	plan->status[0] = plan->status[1] = -1;
+	plan->status[0] = plan->status[1] = plan->seccomp = -1;
+	plan->keep[0] = plan->keep[1] = -1;
 }
 
 void isolation_describe(const struct isolation_policy *p, char *buf, size_t len)

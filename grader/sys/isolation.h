@@ -66,7 +66,9 @@ struct isolation_plan {
 	char cwd[PATH_MAX];	/* where the child starts; "" to keep sandbox.c's */
 	int isolated;		/* a policy applies: no_new_privs, dies with its parent */
 	int owned;		/* argv and envp were allocated here */
-	int status[2];		/* bwrap's --json-status-fd pipe, or -1 */
+	int status[2];		/* the pipe "started" comes through (bwrap.h), or -1 */
+	int seccomp;		/* the seccomp program (seccomp_filter.h), or -1 */
+	int keep[2];		/* what the child keeps: status[1] and seccomp, or -1 */
 };
 
 /* Parent, before fork: by lim->isolation (NULL: as the grader's user, in
@@ -76,8 +78,11 @@ struct isolation_plan {
 int isolation_prepare(char *const argv[], const struct sandbox_limits *lim,
 		      struct isolation_plan *plan, char *err, size_t errlen);
 
-/* bwrap's status descriptor in the child (sandbox.c puts it there). */
+/* The sandbox's descriptors in the child (sandbox.c puts plan->keep[i]
+ * at ISOLATION_STATUS_FD + i): the status pipe, then the seccomp program. */
 #define ISOLATION_STATUS_FD 4
+#define ISOLATION_SECCOMP_FD 5
+#define ISOLATION_KEEP_FDS 2
 
 /* Child, between fork and exec: limits, then the user. Only
  * async-signal-safe calls; on failure the child exits 126 with a message. */

@@ -26,13 +26,17 @@ static void set_limit(int resource, rlim_t value)
 }
 
 /* In the child, between fork and exec: only async-signal-safe calls.
- * status_fd (bwrap's, or -1) goes to ISOLATION_STATUS_FD. */
-static void child_setup(int in_fd, int out_fd, int channel_fd, int status_fd,
+ * keep[i] (the sandbox's own descriptors, or -1) goes to
+ * ISOLATION_STATUS_FD + i; every other descriptor above 2 but the channel
+ * is closed. */
+static void child_setup(int in_fd, int out_fd, int channel_fd, const int keep[ISOLATION_KEEP_FDS],
 			const struct sandbox_limits *lim)
 {
 	setpgid(0, 0);
-	/* Out of the way of the dup2s below, whatever number it has now. */
-	int status = status_fd >= 0 ? fcntl(status_fd, F_DUPFD, 100) : -1;
+	/* Out of the way of the dup2s below, whatever numbers they have now. */
+	int moved[ISOLATION_KEEP_FDS];
+	for (int i = 0; i < ISOLATION_KEEP_FDS; i++)
+		moved[i] = keep[i] >= 0 ? fcntl(keep[i], F_DUPFD, 100) : -1;
 	if (in_fd < 0)
 		in_fd = open("/dev/null", O_RDONLY);
 	if (in_fd >= 0)
@@ -43,10 +47,13 @@ static void child_setup(int in_fd, int out_fd, int channel_fd, int status_fd,
 		dup2(channel_fd, CHANNEL_FD);
 	else
 		close(CHANNEL_FD);
-	if (status >= 0)
-		dup2(status, ISOLATION_STATUS_FD);
+	for (int i = 0; i < ISOLATION_KEEP_FDS; i++)
+		if (moved[i] >= 0)
+			dup2(moved[i], ISOLATION_STATUS_FD + i);
+		else
+			close(ISOLATION_STATUS_FD + i);
 	/* Nothing of the grader's leaks in: other pipes, files, the salt. */
-	for (int fd = status >= 0 ? ISOLATION_STATUS_FD + 1 : CHANNEL_FD + 1; fd < 1024; fd++)
+	for (int fd = ISOLATION_STATUS_FD + ISOLATION_KEEP_FDS; fd < 1024; fd++)
 		close(fd);
 	if (lim->cpu_s > 0)
 		set_limit(RLIMIT_CPU, (rlim_t)lim->cpu_s + 1);
@@ -196,7 +203,7 @@ int sandbox_run(char *const argv[], const struct sandbox_limits *lim, struct chi
 		return -1;
 	}
 	if (pid == 0) {
-		child_setup(input_fd, pipefd[1], channel_fd, plan.status[1], lim);
+		child_setup(input_fd, pipefd[1], channel_fd, plan.keep, lim);
 		isolation_enter(&plan);
 		execvpe(plan.argv[0], plan.argv, plan.envp);
 		dprintf(2, "cannot run %s: %s\n", plan.argv[0], strerror(errno));
