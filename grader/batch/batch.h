@@ -225,6 +225,13 @@ struct batch_config {
 	int isolate;
 };
 
+/* ---- batch_folders.c: the output and work folders --------------------------------- */
+
+/* c->in_dir, c->out_dir (made, locked for this batch, not inside the kit)
+ * and c->work_root (made and locked); the work folders of dead batches
+ * removed. Returns 0, or the exit status after a message. */
+int batch_setup_dirs(const struct options *o, struct batch_config *c);
+
 /* ---- batch_reference.c: the solution, built and timed once per GPU model --------- */
 
 /* Fills each GPU slot's reference_harness and reference_timing (either may
