@@ -18,6 +18,7 @@
 #include "sys/uid_lease.h"
 #include "sys/kit_paths.h"
 #include "sys/sandbox.h"
+#include "test_support.h"
 
 static char top[64], work[80];
 
@@ -268,17 +269,9 @@ Test(isolation, environment_is_clean, .init = setup, .fini = teardown)
 /* A C fork bomb, bounded at 500 children that pause; prints how many it made. */
 static void build_bomb(char *exe, size_t len)
 {
-	char src[128], cmd[512];
-	snprintf(src, sizeof(src), "%s/bomb.c", work);
-	snprintf(exe, len, "%s/bomb", work);
-	FILE *f = fopen(src, "w");
-	cr_assert_not_null(f);
-	fputs("#include <stdio.h>\n#include <unistd.h>\nint main(void){int n=0;\n"
-	      "for(;n<500;n++){int p=fork(); if(p==0){for(;;)pause();} if(p<0)break;}\n"
-	      "printf(\"%d\\n\",n);return 0;}\n", f);
-	fclose(f);
-	snprintf(cmd, sizeof(cmd), "cc -o %s %s", exe, src);
-	cr_assert_eq(system(cmd), 0);
+	compile_c_program(work, "bomb", "#include <stdio.h>\n#include <unistd.h>\nint main(void){int n=0;\n"
+			  "for(;n<500;n++){int p=fork(); if(p==0){for(;;)pause();} if(p<0)break;}\n"
+			  "printf(\"%d\\n\",n);return 0;}\n", exe, len);
 	chmod(work, 0755);
 }
 

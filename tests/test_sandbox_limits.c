@@ -21,6 +21,7 @@
 #include "sys/kit_paths.h"
 #include "sys/sandbox.h"
 #include "sys/uid_lease.h"
+#include "test_support.h"
 
 static char work[64];
 static struct isolation_policy policy;
@@ -114,17 +115,10 @@ Test(sandbox_limits, the_monitor_cannot_be_traced, .init = setup, .fini = teardo
 {
 	if (!bwrap_available())
 		cr_skip_test("bubblewrap cannot run here: %s", bwrap_unavailable_reason());
-	char src[128], exe[128], cmd[512], err[256];
-	snprintf(src, sizeof(src), "%s/attach.c", work);
-	snprintf(exe, sizeof(exe), "%s/attach", work);
-	FILE *f = fopen(src, "w");
-	cr_assert_not_null(f);
-	fputs("#include <stdio.h>\n#include <sys/ptrace.h>\n"
-	      "int main(void) { long r = ptrace(PTRACE_ATTACH, 1, 0, 0); printf(\"attach %ld\\n\", r); "
-	      "return 0; }\n", f);
-	fclose(f);
-	snprintf(cmd, sizeof(cmd), "cc -o %s %s", exe, src);
-	cr_assert_eq(system(cmd), 0);
+	char exe[128], err[256];
+	compile_c_program(work, "attach", "#include <stdio.h>\n#include <sys/ptrace.h>\n"
+			  "int main(void) { long r = ptrace(PTRACE_ATTACH, 1, 0, 0); printf(\"attach %ld\\n\", r); "
+			  "return 0; }\n", exe, sizeof(exe));
 	char *argv[] = { exe, NULL };
 	struct sandbox_limits lim = { .wall_s = 20, .output_cap = 4096, .cwd = work, .writable_dir = work,
 				      .isolation = &policy };

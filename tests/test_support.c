@@ -1,6 +1,7 @@
 /* Test helpers (see test_support.h). */
 #include "test_support.h"
 
+#include <criterion/criterion.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,4 +59,17 @@ int processes_named(const char *prefix)
 	}
 	globfree(&g);
 	return n;
+}
+
+void compile_c_program(const char *dir, const char *name, const char *source, char *exe, size_t len)
+{
+	char src[4096], cmd[8400];
+	snprintf(src, sizeof(src), "%.4000s/%.80s.c", dir, name);
+	snprintf(exe, len, "%s/%s", dir, name);
+	FILE *f = fopen(src, "w");
+	cr_assert_not_null(f, "%s", src);
+	fputs(source, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "cc -o '%s' '%s'", exe, src);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
 }
