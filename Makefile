@@ -6,6 +6,7 @@
 #   make test       install what is missing, build, run every test
 #   make -jN test-build   build what make test runs, on N cores
 #   make solutions  grade every reference solution
+#   make student-kit   the copy students get: no solutions, no tests, no history
 #   make clean
 #
 # Build products go under build/; ./grade is a link to build/grade.
@@ -55,7 +56,7 @@ LIBS := -ljansson -linih -lm -pthread
 # (grader/labs/lab_table.c) names them; tests/test_labs.c keeps the two equal.
 LABS := $(sort $(foreach d,$(wildcard labs/lab*-*/),$(firstword $(subst -, ,$(notdir $(d:/=))))))
 
-.PHONY: all deps $(LABS) occupancy-tables test test-build unit-tests emu-tests solutions clean test-slurm
+.PHONY: all deps $(LABS) occupancy-tables test test-build unit-tests emu-tests solutions student-kit clean test-slurm
 all: deps grade harness emu
 
 # --- dependencies -----------------------------------------------------------
@@ -181,7 +182,8 @@ occupancy-tables: $(BUILD)/occupancy-table
 
 # --- the emulator ------------------------------------------------------------
 include emu/emu.mk
-include tests/conformance/conformance.mk
+# Absent from the students' copy (make student-kit), which has no tests/.
+-include tests/conformance/conformance.mk
 
 # --- labs ------------------------------------------------------------------
 # Builds the student's file the way ./grade will, so that compiler errors show
@@ -191,6 +193,10 @@ $(LABS): all
 
 solutions: all
 	@for lab in $(LABS); do ./grade $$lab --solution --plot none || exit 1; done
+
+# handouts/instructors.md: hand this out, never a clone of the repository.
+student-kit:
+	sh mk/student_kit.sh $(BUILD)/student-kit.tar.gz
 
 # --- tests -----------------------------------------------------------------
 TEST_SRC := $(wildcard tests/*.c)

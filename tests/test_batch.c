@@ -193,6 +193,15 @@ Test(batch_verdict, reasons_from_correctness_messages)
 	free(span);
 }
 
+/* A message no rule knows keeps its own words (the first line): a
+ * sandbox's monitor stopped under ptrace, say. */
+Test(batch_verdict, an_unknown_failure_says_what_it_was)
+{
+	char buf[256];
+	batch_failure_reason("31x33: the sandbox's monitor was traced and stopped\nmore", buf, sizeof(buf));
+	cr_expect_str_eq(buf, "failed: 31x33: the sandbox's monitor was traced and stopped");
+}
+
 static const char *aborted(struct harness_report *rep)
 {
 	static char msg[2048];
@@ -212,6 +221,9 @@ Test(batch_verdict, reasons_from_harness_aborts)
 	rep.child.signal = 11;
 	rep.began = 1;
 	cr_expect_str_eq(aborted(&rep), "crashed: signal 11 (Segmentation fault)");
+	char msg[1024];
+	harness_explain_abort(&rep, "transpose", "1x1", msg, sizeof(msg));
+	cr_expect_not_null(strstr(msg, "stack overflow"), "a crash names no likely cause: %s", msg);
 
 	memset(&rep, 0, sizeof(rep));
 	rep.child.exited = 1;

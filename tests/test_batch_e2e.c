@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "grade_runner.h"
+#include "test_support.h"
 #include "sys/isolation.h"
 #include "sys/kit_paths.h"
 #include "sys/sandbox.h"
@@ -286,24 +287,6 @@ static int find_salt(const char *p, const struct stat *st, int flag, struct FTW 
 	return salt_file != NULL;
 }
 
-/* Processes named "hostile-bomb": the children of fork_bomb_hidden.cu. */
-static int bomb_children(void)
-{
-	glob_t g;
-	int n = 0;
-	if (glob("/proc/[0-9]*/comm", 0, NULL, &g) != 0)
-		return 0;
-	for (size_t i = 0; i < g.gl_pathc; i++) {
-		char name[64] = "";
-		FILE *f = fopen(g.gl_pathv[i], "r");
-		if (f && fgets(name, sizeof(name), f) && strncmp(name, "hostile-bomb", 12) == 0)
-			n++;
-		if (f)
-			fclose(f);
-	}
-	globfree(&g);
-	return n;
-}
 
 Test(batch_e2e, hostile_class, .init = setup, .fini = teardown, .timeout = 900)
 {
@@ -336,7 +319,7 @@ Test(batch_e2e, hostile_class, .init = setup, .fini = teardown, .timeout = 900)
 	cr_expect_eq(markers, 0, "a submission wrote outside its folder");
 	nftw(out, find_salt, 16, FTW_PHYS);
 	cr_expect_null(salt_file, "the salt is written in %s", salt_file ? salt_file : "");
-	cr_expect_eq(bomb_children(), 0, "children of the fork bomb outlived the batch");
+	cr_expect_eq(processes_named("hostile-bomb"), 0, "children of the fork bomb outlived the batch");
 
 	/* Again: nothing changed, so nothing is graded, and it is quick. */
 	t0 = now_s();

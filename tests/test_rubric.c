@@ -137,6 +137,13 @@ Test(rubric, bad_rubrics_name_line_and_key)
 		{ MINIMAL "[occupancy]\ntables = sm_80 sm_75\n", ":6: key 'tables': the kit keeps tables for sm_80 and sm_90, not 'sm_75'" },
 		{ MINIMAL "[occupancy]\npoints = 30\n", "key 'tables': [occupancy] gives points, so it needs the stored tables" },
 		{ MINIMAL "[occupancy]\nlive = yes\n", ":6: key 'live': unknown key in [occupancy]" },
+		/* Not a number at all, though strtod reads them. */
+		{ MINIMAL "points = nan\n", ":5: key 'points': expected a finite number, got 'nan'" },
+		{ MINIMAL "points = -NaN\n", ":5: key 'points': expected a finite number" },
+		{ "[correctness]\nshapes = 1x1\ntimeout_s = nan\n[performance]\nshape = 64x64\n",
+		  ":3: key 'timeout_s': expected a finite number, got 'nan'" },
+		{ MINIMAL "upper_pct = inf\n", ":5: key 'upper_pct': expected a finite number, got 'inf'" },
+		{ MINIMAL "[limits]\nmemory_mb = infinity\n", ":6: key 'memory_mb': expected a finite number" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct rubric r;
@@ -154,6 +161,30 @@ Test(rubric, missing_file)
 	char err[512];
 	cr_expect_eq(rubric_load("/nonexistent/lab.ini", 2, &r, err, sizeof(err)), -1);
 	cr_expect(strstr(err, "/nonexistent/lab.ini: cannot read the rubric") != NULL, "%s", err);
+}
+
+/* What is no rubric file is refused at once, by what it is. */
+Test(rubric, not_a_regular_file, .timeout = 10)
+{
+	struct rubric r;
+	char err[512];
+	cr_expect_eq(rubric_load("/dev/zero", 2, &r, err, sizeof(err)), -1);
+	cr_expect(strstr(err, "/dev/zero is not a regular file") != NULL, "%s", err);
+	rubric_free(&r);
+	cr_expect_eq(rubric_load("/tmp", 2, &r, err, sizeof(err)), -1);
+	cr_expect(strstr(err, "/tmp is a folder; a rubric is a file") != NULL, "%s", err);
+	rubric_free(&r);
+	char big[64];
+	snprintf(big, sizeof(big), "/tmp/rubric-test-big-%d.ini", (int)getpid());
+	FILE *f = fopen(big, "w");
+	cr_assert(f);
+	for (int i = 0; i < 200000; i++)
+		fputs("; a comment line\n", f);
+	fclose(f);
+	cr_expect_eq(rubric_load(big, 2, &r, err, sizeof(err)), -1);
+	cr_expect(strstr(err, "too large for a rubric") != NULL, "%s", err);
+	rubric_free(&r);
+	unlink(big);
 }
 
 Test(rubric, gpu_bands_are_written_and_replaced)

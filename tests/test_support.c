@@ -1,6 +1,9 @@
 /* Test helpers (see test_support.h). */
 #include "test_support.h"
 
+#include <criterion/criterion.h>
+#include <glob.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,4 +41,35 @@ void add_bench_point(struct grade *g, size_t rows, size_t cols, double student, 
 	b->student_gbps = student;
 	b->reference_gbps = reference;
 	b->copy_gbps = copy;
+}
+
+int processes_named(const char *prefix)
+{
+	glob_t g;
+	int n = 0;
+	if (glob("/proc/[0-9]*/comm", 0, NULL, &g) != 0)
+		return 0;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char name[64] = "";
+		FILE *f = fopen(g.gl_pathv[i], "r");
+		if (f && fgets(name, sizeof(name), f) && strncmp(name, prefix, strlen(prefix)) == 0)
+			n++;
+		if (f)
+			fclose(f);
+	}
+	globfree(&g);
+	return n;
+}
+
+void compile_c_program(const char *dir, const char *name, const char *source, char *exe, size_t len)
+{
+	char src[4096], cmd[8400];
+	snprintf(src, sizeof(src), "%.4000s/%.80s.c", dir, name);
+	snprintf(exe, len, "%s/%s", dir, name);
+	FILE *f = fopen(src, "w");
+	cr_assert_not_null(f, "%s", src);
+	fputs(source, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "cc -o '%s' '%s'", exe, src);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
 }

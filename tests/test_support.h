@@ -1,8 +1,9 @@
 /* What several test files build the same way: a harness's report of a
- * correct answer, and a grade's bandwidth points. */
+ * correct answer, a grade's bandwidth points, the processes a fixture left. */
 #ifndef TESTS_TEST_SUPPORT_H
 #define TESTS_TEST_SUPPORT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "steps/grade.h"
@@ -12,6 +13,13 @@
  * poison) is what a correct harness run sends; *span_out is the span, to free. */
 struct harness_report correct_report(const struct lab *lab, const struct shape *s, uint64_t seed,
 				     uint32_t **span_out);
+
+/* Processes whose name (/proc/PID/comm) starts with prefix: what a hostile
+ * fixture left running ("hostile-bomb", fork_bomb_hidden.cu's children). */
+int processes_named(const char *prefix);
+
+/* Compiles source (C) with cc into dir/name; its path in exe. */
+void compile_c_program(const char *dir, const char *name, const char *source, char *exe, size_t len);
 
 /* Appends a rows x cols bandwidth point to g (negative GB/s: not measured). */
 void add_bench_point(struct grade *g, size_t rows, size_t cols, double student, double reference,

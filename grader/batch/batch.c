@@ -11,13 +11,10 @@
 #include "batch/batch.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <glob.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -59,95 +56,6 @@ uint64_t batch_take_salt(const struct options *o, char *text, size_t len)
 	return salt;
 }
 
-/* Work folders of batches that are gone (killed: they had no chance to
- * clean up). A live batch holds the flock on its folder's .lock. */
-static void remove_stale_work(const char *work, const char *mine)
-{
-	char pattern[PATH_MAX + 16], lock[PATH_MAX + 16];
-	glob_t g;
-	snprintf(pattern, sizeof(pattern), "%s/batch-*", work);
-	if (glob(pattern, GLOB_ONLYDIR, NULL, &g) != 0)
-		return;
-	for (size_t i = 0; i < g.gl_pathc; i++) {
-		if (strcmp(g.gl_pathv[i], mine) == 0)
-			continue;
-		snprintf(lock, sizeof(lock), "%s/.lock", g.gl_pathv[i]);
-		int fd = open(lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
-			remove_tree(g.gl_pathv[i]);
-		if (fd >= 0)
-			close(fd);
-	}
-	globfree(&g);
-}
-
-/* Our work folder's lock, held (by the open file) until the batch ends. */
-static int hold_work_lock(const char *work_root)
-{
-	char lock[PATH_MAX + 16];
-	snprintf(lock, sizeof(lock), "%s/.lock", work_root);
-	int fd = open(lock, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	return fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 ? 0 : -1;
-}
-
-int batch_setup_dirs(const struct options *o, struct batch_config *c)
-{
-	char out[PATH_MAX];
-	struct stat st;
-	if (stat(o->batch_dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "grade: --batch %s: not a folder\n", o->batch_dir);
-		return 2;
-	}
-	if (o->out_dir) {
-		snprintf(out, sizeof(out), "%s", o->out_dir);
-	} else {
-		size_t n = strlen(o->batch_dir);
-		while (n > 1 && o->batch_dir[n - 1] == '/')
-			n--;
-		snprintf(out, sizeof(out), "%.*s-graded", (int)n, o->batch_dir);
-	}
-	if (make_dirs(out) < 0 || !realpath(out, c->out_dir) || !realpath(o->batch_dir, c->in_dir)) {
-		fprintf(stderr, "grade: cannot create the output folder %s: %s\n", out, strerror(errno));
-		return 4;
-	}
-	if (strcmp(c->out_dir, c->in_dir) == 0) {
-		fprintf(stderr, "grade: --out must not be the batch's own folder\n");
-		return 2;
-	}
-	char students[PATH_MAX + 16];
-	snprintf(students, sizeof(students), "%s/students", c->out_dir);
-	char work[PATH_MAX];
-	kit_path(work, sizeof(work), "build/work");
-	snprintf(c->work_root, sizeof(c->work_root), "%.3000s/batch-XXXXXX", work);
-	if (make_dirs(students) < 0 || make_dirs(work) < 0 || !mkdtemp(c->work_root) ||
-	    chmod(c->work_root, 0711) < 0 || hold_work_lock(c->work_root) < 0) {
-		fprintf(stderr, "grade: cannot create %s or %s: %s\n", students, c->work_root,
-			strerror(errno));
-		return 4;
-	}
-	remove_stale_work(work, c->work_root);
-	return 0;
-}
-
-/* Whether the sandbox user (root's workers) can reach the kit's build:
- * a kit under a private home folder cannot be used by another user. */
-static int sandbox_can_read_kit(long uid, enum backend backend)
-{
-	char lib[PATH_MAX], cc[PATH_MAX];
-	kit_path(lib, sizeof(lib), "build/libkit.a");
-	kit_path(cc, sizeof(cc), "build/emu/cuemu-cc");
-	pid_t pid = fork();
-	if (pid == 0) {
-		if (setgid((gid_t)uid) < 0 || setuid((uid_t)uid) < 0)
-			_exit(1);
-		_exit(access(lib, R_OK) == 0 && (backend != BACKEND_EMU || access(cc, X_OK) == 0) ? 0 : 1);
-	}
-	int status = 1;
-	if (pid > 0)
-		waitpid(pid, &status, 0);
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
 static int check_kit(struct batch_config *c)
 {
 	char cc[PATH_MAX], why[512];
@@ -159,11 +67,9 @@ static int check_kit(struct batch_config *c)
 		fprintf(stderr, "grade: the emulator is not built (%s is missing): run make\n", cc);
 		return 4;
 	}
-	long uid = c->isolate ? uid_lease() : -1;
-	if (uid >= 0 && !sandbox_can_read_kit(uid, c->backend)) {
-		fprintf(stderr, "grade: the sandbox user (uid %ld) cannot read the kit at %s: a folder "
-			"above it is private. Move the kit, or chmod o+rx the folders above it, or run with "
-			"--no-isolation (untrusted code then runs as root).\n", uid, kit_root());
+	static const struct isolation_policy batch_policy = { .force = 1 };
+	if (isolation_ready(c->isolate ? &batch_policy : NULL, NULL, why, sizeof(why)) < 0) {
+		fprintf(stderr, "grade: %s\n", why);
 		return 4;
 	}
 	return 0;
@@ -189,8 +95,8 @@ static void describe_isolation(const struct batch_config *c)
 		return;
 	}
 	if (bwrap_available())
-		fprintf(stderr, "isolation: bubblewrap (no network; solutions, this batch's folders and "
-			"other submissions hidden)");
+		fprintf(stderr, "isolation: bubblewrap (no network; only the system, the compilers and "
+			"each student's own folder visible)");
 	else
 		fprintf(stderr, "isolation: no bubblewrap (%s)", bwrap_unavailable_reason());
 	fprintf(stderr, "%s\n", geteuid() == 0 ? "; each worker runs submissions as an unprivileged uid "

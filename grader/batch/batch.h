@@ -129,8 +129,9 @@ int summary_read(const char *path, struct summary *s);
  * 31x33: wrong output (2 of 8 sizes failed)", ... */
 void batch_verdict(const struct grade *g, char *buf, size_t len);
 
-/* Makes s one line of valid UTF-8, in place: control characters and bytes
- * that are not UTF-8 become '?' (text from student code reaches verdicts). */
+/* Makes s one line of valid UTF-8, in place: control characters (C0, DEL,
+ * C1) and bytes that are not UTF-8 become '?' (text from student code
+ * reaches verdicts). */
 void batch_clean_text(char *s);
 
 /* The short reason of one failed correctness message: "time limit",
@@ -229,6 +230,13 @@ struct batch_config {
 	int isolate;
 };
 
+/* ---- batch_folders.c: the output and work folders --------------------------------- */
+
+/* c->in_dir, c->out_dir (made, locked for this batch, not inside the kit)
+ * and c->work_root (made and locked); the work folders of dead batches
+ * removed. Returns 0, or the exit status after a message. */
+int batch_setup_dirs(const struct options *o, struct batch_config *c);
+
 /* ---- batch_reference.c: the solution, built and timed once per GPU model --------- */
 
 /* Fills each GPU slot's reference_harness and reference_timing (either may
@@ -261,9 +269,6 @@ struct batch {
  * (finish). */
 int batch_setup(struct batch *b, const struct options *o, const struct lab *lab,
 		const struct rubric *r, const struct device_info *dev);
-/* OUT and OUT/students, and this run's work folder under build/work/
- * (locked while it runs). Returns 0, 2 (bad --batch/--out) or 4. */
-int batch_setup_dirs(const struct options *o, struct batch_config *c);
 /* Fills b->rows with what is final already; returns the roster's indices
  * still to grade (malloc'd; NULL when out of memory). */
 int *batch_plan(struct batch *b, int *n_todo);

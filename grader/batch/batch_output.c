@@ -36,8 +36,10 @@ void batch_write_skipped(const struct batch *b)
 		b->roster.n_skipped, b->roster.n_skipped == 1 ? "y" : "ies", b->c.in_dir, path);
 }
 
-/* What the grades were made with: the backend, the GPU, and the kit's own
- * build (grader, harness, emulator), so that a fixed grader regrades. */
+/* What the grades were made with: the backend, the GPU, the kit's own
+ * build (grader, harness, emulator), so that a fixed grader regrades, and
+ * every option that changes a grade (the rubric's and the salt's bytes are
+ * hashed beside it). */
 void batch_target(const struct batch_config *c, char *buf, size_t len)
 {
 	char p[5][PATH_MAX], rel[256], kit[65];
@@ -51,9 +53,12 @@ void batch_target(const struct batch_config *c, char *buf, size_t len)
 	paths[4] = kit_path(p[3], sizeof(p[3]), "build/emu/libcuemu.a");
 	paths[5] = kit_path(p[4], sizeof(p[4]), "build/emu/cuemu-cc");
 	batch_fingerprint(paths, 6, kit);	/* a GPU batch runs the emulator too, for the analysis */
-	char device[128];
+	char device[128], seed[32] = "fresh";
 	batch_target_device(c, device, sizeof(device));
-	snprintf(buf, len, "%s %s kit %s", backend_name(c->backend), device, kit);
+	if (c->o->seed_given)
+		snprintf(seed, sizeof(seed), "%llu", (unsigned long long)c->o->seed);
+	snprintf(buf, len, "%s %s kit %s analysis %s seed %s isolation %s", backend_name(c->backend),
+		 device, kit, c->o->no_analysis ? "off" : "on", seed, c->isolate ? "on" : "off");
 }
 
 void batch_target_device(const struct batch_config *c, char *buf, size_t len)

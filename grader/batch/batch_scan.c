@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sys/utf8.h"
+
 static int add_skipped(struct roster *r, const char *name, const char *why)
 {
 	struct skipped *s = realloc(r->skipped, sizeof(*s) * (size_t)(r->n_skipped + 1));
@@ -79,7 +81,12 @@ static int scan_entry(const char *dir, const char *name, const struct lab *lab,
 	if (!S_ISDIR(st.st_mode) && !is_cu)
 		return add_skipped(r, name, S_ISREG(st.st_mode) ? "not a folder or a .cu file"
 							  : "not a folder or a regular file");
-	snprintf(student, sizeof(student), "%.*s", (int)(is_cu ? len - 3 : len), name);
+	/* Names reach the gradebook and folder names: bytes that are not
+	 * printable UTF-8 are escaped, so that two names stay two rows. */
+	char raw[NAME_MAX + 1];
+	snprintf(raw, sizeof(raw), "%.*s", (int)(is_cu ? len - 3 : len), name);
+	if (utf8_escape_name(raw, student, sizeof(student)) < 0)
+		return add_skipped(r, name, "a name too long once its unprintable bytes are escaped (rename it)");
 	if (has_name(r, student))
 		return add_skipped(r, name, "another entry has the same student name");
 	struct student *s = add_student(r, student);

@@ -15,15 +15,7 @@
 
 void batch_clean_text(char *s)
 {
-	unsigned char *p = (unsigned char *)s;
-	while (*p) {
-		size_t n = utf8_len(p);
-		if (n == 0 || is_control_char(*p)) {
-			*p++ = '?';
-			continue;
-		}
-		p += n;
-	}
+	utf8_clean(s, 0);
 }
 
 /* The signal's number and name out of "killed by signal 11 (Segmentation fault)". */
@@ -86,8 +78,8 @@ void batch_failure_reason(const char *m, char *buf, size_t len)
 		snprintf(buf, len, "died before the call");
 	else if (strstr(m, "could not start"))
 		snprintf(buf, len, "the grader could not run it");
-	else
-		snprintf(buf, len, "failed");
+	else	/* what no rule knows: its own words, never a bare "failed" */
+		snprintf(buf, len, "failed: %.*s", (int)(strcspn(m, "\n") < 160 ? strcspn(m, "\n") : 160), m);
 }
 
 /* "refused: calls fork" from integrity.c's "refused: your file WHY: SYMBOL. The lab allows ...". */
@@ -183,7 +175,9 @@ void batch_verdict(const struct grade *g, char *buf, size_t len)
 		snprintf(buf, len, "grader error: %.300s", g->internal_message);
 	} else if (g->build_failed) {
 		snprintf(buf, len, "did not build%s",
-			 strstr(g->build_log, "took longer than") ? " (the compiler ran out of time)" : "");
+			 strstr(g->build_log, "took longer than") ? " (the compiler ran out of time)"
+			 : strstr(g->build_log, "ran out of memory: the build may use") ?
+				" (the compiler ran out of memory)" : "");
 	} else if ((t = first_failed(g, GROUP_INTEGRITY, &failed, &total))) {
 		if (strncmp(t->message, "refused: ", 9) == 0)
 			refusal(t->message, buf, len);

@@ -68,6 +68,8 @@ void gp_str(FILE *f, const char *s)
 			fputs("''", f);
 		else if (is_control_char(*p))
 			fputc(' ', f);
+		else if (c1_control_len(p))
+			fputc(' ', f), p++;
 		else
 			fputc(*p, f);
 	}

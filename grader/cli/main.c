@@ -6,7 +6,9 @@
  * builds, checks, runs and times the student's file; the report goes to
  * stdout, the JSON and the charts to files. Messages go to stderr.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +41,28 @@ static void list_labs(void)
 	}
 }
 
+/* A submission that is a symbolic link may point only inside its own
+ * folder (a link to /etc/shadow would be read by the grader's user);
+ * path becomes the file it names. Returns 0, or -1 after a message. */
+static int follow_own_link(char *path, size_t len)
+{
+	struct stat st;
+	char dir[PATH_MAX], real_dir[PATH_MAX], target[PATH_MAX];
+	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
+		return 0;
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	snprintf(slash ? slash + (slash == dir) : dir, sizeof(dir), "%s", slash ? "" : ".");
+	if (!realpath(dir, real_dir) || !realpath(path, target) ||
+	    strncmp(target, real_dir, strlen(real_dir)) != 0 || target[strlen(real_dir)] != '/') {
+		fprintf(stderr, "grade: %s is a symbolic link to a file outside its folder: refused "
+			"(copy the file itself there)\n", path);
+		return -1;
+	}
+	snprintf(path, len, "%s", target);
+	return 0;
+}
+
 /* The file to grade: --submission (a file, or a folder holding the lab's
  * file), --solution, or the student's copy under labs/. */
 static int find_submission(const struct options *o, const struct lab *lab, char *out, size_t len)
@@ -59,12 +83,80 @@ static int find_submission(const struct options *o, const struct lab *lab, char 
 			 lab->file);
 		kit_path(out, len, rel);
 	}
+	if (follow_own_link(out, len) < 0)
+		return -1;
 	if (!file_exists(out)) {
 		fprintf(stderr, "grade: %s: no such file (the %s lab's file is %s)\n", out, lab->id,
 			lab->file);
 		return -1;
 	}
 	return 0;
+}
+
+/* The headers beside the submission (#include "mine.h"), copied into dst:
+ * regular files named *.h, *.cuh or *.hpp, at most 64 of them. */
+static void copy_headers(const char *submission, const char *dst)
+{
+	char dir[PATH_MAX], from[PATH_MAX + 256], to[PATH_MAX + 256], why[PATH_MAX + 64];
+	snprintf(dir, sizeof(dir), "%s", submission);
+	char *slash = strrchr(dir, '/');
+	snprintf(slash ? slash + (slash == dir) : dir, sizeof(dir), "%s", slash ? "" : ".");
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	for (int n = 0; d && n < 64 && (e = readdir(d));) {
+		const char *dot = strrchr(e->d_name, '.');
+		if (e->d_name[0] == '.' || !dot ||
+		    (strcmp(dot, ".h") != 0 && strcmp(dot, ".cuh") != 0 && strcmp(dot, ".hpp") != 0))
+			continue;
+		snprintf(from, sizeof(from), "%s/%s", dir, e->d_name);
+		snprintf(to, sizeof(to), "%s/%s", dst, e->d_name);
+		n += batch_copy_source(from, to, why, sizeof(why)) == 0;	/* a link: not copied */
+	}
+	if (d)
+		closedir(d);
+}
+
+/* The submission copied into WORK/src/, the only copy the sandbox sees
+ * (its own folder, the kit and the home around it stay out of sight), with
+ * the headers beside it. */
+static int stage_submission(const struct lab *lab, const char *submission, const char *work,
+			    char *copy, size_t len)
+{
+	char src[PATH_MAX], why[PATH_MAX + 64];
+	snprintf(src, sizeof(src), "%.3000s/src", work);
+	snprintf(copy, len, "%.3000s/%.200s", src, lab->file);
+	if (mkdir(src, 0755) < 0) {
+		fprintf(stderr, "grade: mkdir %s: %s\n", src, strerror(errno));
+		return -1;
+	}
+	if (batch_copy_source(submission, copy, why, sizeof(why)) < 0) {
+		fprintf(stderr, "grade: %s\n", why);
+		return -1;
+	}
+	copy_headers(submission, src);
+	return 0;
+}
+
+/* Every from in buf (of size cap) becomes to, as far as it fits. */
+static void replace_all(char *buf, size_t cap, const char *from, const char *to)
+{
+	size_t nf = strlen(from), nt = strlen(to);
+	for (char *p = strstr(buf, from); p && nf; p = strstr(p + nt, from)) {
+		size_t tail = strlen(p + nf);
+		if ((size_t)(p - buf) + nt + tail + 1 > cap)
+			break;
+		memmove(p + nt, p + nf, tail + 1);
+		memcpy(p, to, nt);
+	}
+}
+
+/* The report names the student's file, not the copy that was graded. */
+static void name_the_original(struct grade *g, const char *copy, const char *original)
+{
+	snprintf(g->submission, sizeof(g->submission), "%.500s", original);
+	replace_all(g->build_log, sizeof(g->build_log), copy, original);
+	for (int i = 0; i < g->n_tests; i++)
+		replace_all(g->tests[i].message, sizeof(g->tests[i].message), copy, original);
 }
 
 /* A private folder for this run's builds, under build/work/. */
@@ -86,7 +178,8 @@ static int make_work_dir(const struct lab *lab, char *out, size_t len)
 
 /* make labN: compile only, so that compiler errors show at once. */
 static int build_only(const struct options *o, const struct lab *lab, const struct rubric *r,
-		      const struct device_info *dev, const char *submission, const char *work)
+		      const struct device_info *dev, const char *submission, const char *copy,
+		      const char *work, const struct isolation_policy *isolation)
 {
 	enum backend backend;
 	char why[512], log[8192];
@@ -94,8 +187,9 @@ static int build_only(const struct options *o, const struct lab *lab, const stru
 		fprintf(stderr, "grade: %s\n", why);
 		return 4;
 	}
-	int rc = build_compile_only(backend, submission, work, dev, NULL, r->build_timeout_s, log,
+	int rc = build_compile_only(backend, copy, work, dev, isolation, r->build_timeout_s, log,
 				    sizeof(log));
+	replace_all(log, sizeof(log), copy, submission);
 	fputs(log, stderr);
 	if (rc != 0) {
 		fprintf(stderr, rc > 0 ? "%s did not compile.\n" : "grade: the kit is not built: %s\n",
@@ -188,30 +282,28 @@ static int reference_needed(const struct options *o, const struct rubric *r,
 	return o->plot != PLOT_NONE || !rubric_gpu_band(r, dev->name);
 }
 
-static const struct isolation_policy own_user = { .own_user = 1 };
-
 static int grade_one(const struct options *o, const struct lab *lab, const struct rubric *r,
-		     const struct device_info *dev, const char *submission, const char *work)
+		     const struct device_info *dev, const char *submission, const char *copy,
+		     const char *work, const struct isolation_policy *isolation)
 {
 	struct grade g;
 	grade_init(&g, lab);
 	struct grade_request req = {
 		.lab = lab,
 		.rubric = r,
-		.submission = submission,
+		.submission = copy,
 		.backend = o->backend,
 		.seed = o->seed_given ? o->seed : rng_fresh_seed(),
 		.salt = 0,
 		.work_dir = work,
 		.time_reference = reference_needed(o, r, dev),
-		/* One grade runs as its user: the kit and the file may be anywhere
-		 * it can read (a batch leases unprivileged uids of its own). */
-		.isolation = o->no_isolation ? NULL : &own_user,
+		.isolation = isolation,
 		.analysis = !o->no_analysis,
 	};
 	fprintf(stderr, "Grading %s (%s), seed %llu...\n", submission, lab->id,
 		(unsigned long long)req.seed);
 	grade_submission(&req, dev, &g);
+	name_the_original(&g, copy, submission);
 
 	if (!o->quiet)
 		report_text(stdout, &g, report_use_colour(stdout));
@@ -294,7 +386,7 @@ int main(int argc, char **argv)
 	} else if (o.calibrate) {
 		status = calibrate_run(&o, lab, &r, &dev);
 	} else {
-		char submission[1024], work[1024];
+		char submission[PATH_MAX], work[1024], copy[PATH_MAX];
 		if (find_submission(&o, lab, submission, sizeof(submission)) < 0) {
 			rubric_free(&r);
 			return 2;
@@ -303,8 +395,18 @@ int main(int argc, char **argv)
 			rubric_free(&r);
 			return 4;
 		}
-		status = o.build_only ? build_only(&o, lab, &r, &dev, submission, work)
-				      : grade_one(&o, lab, &r, &dev, submission, work);
+		/* Every child, the compilers too, sandboxed; as root, as a uid of
+		 * its own (isolation.h), never as root. */
+		struct isolation_policy isolated = { .force = 1, .writable = work };
+		const struct isolation_policy *policy = o.no_isolation ? NULL : &isolated;
+		if (stage_submission(lab, submission, work, copy, sizeof(copy)) < 0)
+			status = 2;
+		else if (isolation_ready(policy, work, err, sizeof(err)) < 0) {
+			fprintf(stderr, "grade: %s\n", err);
+			status = 4;
+		} else
+			status = o.build_only ? build_only(&o, lab, &r, &dev, submission, copy, work, policy)
+					      : grade_one(&o, lab, &r, &dev, submission, copy, work, policy);
 		remove_tree(work);
 	}
 	rubric_free(&r);

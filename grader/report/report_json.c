@@ -11,20 +11,20 @@
 #include "steps/grade_run.h"
 
 /* A JSON string of s, with each byte that is not valid UTF-8 replaced by
- * U+FFFD: json_string() would return NULL and the field would vanish. */
+ * U+FFFD (json_string() would return NULL and the field would vanish) and
+ * each C1 control character by '?' (a reader that shows it would obey it). */
 static json_t *text(const char *s)
 {
-	json_t *j = json_string(s);
-	if (j)
-		return j;
-
 	size_t len = strlen(s), o = 0;
 	char *buf = malloc(len * 3 + 1);
 	if (!buf)
 		return NULL;
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
 		size_t n = utf8_len(p);
-		if (n) {
+		if (c1_control_len(p)) {
+			buf[o++] = '?';
+			p += 2;
+		} else if (n) {
 			memcpy(buf + o, p, n);
 			o += n;
 			p += n;
@@ -34,7 +34,7 @@ static json_t *text(const char *s)
 			p++;
 		}
 	}
-	j = json_stringn(buf, o);
+	json_t *j = json_stringn(buf, o);
 	free(buf);
 	return j;
 }

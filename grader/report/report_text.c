@@ -45,23 +45,24 @@ const char *report_points(double v, char *buf, size_t len)
 	return buf;
 }
 
-/* Prints s with every control character but newline and tab shown as '?':
- * messages carry text from untrusted programs (the harness, the compiler
- * quoting the student's source), which must not drive the terminal. After
- * each newline, prints indent so that a message stays under its test. */
+/* Prints s with every control character (C0, DEL, C1) but newline and
+ * tab, and every byte that is not UTF-8, shown as '?': messages carry text
+ * from untrusted programs (the harness, the compiler quoting the student's
+ * source), which must not drive the terminal (0x9B alone or as U+009B is
+ * a CSI to some). After each newline, prints indent so that a message
+ * stays under its test. */
 static void put_clean(FILE *out, const char *s, const char *indent)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '\n') {
-			fputc('\n', out);
-			if (p[1])
-				fputs(indent, out);
-		} else if (is_control_char(*p) && *p != '\t') {
-			fputc('?', out);
-		} else {
-			fputc(*p, out);
-		}
+	char *clean = strdup(s);
+	if (!clean)
+		return;
+	utf8_clean(clean, 1);
+	for (const char *p = clean; *p; p++) {
+		fputc(*p, out);
+		if (*p == '\n' && p[1])
+			fputs(indent, out);
 	}
+	free(clean);
 }
 
 /* A word for the shell: left alone when it is plain, else single-quoted. */

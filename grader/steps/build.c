@@ -1,6 +1,7 @@
 /* Compiling and linking a submission (see build.h). */
 #include "steps/build.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,11 +11,35 @@
 #include "sys/isolation.h"
 #include "sys/sandbox.h"
 
+/* A compiler's limits, enforced by the kernel: what a file can make it
+ * use (#include "/dev/zero", a template bomb) is stopped here, and the
+ * verdict says so. Well above what any lab file needs (nvcc under 1 GiB). */
+#define BUILD_MEMORY_CAP ((size_t)2 << 30)
+#define BUILD_FILE_CAP ((size_t)256 << 20)
+
+/* The compiler's words, and a sentence first when it hit a limit. */
+static void tool_log(const struct child_result *res, const char *step, char *log, size_t loglen)
+{
+	const char *out = res->output;
+	int oom = strstr(out, "out of memory") || strstr(out, "memory exhausted") ||
+		  strstr(out, "std::bad_alloc") || (res->signaled && res->signal == SIGKILL);
+	if (oom)
+		snprintf(log, loglen, "%s ran out of memory: the build may use at most %zu MiB "
+			 "(a huge #include or a template that never ends?)\n%s", step,
+			 BUILD_MEMORY_CAP >> 20, out);
+	else if (res->signaled && res->signal == SIGXFSZ)
+		snprintf(log, loglen, "%s wrote a file over the %zu MiB limit\n%s", step,
+			 BUILD_FILE_CAP >> 20, out);
+	else
+		snprintf(log, loglen, "%s", out);
+}
+
 /* Runs a compiler; its messages go to log. Returns its exit status, or -1. */
 static int run_tool(char *const argv[], const struct isolation_policy *tools, double timeout_s,
 		    const char *step, char *log, size_t loglen)
 {
-	struct sandbox_limits lim = { .wall_s = timeout_s, .output_cap = 64 * 1024, .isolation = tools };
+	struct sandbox_limits lim = { .wall_s = timeout_s, .output_cap = 64 * 1024, .isolation = tools,
+				      .memory_cap = BUILD_MEMORY_CAP, .file_cap = BUILD_FILE_CAP };
 	struct child_result res;
 	char err[256];
 	if (sandbox_run(argv, &lim, &res, err, sizeof(err)) < 0) {
@@ -30,7 +55,7 @@ static int run_tool(char *const argv[], const struct isolation_policy *tools, do
 		snprintf(log, loglen, "%s: %s", step, res.output);
 		status = -1;
 	} else {
-		snprintf(log, loglen, "%s", res.output);
+		tool_log(&res, step, log, loglen);
 		status = res.exited ? res.exit_status : 1;
 	}
 	child_result_free(&res);
@@ -121,7 +146,7 @@ int build_submission(const struct lab *lab, enum backend backend, const char *su
 {
 	snprintf(out->student_obj, sizeof(out->student_obj), "%s/student-%s.o", work_dir,
 		 backend_name(backend));
-	snprintf(out->harness, sizeof(out->harness), "%s/harness-%s", work_dir, backend_name(backend));
+	snprintf(out->harness, sizeof(out->harness), "%s/" HARNESS_NAME "%s", work_dir, backend_name(backend));
 	if (backend == BACKEND_EMU) {
 		char cc[1024];
 		if (!file_exists(kit_path(cc, sizeof(cc), "build/emu/cuemu-cc"))) {
@@ -134,6 +159,12 @@ int build_submission(const struct lab *lab, enum backend backend, const char *su
 		return rc < 0 ? -1 : 1;
 	rc = link_harness(lab, backend, out->student_obj, out->harness, tools, timeout_s, log, loglen);
 	return rc == 0 ? 0 : rc < 0 ? -1 : 1;
+}
+
+int harness_is_emulated(const char *harness)
+{
+	const char *base = strrchr(harness, '/');
+	return strcmp(base ? base + 1 : harness, HARNESS_NAME "emu") == 0;
 }
 
 const char *reference_solution(const struct lab *lab, char *buf, size_t len)

@@ -29,6 +29,11 @@ int build_submission(const struct lab *lab, enum backend backend, const char *su
 		     const struct isolation_policy *tools, double timeout_s,
 		     struct build_result *out, char *log, size_t loglen);
 
+/* The linked harness is WORK/harness-BACKEND; 1 for an emulator build (whose
+ * memory the kernel may cap: the CUDA runtime maps more than it uses). */
+#define HARNESS_NAME "harness-"
+int harness_is_emulated(const char *harness);
+
 /* The lab's reference solution, solutions/LAB/FILE, in buf; NULL when the
  * kit has none. */
 const char *reference_solution(const struct lab *lab, char *buf, size_t len);

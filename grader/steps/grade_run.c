@@ -3,6 +3,8 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "steps/analysis.h"
 #include "steps/build.h"
@@ -144,7 +146,11 @@ static int step_reference(struct grade_run *run, struct grade *g)
 	    req->reference_timing)
 		return 1;
 	snprintf(ref_dir, sizeof(ref_dir), "%s/reference", req->work_dir);
-	if (make_dirs(ref_dir) == 0 &&
+	/* The compilers write there as the run's folder's owner (a sandbox uid
+	 * when the grader is root). */
+	struct stat st;
+	if (make_dirs(ref_dir) == 0 && stat(req->work_dir, &st) == 0 &&
+	    chown(ref_dir, st.st_uid, st.st_gid) == 0 &&
 	    build_reference(req->lab, ref_dir, run->dev, isolation_for_tools(req->isolation),
 			    req->rubric->build_timeout_s, &run->ref, log,
 			    sizeof(log)) == 0)

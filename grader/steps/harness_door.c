@@ -1,12 +1,14 @@
 /* The grader's door to the harness (see harness_door.h). */
 #include "steps/harness_door.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "channel.h"
 #include "guard.h"
 #include "occupancy.h"
+#include "steps/build.h"
 #include "steps/grade.h"
 
 static json_t *parse_json(const unsigned char *p, uint64_t len)
@@ -76,6 +78,8 @@ static int run_student(const struct run_context *ctx, char *const argv[], double
 		.cpu_s = r->cpu_time_s,
 		.output_cap = r->output_limit_bytes,
 		.file_cap = channel_bytes + (1 << 20),
+		.memory_cap = harness_is_emulated(argv[0]) ? (size_t)(r->memory_mb * 1048576.0) : 0,
+		.disk_cap = (size_t)(r->disk_mb * 1048576.0),
 		.with_channel = 1,
 		.cwd = ctx->work_dir,
 		.writable_dir = ctx->work_dir,
@@ -299,8 +303,11 @@ void harness_explain_abort(const struct harness_report *rep, const char *entry, 
 		snprintf(buf, len, "%s: %s() did not finish in time and was stopped (an endless loop, or a "
 			 "kernel waiting for something that never happens?)", where, entry);
 	} else if (c->signaled) {
-		snprintf(buf, len, "%s: the program %s while running %s()", where,
-			 child_fate(c, fate, sizeof(fate)), entry);
+		/* The kernel does not say why: both usual causes are named. */
+		snprintf(buf, len, "%s: the program %s while running %s()%s", where,
+			 child_fate(c, fate, sizeof(fate)), entry,
+			 c->signal == SIGSEGV ? " (a bad pointer, or a stack overflow: deep recursion or a "
+						"large local array?)" : "");
 	} else if (rep->error && !rep->began) {
 		snprintf(buf, len, "%s: the harness failed before calling %s(): %s: %s", where, entry,
 			 json_string_value(json_object_get(rep->error, "where")) ?: "?",

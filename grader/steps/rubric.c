@@ -3,10 +3,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Parsing state: inih calls on_key() for each key in file order, and our
  * reader counts lines, so every error can name its line. */
@@ -52,6 +56,8 @@ static int parse_number(struct parse *p, const char *key, const char *value, dou
 		end++;
 	if (errno || end == value || *end)
 		return error(p, key, "expected a number, got '%s'", value);
+	if (!isfinite(v))
+		return error(p, key, "expected a finite number, got '%s'", value);
 	if (v < lo || v > hi) {
 		char range[128];
 		snprintf(range, sizeof(range), "%%s is out of range (%g to %g)", lo, hi);
@@ -246,6 +252,8 @@ static int limits_key(struct parse *p, const char *section, const char *key, con
 	double kb;
 	NUMBER("build_timeout_s", 1, 3600, r->build_timeout_s);
 	NUMBER("cpu_time_s", 1, 36000, r->cpu_time_s);
+	NUMBER("memory_mb", 64, 1 << 20, r->memory_mb);
+	NUMBER("disk_mb", 1, 1 << 20, r->disk_mb);
 	if (IS("output_limit_kb")) {
 		if (!first_time(p, section, key) || !parse_number(p, key, value, 1, 1 << 20, &kb))
 			return 0;
@@ -335,6 +343,8 @@ static void set_defaults(struct rubric *r)
 	r->build_timeout_s = 120;
 	r->cpu_time_s = 600;
 	r->output_limit_bytes = 64 * 1024;
+	r->memory_mb = 8192;	/* the prediction maps the graded size: 2 GiB of lab 3 and more */
+	r->disk_mb = 64;
 	r->calib_margin = 1.2;
 }
 
@@ -383,17 +393,39 @@ static int check_whole(struct parse *p)
 	return 0;
 }
 
+/* The rubric file, opened for reading: a regular file of a rubric's size,
+ * not a folder, a device (/dev/zero never ends) or a pipe (that may never
+ * write). NULL with err otherwise. */
+static FILE *open_rubric(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "%s: cannot read the rubric: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	const char *why = S_ISDIR(st.st_mode) ? "is a folder; a rubric is a file (a lab's lab.ini)"
+			  : !S_ISREG(st.st_mode) ? "is not a regular file (a device or a pipe); a rubric "
+						    "is a file (a lab's lab.ini)"
+			  : st.st_size > RUBRIC_MAX_BYTES ? "is too large for a rubric (over 1 MiB)" : NULL;
+	FILE *f = why ? NULL : fdopen(fd, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s %s", path, why ? why : strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
 int rubric_load(const char *path, int rank, struct rubric *r, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
 	snprintf(r->path, sizeof(r->path), "%s", path);
 	set_defaults(r);
 	struct parse p = { .r = r, .rank = rank, .gpu = -1 };
-	p.file = fopen(path, "r");
-	if (!p.file) {
-		snprintf(err, errlen, "%s: cannot read the rubric: %s", path, strerror(errno));
+	if (!(p.file = open_rubric(path, err, errlen)))
 		return -1;
-	}
 	int line = ini_parse_stream(count_lines, &p, on_key, &p);
 	fclose(p.file);
 	if (p.err[0]) {

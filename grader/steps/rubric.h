@@ -13,6 +13,7 @@
 #include "shape.h"
 #include "steps/analysis_check.h"
 
+#define RUBRIC_MAX_BYTES (1 << 20)
 #define RUBRIC_MAX_SHAPES 32
 #define RUBRIC_MAX_BANDS 16
 #define RUBRIC_MAX_SYMBOLS 128
@@ -85,6 +86,8 @@ struct rubric {
 	double build_timeout_s;
 	double cpu_time_s;		/* RLIMIT_CPU of the child */
 	size_t output_limit_bytes;	/* stdout+stderr kept from the child */
+	double memory_mb;		/* RLIMIT_AS of an emulated harness (a GPU's maps more) */
+	double disk_mb;			/* the harness's private /tmp, under bubblewrap */
 
 	/* [calibrate]: fixtures relative to the repository root */
 	char *calib_zero[RUBRIC_MAX_FIXTURES];	/* must earn no performance points */

@@ -136,79 +136,101 @@ static int under(const char *path, const char *dir)
 	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0' || n == 1);
 }
 
-static int is_dir(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
+/* What the sandbox shows, read-only: the allowlist, and the kit's folders
+ * that must stay dark even where a shown folder holds them. */
+struct view {
+	struct strvec *a;
+	char shown[64][PATH_MAX];
+	int n;
+};
 
-/* Where a student could have left something, or could find something of
- * someone else's: not the system's own files. */
-static const char *const private_dirs[] = { "/tmp", "/var/tmp", "/run", "/home", "/root", "/mnt",
-					    "/media", "/srv", NULL };
-
-static int under_private(const char *path)
+static int is_shown(const struct view *v, const char *path)
 {
-	for (int i = 0; private_dirs[i]; i++)
-		if (under(path, private_dirs[i]))
+	for (int i = 0; i < v->n; i++)
+		if (under(path, v->shown[i]))
 			return 1;
 	return 0;
 }
 
-/* The kit's secrets and the caller's folders to hide, absolute. */
-static int secret_dirs(char out[][PATH_MAX], int max, const char *const *hide, int n_hide)
+/* Shows path read-only (a link as the same link), unless it is shown
+ * already or does not exist. */
+static void show(struct view *v, const char *path)
 {
-	int n = 0;
-	char rel[PATH_MAX];
-	const char *mine[] = { "solutions", "build/work" };
-	for (int i = 0; i < 2 && n < max; i++)
-		absolute_path(kit_path(rel, sizeof(rel), mine[i]), out[n++], PATH_MAX);
-	for (int i = 0; i < n_hide && n < max; i++)
-		if (hide[i])
-			absolute_path(hide[i], out[n++], PATH_MAX);
-	return n;
+	char abs[PATH_MAX], target[PATH_MAX];
+	struct stat st;
+	if (!path || path[0] != '/' || lstat(path, &st) < 0 || is_shown(v, path) || v->n == 64)
+		return;
+	ssize_t n = S_ISLNK(st.st_mode) ? readlink(path, target, sizeof(target) - 1) : -1;
+	if (n > 0 && !strchr(path + 1, '/')) {
+		/* /bin -> usr/bin on a merged /usr: the same link inside. */
+		target[n] = '\0';
+		push_option(v->a, "--symlink", target, path);
+	} else {
+		absolute_path(path, abs, sizeof(abs));
+		if (is_shown(v, abs) || stat(abs, &st) < 0)
+			return;
+		push_option(v->a, "--ro-bind", abs, abs);
+		snprintf(v->shown[v->n++], PATH_MAX, "%s", abs);
+		if (strcmp(abs, path) == 0)
+			return;
+	}
+	snprintf(v->shown[v->n++], PATH_MAX, "%s", path);
 }
 
-/* 1 when bwrap, run as uid (-1: the grader's own user, who got there),
- * can reach path: every folder above it lets uid through. In a folder a
- * 0700 parent hides (a clone under /root), another user cannot, and bwrap
- * refuses the whole sandbox over a bind it cannot find; such a child could
- * not read the folder without bwrap either, so it is not bound. */
-static int reachable_by(const char *path, long uid)
+/* The system's programs and libraries: what a compiler, nm and the
+ * harness load. Of /etc only what the loader and the C library read; the
+ * rest of it (shadow, keys, other services' settings) stays out. */
+static void show_system(struct view *v)
 {
-	if (uid < 0)
-		return 1;
+	static const char *const sys[] = { "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+					   "/sys", "/etc/ld.so.cache", "/etc/ld.so.conf",
+					   "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/localtime",
+					   "/etc/nsswitch.conf", "/etc/passwd", "/etc/group", NULL };
+	for (int i = 0; sys[i]; i++)
+		show(v, sys[i]);
+	const char *env[] = { getenv("CUDA_HOME"), getenv("CUDA_PATH"), getenv("DEPS_PREFIX") };
+	char abs[PATH_MAX];
+	for (int i = 0; i < 3; i++)
+		if (env[i] && *env[i]) {
+			absolute_path(env[i], abs, sizeof(abs));
+			show(v, abs);
+		}
+}
+
+/* The kit's build products the tools need: the emulator's folder (its
+ * wrapper finds its headers and runtime beside itself) and the unpacked
+ * packages of a machine without a registry. Never the kit's root: not its
+ * .git, solutions/, tests/, nor batches kept there. */
+static void show_kit(struct view *v)
+{
+	char path[PATH_MAX];
+	show(v, kit_path(path, sizeof(path), "build/emu"));
+	show(v, kit_path(path, sizeof(path), ".deps"));
+}
+
+/* Files and folders the command names (the program, its inputs, -I
+ * folders): the kit passes them, the student does not. */
+static void show_arguments(struct view *v, char *const argv[])
+{
+	for (int i = 0; argv[i]; i++) {
+		const char *p = argv[i];
+		if (strncmp(p, "-I", 2) == 0)
+			p += 2;
+		if (p[0] == '/')
+			show(v, p);
+	}
+	/* A toolkit's compiler (CUDA_HOME/bin/nvcc): the whole toolkit. */
 	char dir[PATH_MAX];
-	snprintf(dir, sizeof(dir), "%s", path);
-	for (char *slash = strrchr(dir, '/'); slash; slash = strrchr(dir, '/')) {
-		*slash = '\0';
-		struct stat st;
-		if (stat(dir[0] ? dir : "/", &st) < 0)
-			return 0;
-		mode_t need = st.st_uid == (uid_t)uid ? S_IXUSR : st.st_gid == (gid_t)uid ? S_IXGRP : S_IXOTH;
-		if (!(st.st_mode & need))
-			return 0;
-	}
-	return 1;
-}
-
-/* Re-exposes, read-only, what the children need from inside a private
- * folder: the kit itself and the CUDA toolkit. */
-static void reexpose(struct strvec *a, long uid)
-{
-	const char *need[] = { kit_root(), getenv("CUDA_HOME"), getenv("CUDA_PATH") };
-	for (int i = 0; i < 3; i++) {
-		char abs[PATH_MAX];
-		if (!need[i] || !*need[i])
-			continue;
-		absolute_path(need[i], abs, sizeof(abs));
-		if (under_private(abs) && is_dir(abs) && reachable_by(abs, uid))
-			push_option(a, "--ro-bind", abs, abs);
+	snprintf(dir, sizeof(dir), "%s", argv[0]);
+	char *slash = strrchr(dir, '/');
+	if (slash && slash > dir && slash - dir >= 4 && strncmp(slash - 4, "/bin", 4) == 0) {
+		slash[-4] = '\0';
+		if (dir[0] == '/' && dir[1])
+			show(v, dir);
 	}
 }
 
-void bwrap_argv(struct strvec *a, char *const argv[], const char *work, const char *scratch,
-		const char *cwd, const char *const *hide, int n_hide, long uid)
+void bwrap_argv(struct strvec *a, char *const argv[], const struct bwrap_view *w)
 {
 	probe();
 	strvec_push(a, bwrap);
@@ -222,7 +244,11 @@ void bwrap_argv(struct strvec *a, char *const argv[], const char *work, const ch
 		strvec_push(a, "--disable-userns");
 	strvec_push(a, "--die-with-parent");
 	strvec_push(a, "--new-session");
-	push_option(a, "--ro-bind", "/", "/");
+	char seccomp[16];
+	if (w->seccomp_fd >= 0) {
+		snprintf(seccomp, sizeof(seccomp), "%d", w->seccomp_fd);
+		push_option(a, "--seccomp", seccomp, NULL);
+	}
 	push_option(a, "--proc", "/proc", NULL);
 	push_option(a, "--dev", "/dev", NULL);
 	glob_t gl;
@@ -231,41 +257,61 @@ void bwrap_argv(struct strvec *a, char *const argv[], const char *work, const ch
 			push_option(a, "--dev-bind", gl.gl_pathv[i], gl.gl_pathv[i]);
 		globfree(&gl);
 	}
-	for (int i = 0; private_dirs[i]; i++)
-		if (is_dir(private_dirs[i]))
-			push_option(a, "--tmpfs", private_dirs[i], NULL);
-	reexpose(a, uid);
-	char secret[BWRAP_MAX_HIDE + 2][PATH_MAX];
-	int n = secret_dirs(secret, BWRAP_MAX_HIDE + 2, hide, n_hide), hidden_prog = 0;
-	char prog[PATH_MAX];
-	absolute_path(argv[0], prog, sizeof(prog));
-	/* What uid cannot reach needs no hiding, and an empty folder over it
-	 * would make its path inside the sandbox's writable /tmp. */
-	for (int i = 0; i < n; i++) {
-		if (is_dir(secret[i]) && reachable_by(secret[i], uid))
-			push_option(a, "--tmpfs", secret[i], NULL);
-		hidden_prog |= under(prog, secret[i]);
+	char tmp_size[32];
+	snprintf(tmp_size, sizeof(tmp_size), "%zu", w->tmp_bytes ? w->tmp_bytes : BWRAP_TMP_BYTES);
+	push_option(a, "--size", tmp_size, NULL);
+	push_option(a, "--tmpfs", "/tmp", NULL);
+
+	struct view *v = calloc(1, sizeof(*v));
+	if (!v) {
+		a->failed = 1;
+		return;
 	}
-	/* A program kept in a hidden folder (the batch's reference harness). */
-	if (argv[0][0] == '/' && (hidden_prog || under_private(prog)) && access(prog, F_OK) == 0 &&
-	    !(work[0] && under(prog, work)) && reachable_by(prog, uid))
-		push_option(a, "--ro-bind", prog, prog);
-	if (work[0] && strcmp(work, scratch) != 0)
-		push_option(a, "--ro-bind", work, work);
-	if (scratch[0])
-		push_option(a, "--bind", scratch, scratch);
-	/* The empty folders over what is hidden stay empty: a file written
-	 * there would vanish anyway, but a probe could not tell it from an
-	 * escape, and the child has no business writing there. */
-	for (int i = 0; private_dirs[i]; i++)
-		if (strcmp(private_dirs[i], "/tmp") != 0 && is_dir(private_dirs[i]))
-			push_option(a, "--remount-ro", private_dirs[i], NULL);
-	for (int i = 0; i < n; i++)
-		if (is_dir(secret[i]) && reachable_by(secret[i], uid))
-			push_option(a, "--remount-ro", secret[i], NULL);
-	if (cwd[0])
-		push_option(a, "--chdir", cwd, NULL);
+	v->a = a;
+	/* The run's folder first: the one place it may write (or, with
+	 * tmp_bytes, only read), and its own part of it. */
+	if (w->work[0] && strcmp(w->work, w->scratch) != 0)
+		show(v, w->work);
+	if (w->scratch[0] && !w->tmp_bytes)
+		push_option(a, "--bind", w->scratch, w->scratch);
+	else if (w->scratch[0])
+		show(v, w->scratch);
+	show_system(v);
+	show_kit(v);
+	show_arguments(v, argv);
+	/* Dark even where a shown folder holds them. */
+	char path[PATH_MAX];
+	const char *dark[2 + BWRAP_MAX_HIDE] = { kit_path(path, sizeof(path), "solutions") };
+	int n_dark = 1;
+	for (int i = 0; i < w->n_hide && n_dark < 1 + BWRAP_MAX_HIDE; i++)
+		dark[n_dark++] = w->hide[i];
+	for (int i = 0; i < n_dark; i++) {
+		char abs[PATH_MAX];
+		struct stat st;
+		absolute_path(dark[i], abs, sizeof(abs));
+		if (is_shown(v, abs) && stat(abs, &st) == 0 && S_ISDIR(st.st_mode) && !under(w->scratch, abs))
+			push_option(a, "--tmpfs", abs, NULL);
+	}
+	free(v);
+	/* The root bwrap builds the view on is a tmpfs of its own: read-only,
+	 * so that the folders it made on the way to each shown path take no
+	 * writes (they would take memory without bound). */
+	push_option(a, "--remount-ro", "/", NULL);
+	if (w->cwd[0])
+		push_option(a, "--chdir", w->tmp_bytes ? "/tmp" : w->cwd, NULL);
 	strvec_push(a, "--");
+	/* Inside, a shell says "started" on status_fd, closes it and becomes
+	 * the program: a run without the word failed in bwrap itself (bwrap's
+	 * own status reports a child even when its set-up then fails). */
+	char started[96];
+	if (w->status_fd >= 0) {
+		snprintf(started, sizeof(started), "printf started >&%d && exec %d>&- && exec \"$@\"",
+			 w->status_fd, w->status_fd);
+		strvec_push(a, "/bin/sh");
+		strvec_push(a, "-c");
+		strvec_push(a, started);
+		strvec_push(a, "sh");
+	}
 	for (int i = 0; argv[i]; i++)
 		strvec_push(a, argv[i]);
 }

@@ -1,7 +1,9 @@
 /* Isolation of untrusted children (see isolation.h). */
 #include "sys/isolation.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,10 +12,12 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sys/bwrap.h"
 #include "sys/kit_paths.h"
+#include "sys/seccomp_filter.h"
 #include "sys/strvec.h"
 #include "sys/uid_lease.h"
 
@@ -98,6 +102,90 @@ const struct isolation_policy *isolation_for_tools(const struct isolation_policy
 	return p && p->force ? p : NULL;
 }
 
+/* Processes whose real uid is uid now, from /proc. */
+static int processes_of(uid_t uid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+	while (d && (e = readdir(d))) {
+		struct stat st;
+		char path[300];
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s", e->d_name);
+		n += stat(path, &st) == 0 && st.st_uid == uid;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* The user the child runs as: a leased uid when we are root (refused when
+ * none is free: never root), else ours. Its process limit: as a uid of its
+ * own, nproc; as ours, nproc more than we run now (RLIMIT_NPROC counts
+ * every process of the user). */
+static int choose_user(const struct isolation_policy *p, struct isolation_plan *plan, char *err,
+		       size_t errlen)
+{
+	int nproc = p->nproc > 0 ? p->nproc : ISOLATION_DEFAULT_NPROC;
+	if (geteuid() != 0) {
+		plan->uid = -1;
+		plan->nproc = processes_of(geteuid()) + nproc;
+		return 0;
+	}
+	plan->uid = uid_lease();
+	plan->nproc = nproc;
+	if (plan->uid < 0) {
+		snprintf(err, errlen, "no free sandbox uid: every lock file %s/cuda-lab-kit-uid-*.lock "
+			 "(uids %d to %d) is held by another process, and untrusted code never runs as "
+			 "root: wait for the other grades to end, or find what holds them (fuser)",
+			 uid_lease_dir(), UID_LEASE_BASE, UID_LEASE_BASE + UID_LEASE_COUNT - 1);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether uid can reach the kit's build: a kit under a private home
+ * folder cannot be used by another user. */
+static int uid_can_read_kit(long uid)
+{
+	char lib[PATH_MAX], cc[PATH_MAX];
+	kit_path(lib, sizeof(lib), "build/libkit.a");
+	kit_path(cc, sizeof(cc), "build/emu/cuemu-cc");
+	int need_cc = access(cc, F_OK) == 0;
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (setgroups(0, NULL) < 0 || setgid((gid_t)uid) < 0 || setuid((uid_t)uid) < 0)
+			_exit(1);
+		_exit(access(lib, R_OK) == 0 && (!need_cc || access(cc, X_OK) == 0) ? 0 : 1);
+	}
+	int status = 1;
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+int isolation_ready(const struct isolation_policy *p, const char *work, char *err, size_t errlen)
+{
+	struct isolation_plan plan = { .uid = -1 };
+	if (!p || geteuid() != 0)
+		return 0;
+	if (choose_user(p, &plan, err, errlen) < 0)
+		return -1;
+	if (!uid_can_read_kit(plan.uid)) {
+		snprintf(err, errlen, "the sandbox user (uid %ld) cannot read the kit at %s: a folder "
+			 "above it is private. Move the kit, or chmod o+rx the folders above it, or run "
+			 "with --no-isolation (untrusted code then runs as root).", plan.uid, kit_root());
+		return -1;
+	}
+	if (work && (chown(work, (uid_t)plan.uid, (gid_t)plan.uid) < 0 || chmod(work, 0700) < 0)) {
+		snprintf(err, errlen, "cannot hand %.300s to uid %ld: %s", work, plan.uid, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int isolation_prepare(char *const argv[], const struct sandbox_limits *lim,
 		      struct isolation_plan *plan, char *err, size_t errlen)
 {
@@ -107,6 +195,8 @@ int isolation_prepare(char *const argv[], const struct sandbox_limits *lim,
 	plan->argv = (char **)argv;
 	plan->envp = environ;
 	plan->uid = -1;
+	plan->status[0] = plan->status[1] = plan->seccomp = -1;
+	plan->keep[0] = plan->keep[1] = -1;
 	if (!p) {
 		if (!lim->gpu)
 			return 0;
@@ -121,8 +211,8 @@ int isolation_prepare(char *const argv[], const struct sandbox_limits *lim,
 		return 0;
 	}
 	plan->isolated = 1;
-	plan->uid = p->own_user ? -1 : uid_lease();
-	plan->nproc = p->nproc > 0 ? p->nproc : ISOLATION_DEFAULT_NPROC;
+	if (choose_user(p, plan, err, errlen) < 0)
+		return -1;
 	const char *writable = lim->writable_dir ? lim->writable_dir : p->writable;
 	char work[PATH_MAX] = "", scratch[PATH_MAX] = "";
 	if (writable && prepare_writable(writable, plan->uid, work, scratch, err, errlen) < 0)
@@ -133,13 +223,28 @@ int isolation_prepare(char *const argv[], const struct sandbox_limits *lim,
 	else if (lim->cwd)
 		absolute_path(lim->cwd, plan->cwd, sizeof(plan->cwd));
 
-	build_env(&e, 1, plan->cwd[0] ? plan->cwd : "/tmp", lim->gpu);
 	plan->bwrap = !p->no_bwrap && bwrap_available();
-	if (plan->bwrap)
-		bwrap_argv(&a, argv, work, scratch, plan->cwd, p->hide, p->n_hide, plan->uid);
+	int private_tmp = plan->bwrap && lim->disk_cap > 0;
+	build_env(&e, 1, private_tmp ? "/tmp" : plan->cwd[0] ? plan->cwd : "/tmp", lim->gpu);
+	if (plan->bwrap) {
+		if (pipe2(plan->status, O_CLOEXEC) < 0) {
+			strvec_free(e.v);
+			snprintf(err, errlen, "pipe: %s", strerror(errno));
+			return -1;
+		}
+		plan->seccomp = seccomp_filter_fd();
+		plan->keep[0] = plan->status[1];
+		plan->keep[1] = plan->seccomp;
+		struct bwrap_view view = { .work = work, .scratch = scratch, .cwd = plan->cwd,
+					   .tmp_bytes = lim->disk_cap, .hide = p->hide, .n_hide = p->n_hide,
+					   .status_fd = ISOLATION_STATUS_FD,
+					   .seccomp_fd = plan->seccomp >= 0 ? ISOLATION_SECCOMP_FD : -1 };
+		bwrap_argv(&a, argv, &view);
+	}
 	if (e.failed || a.failed) {
 		strvec_free(e.v);
 		strvec_free(a.v);
+		isolation_finish(plan);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -162,9 +267,11 @@ static void die(const char *what)
 
 void isolation_enter(const struct isolation_plan *plan)
 {
-	if (plan->uid >= 0) {
+	if (plan->nproc > 0) {
 		struct rlimit rl = { (rlim_t)plan->nproc, (rlim_t)plan->nproc };
 		setrlimit(RLIMIT_NPROC, &rl);
+	}
+	if (plan->uid >= 0) {
 		if (setgroups(0, NULL) < 0 || setgid((gid_t)plan->uid) < 0 || setuid((uid_t)plan->uid) < 0)
 			die("setuid");
 	}
@@ -189,8 +296,33 @@ void isolation_fix_status(const struct isolation_plan *plan, struct child_result
 	}
 }
 
+int isolation_check_start(struct isolation_plan *plan, const struct child_result *res, char *err,
+			  size_t errlen)
+{
+	if (!plan->bwrap || plan->status[0] < 0)
+		return 0;
+	/* "started" comes from inside the sandbox, just before the program
+	 * runs (bwrap.h); without it, bwrap failed on its own. */
+	char buf[4096];
+	int flags = fcntl(plan->status[0], F_GETFL);
+	fcntl(plan->status[0], F_SETFL, flags | O_NONBLOCK);
+	ssize_t n = read(plan->status[0], buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	if (strncmp(buf, "started", 7) == 0)
+		return 0;
+	const char *said = child_output_tail(res, 3);
+	snprintf(err, errlen, "the sandbox (bubblewrap) could not be made: %.400s",
+		 said[0] ? said : "it said nothing");
+	return -1;
+}
+
 void isolation_finish(struct isolation_plan *plan)
 {
+	for (int i = 0; i < 2; i++)
+		if (plan->status[i] >= 0)
+			close(plan->status[i]);
+	if (plan->seccomp >= 0)
+		close(plan->seccomp);
 	if (plan->uid >= 0) {
 		uid_kill_all(plan->uid);
 		uid_reap_orphans();
@@ -202,6 +334,8 @@ void isolation_finish(struct isolation_plan *plan)
 	}
 	memset(plan, 0, sizeof(*plan));
 	plan->uid = -1;
+	plan->status[0] = plan->status[1] = plan->seccomp = -1;
+	plan->keep[0] = plan->keep[1] = -1;
 }
 
 void isolation_describe(const struct isolation_policy *p, char *buf, size_t len)
@@ -212,19 +346,20 @@ void isolation_describe(const struct isolation_policy *p, char *buf, size_t len)
 		return;
 	}
 	char who[64] = "as the grader's user";
-	long uid = p->own_user ? -1 : uid_lease();
+	long uid = uid_lease();
 	if (uid >= 0)
-		snprintf(who, sizeof(who), "as uid %ld, at most %d processes", uid,
-			 p->nproc > 0 ? p->nproc : ISOLATION_DEFAULT_NPROC);
-	else if (geteuid() == 0 && !p->own_user)
-		snprintf(who, sizeof(who), "as root (no free sandbox uid)");
+		snprintf(who, sizeof(who), "as uid %ld", uid);
 	else if (geteuid() == 0)
-		snprintf(who, sizeof(who), "as root, the grader's user");
+		snprintf(who, sizeof(who), "nowhere: no free sandbox uid (refused)");
+	char limits[96];
+	snprintf(limits, sizeof(limits), "at most %d processes, memory and file size limited",
+		 p->nproc > 0 ? p->nproc : ISOLATION_DEFAULT_NPROC);
 	if (p->no_bwrap)
-		snprintf(buf, len, "no bubblewrap (turned off); ran %s, with time and output limits", who);
+		snprintf(buf, len, "no bubblewrap (turned off); ran %s, %s", who, limits);
 	else if (bwrap_available())
-		snprintf(buf, len, "bubblewrap: no network, solutions and other submissions hidden; %s", who);
+		snprintf(buf, len, "bubblewrap: no network, only the system, the compilers and this run's "
+			 "files visible; ran %s, %s", who, limits);
 	else
-		snprintf(buf, len, "no bubblewrap (%s); ran %s, with time and output limits",
-			 bwrap_unavailable_reason(), who);
+		snprintf(buf, len, "no bubblewrap (%s); ran %s, %s", bwrap_unavailable_reason(), who,
+			 limits);
 }

@@ -2,7 +2,6 @@
 #include "sys/kit_paths.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -61,20 +60,6 @@ int make_dirs(const char *path)
 	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
 		return -1;
 	return 0;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;	/* keep going: remove what can be removed */
-}
-
-void remove_tree(const char *path)
-{
-	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static int is_program(const char *path)

@@ -26,7 +26,8 @@ void absolute_path(const char *path, char *out, size_t len);
 /* mkdir -p. Returns 0, or -1 with errno set. */
 int make_dirs(const char *path);
 
-/* rm -r, without following symbolic links. */
+/* rm -r, without following symbolic links, through a tree of any depth
+ * (sys/remove_tree.c). */
 void remove_tree(const char *path);
 
 #endif

@@ -25,10 +25,18 @@ static void set_limit(int resource, rlim_t value)
 	setrlimit(resource, &rl);
 }
 
-/* In the child, between fork and exec: only async-signal-safe calls. */
-static void child_setup(int in_fd, int out_fd, int channel_fd, const struct sandbox_limits *lim)
+/* In the child, between fork and exec: only async-signal-safe calls.
+ * keep[i] (the sandbox's own descriptors, or -1) goes to
+ * ISOLATION_STATUS_FD + i; every other descriptor above 2 but the channel
+ * is closed. */
+static void child_setup(int in_fd, int out_fd, int channel_fd, const int keep[ISOLATION_KEEP_FDS],
+			const struct sandbox_limits *lim)
 {
 	setpgid(0, 0);
+	/* Out of the way of the dup2s below, whatever numbers they have now. */
+	int moved[ISOLATION_KEEP_FDS];
+	for (int i = 0; i < ISOLATION_KEEP_FDS; i++)
+		moved[i] = keep[i] >= 0 ? fcntl(keep[i], F_DUPFD, 100) : -1;
 	if (in_fd < 0)
 		in_fd = open("/dev/null", O_RDONLY);
 	if (in_fd >= 0)
@@ -37,13 +45,22 @@ static void child_setup(int in_fd, int out_fd, int channel_fd, const struct sand
 	dup2(out_fd, 2);
 	if (channel_fd >= 0)
 		dup2(channel_fd, CHANNEL_FD);
+	else
+		close(CHANNEL_FD);
+	for (int i = 0; i < ISOLATION_KEEP_FDS; i++)
+		if (moved[i] >= 0)
+			dup2(moved[i], ISOLATION_STATUS_FD + i);
+		else
+			close(ISOLATION_STATUS_FD + i);
 	/* Nothing of the grader's leaks in: other pipes, files, the salt. */
-	for (int fd = channel_fd >= 0 ? CHANNEL_FD + 1 : 3; fd < 1024; fd++)
+	for (int fd = ISOLATION_STATUS_FD + ISOLATION_KEEP_FDS; fd < 1024; fd++)
 		close(fd);
 	if (lim->cpu_s > 0)
 		set_limit(RLIMIT_CPU, (rlim_t)lim->cpu_s + 1);
 	if (lim->file_cap > 0)
 		set_limit(RLIMIT_FSIZE, (rlim_t)lim->file_cap);
+	if (lim->memory_cap > 0)
+		set_limit(RLIMIT_AS, (rlim_t)lim->memory_cap);
 	set_limit(RLIMIT_CORE, 0);
 	if (lim->cwd && chdir(lim->cwd) < 0)
 		_exit(127);
@@ -186,7 +203,7 @@ int sandbox_run(char *const argv[], const struct sandbox_limits *lim, struct chi
 		return -1;
 	}
 	if (pid == 0) {
-		child_setup(input_fd, pipefd[1], channel_fd, lim);
+		child_setup(input_fd, pipefd[1], channel_fd, plan.keep, lim);
 		isolation_enter(&plan);
 		execvpe(plan.argv[0], plan.argv, plan.envp);
 		dprintf(2, "cannot run %s: %s\n", plan.argv[0], strerror(errno));
@@ -205,7 +222,12 @@ int sandbox_run(char *const argv[], const struct sandbox_limits *lim, struct chi
 	}
 	res->output[res->output_len] = '\0';
 	isolation_fix_status(&plan, res);
+	int started = isolation_check_start(&plan, res, err, errlen);
 	isolation_finish(&plan);
+	if (started < 0) {
+		child_result_free(res);
+		return -1;
+	}
 	return 0;
 }
 

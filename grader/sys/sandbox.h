@@ -17,6 +17,11 @@ struct sandbox_limits {
 	double cpu_s;		/* RLIMIT_CPU; 0 for none */
 	size_t output_cap;	/* stdout+stderr bytes kept; the rest is read and dropped */
 	size_t file_cap;	/* RLIMIT_FSIZE: the largest file (and channel) it may write; 0: none */
+	size_t memory_cap;	/* RLIMIT_AS: the most memory it may map; 0: none */
+	/* With isolation under bubblewrap: > 0, the child writes only to a
+	 * private /tmp of this many bytes, where it starts (writable_dir is
+	 * read-only to it); 0, it writes its part of writable_dir. */
+	size_t disk_cap;
 	int with_channel;	/* give the child a fresh memfd as CHANNEL_FD */
 	const char *cwd;	/* the child's working directory, or NULL */
 	const char *writable_dir;	/* with isolation: the only folder it may write */

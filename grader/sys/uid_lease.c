@@ -18,7 +18,7 @@ static long lease_uid = -1;
 static pid_t lease_pid;
 static int lease_fd = -1;
 
-static const char *lock_dir(void)
+const char *uid_lease_dir(void)
 {
 	struct stat st;
 	return stat("/run/lock", &st) == 0 && S_ISDIR(st.st_mode) ? "/run/lock" : "/tmp";
@@ -58,7 +58,7 @@ static int try_lease(long uid)
 	char path[PATH_MAX];
 	if (getpwuid((uid_t)uid) || getgrgid((gid_t)uid))
 		return -1;
-	snprintf(path, sizeof(path), "%s/cuda-lab-kit-uid-%ld.lock", lock_dir(), uid);
+	snprintf(path, sizeof(path), "%s/cuda-lab-kit-uid-%ld.lock", uid_lease_dir(), uid);
 	int fd = open(path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;

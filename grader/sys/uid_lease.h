@@ -19,6 +19,9 @@
  * range is free. */
 long uid_lease(void);
 
+/* The folder of the lease's lock files (/run/lock, else /tmp). */
+const char *uid_lease_dir(void);
+
 /* Kills every process running as uid. */
 void uid_kill_all(long uid);
 

@@ -1,6 +1,9 @@
 /* UTF-8 checks (see utf8.h). */
 #include "sys/utf8.h"
 
+#include <stdio.h>
+#include <string.h>
+
 size_t utf8_len(const unsigned char *p)
 {
 	unsigned c = p[0];
@@ -31,4 +34,49 @@ size_t utf8_len(const unsigned char *p)
 int is_control_char(unsigned char c)
 {
 	return c < 0x20 || c == 0x7f;
+}
+
+size_t c1_control_len(const unsigned char *p)
+{
+	return p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f ? 2 : 0;
+}
+
+void utf8_clean(char *s, int keep_lines)
+{
+	unsigned char *p = (unsigned char *)s;
+	while (*p) {
+		size_t n = utf8_len(p), c1 = c1_control_len(p);
+		if (keep_lines && (*p == '\n' || *p == '\t')) {
+			p++;
+		} else if (n == 0 || is_control_char(*p)) {
+			*p++ = '?';
+		} else if (c1) {
+			p[0] = '?';	/* one character becomes one: the rest moves up */
+			memmove(p + 1, p + 2, strlen((char *)p + 2) + 1);
+			p++;
+		} else {
+			p += n;
+		}
+	}
+}
+
+int utf8_escape_name(const char *name, char *out, size_t len)
+{
+	size_t o = 0;
+	for (const unsigned char *p = (const unsigned char *)name; *p;) {
+		size_t n = utf8_len(p);
+		int plain = n > 0 && !is_control_char(*p) && !c1_control_len(p) && *p != '\\';
+		size_t need = plain ? n : 4;
+		if (o + need + 1 > len)
+			return -1;
+		if (plain) {
+			memcpy(out + o, p, n);
+			p += n;
+		} else {
+			snprintf(out + o, 5, "\\x%02X", *p++);
+		}
+		o += need;
+	}
+	out[o] = '\0';
+	return 0;
 }
