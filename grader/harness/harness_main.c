@@ -132,16 +132,16 @@ static void run_correct(const struct lab *lab, const struct shape *s, uint64_t s
 	double elapsed = now_ms() - t0;
 	cudaError_t e = sync != cudaSuccess ? sync : last;
 	if (e != cudaSuccess) {
-		char msg[1024] = "", esc[1200];
+		char msg[1024] = "", esc[1200], done[2048];
 #ifdef KIT_EMU
 		const char *fault = cuemu_last_fault();
 		snprintf(msg, sizeof(msg), "%s", fault ? fault : "");
 #endif
 		json_escape(msg, esc, sizeof(esc));
-		send_json(MSG_DONE, "{\"cuda_error\":\"%s\",\"cuda_error_text\":\"%s\",\"detail\":\"%s\","
-			  "\"elapsed_ms\":%.3f}",
-			  cudaGetErrorName(e), cudaGetErrorString(e), esc, elapsed);
-		exit(0);
+		int len = snprintf(done, sizeof(done), "{\"cuda_error\":\"%s\",\"cuda_error_text\":\"%.300s\","
+				   "\"detail\":\"%s\",\"elapsed_ms\":%.3f}",
+				   cudaGetErrorName(e), cudaGetErrorString(e), esc, elapsed);
+		harness_last_frame(MSG_DONE, done, (uint64_t)len, 0);
 	}
 
 	check(cudaMemcpy(h_span, d_span, span * 4, cudaMemcpyDeviceToHost), "cudaMemcpy (output)");
@@ -466,6 +466,5 @@ int main(int argc, char **argv)
 	} else {
 		usage();
 	}
-	channel_send(CHANNEL_FD, MSG_END, NULL, 0);
-	return 0;
+	harness_last_frame(MSG_END, NULL, 0, 0);
 }

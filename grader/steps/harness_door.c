@@ -14,19 +14,40 @@ static json_t *parse_json(const unsigned char *p, uint64_t len)
 	return json_loadb((const char *)p, (size_t)len, 0, NULL);
 }
 
-/* Walks the frames of data[0, len_all). A second frame of a kind that comes
- * once, or JSON that does not parse, counts as corruption like a broken
- * header. */
+/* Whether a frame of this type may follow the frames seen so far (a bit
+ * per type in *seen): nothing follows the last frame (MSG_END, MSG_ERROR),
+ * and only MSG_TIMING comes more than once in one report. Whatever the
+ * student's code adds to the channel (a destructor after the harness's
+ * end, a stream pointed at it) breaks one of these or the framing. */
+static int frame_in_order(unsigned *seen, uint32_t type)
+{
+	unsigned bit = 1u << type;
+	if (*seen & ((1u << MSG_END) | (1u << MSG_ERROR)))
+		return 0;
+	if (type != MSG_TIMING && (*seen & bit))
+		return 0;
+	*seen |= bit;
+	return 1;
+}
+
+/* Walks the frames of data[0, len_all). A frame out of order (above), or
+ * JSON that does not parse, counts as corruption like a broken header:
+ * the report was tampered with, and nothing in it is believed. */
 static void read_frames(struct harness_report *rep, const unsigned char *data, size_t len_all)
 {
 	struct channel_reader r = { data, len_all, 0 };
 	uint32_t type;
 	const unsigned char *p;
 	uint64_t len;
+	unsigned seen = 0;
 	int rc;
 	rep->timings = json_array();
 	while ((rc = channel_next(&r, &type, &p, &len)) == 1) {
 		json_t *j = NULL;
+		if (!frame_in_order(&seen, type)) {
+			rep->corrupt = 1;
+			return;
+		}
 		if (type != MSG_OUTPUT && type != MSG_END) {
 			j = parse_json(p, len);
 			if (!j) {
@@ -38,7 +59,7 @@ static void read_frames(struct harness_report *rep, const unsigned char *data, s
 		case MSG_BEGIN: rep->began = 1; json_decref(j); break;
 		case MSG_DEVICE: json_decref(rep->device); rep->device = j; break;
 		case MSG_END: rep->ended = 1; break;
-		case MSG_DONE: if (rep->done) rep->corrupt = 1; json_decref(rep->done); rep->done = j; break;
+		case MSG_DONE: json_decref(rep->done); rep->done = j; break;
 		case MSG_ERROR: json_decref(rep->error); rep->error = j; break;
 		case MSG_METRICS: json_decref(rep->metrics); rep->metrics = j; break;
 		case MSG_TIMING: json_array_append_new(rep->timings, j); break;
@@ -140,12 +161,18 @@ int harness_split(const struct harness_report *whole, struct harness_report *par
 	const unsigned char *p;
 	uint64_t len;
 	size_t at = 0;
+	unsigned seen = 0;
 	while ((rc = channel_next(&r, &type, &p, &len)) == 1) {
 		if (type == MSG_BEGIN) {
 			if (n == max || n == HARNESS_MAX_PARTS)
 				return -1;	/* more sizes than were asked for */
 			start[n++] = at;
+			seen &= (1u << MSG_END) | (1u << MSG_ERROR);	/* a new size's frames */
+		} else if (n == 0) {
+			return -1;	/* the harness sends nothing before the first size */
 		}
+		if (!frame_in_order(&seen, type))
+			return -1;
 		at = r.pos;
 	}
 	if (rc < 0)
@@ -261,9 +288,9 @@ void harness_explain_abort(const struct harness_report *rep, const char *entry, 
 	char fate[128];
 	const struct child_result *c = &rep->child;
 	if (rep->corrupt) {
-		snprintf(buf, len, "%s: the grader's report channel (file descriptor 3) holds data that is "
-			 "not the harness's: something in the process wrote to it, so nothing it says is "
-			 "believed", where);
+		snprintf(buf, len, "%s: the grader's report channel (file descriptor 3) was tampered "
+			 "with: it holds data that is not the harness's (a frame out of order, or after the "
+			 "harness's last), so nothing it says is believed", where);
 	} else if (c->timed_out) {
 		snprintf(buf, len, "%s: %s() did not finish in time and was stopped (an endless loop, or a "
 			 "kernel waiting for something that never happens?)", where, entry);
