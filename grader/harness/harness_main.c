@@ -447,9 +447,13 @@ int main(int argc, char **argv)
 	} else if (strcmp(cmd, "analysis") == 0 && argc == 5) {
 		const struct lab *lab = need_lab(argv[2]);
 		struct shape s = need_shape(lab, argv[3]);
+		uint64_t seed = strtoull(argv[4], NULL, 10);
+		/* The traced blocks: a sample spread over the grid, chosen by the
+		 * run's seed (emu/runtime/sample.c), not blocks a file can know. */
+		cuemu_set_sample_seed(seed);
 		cuemu_set_tracing(1);
 		cuemu_metrics_reset();
-		run_correct(lab, &s, strtoull(argv[4], NULL, 10));
+		run_correct(lab, &s, seed);
 		char *metrics = cuemu_metrics_json();
 		if (!metrics)
 			fail("analysis", "the emulator produced no metrics");

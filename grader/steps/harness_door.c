@@ -206,16 +206,16 @@ int harness_bench(const struct run_context *ctx, const char *harness, const stru
 	return run_student(ctx, argv, ctx->rubric->bench_timeout_s, 1 << 20, rep, err, errlen);
 }
 
-int harness_analysis(const struct run_context *ctx, const char *harness, struct harness_report *rep,
-		     char *err, size_t errlen)
+int harness_analysis(const struct run_context *ctx, const char *harness, const struct shape *s,
+		     struct harness_report *rep, char *err, size_t errlen)
 {
 	const struct rubric *r = ctx->rubric;
 	char shape[64], seed[32];
-	shape_format(&r->analysis_shape, shape, sizeof(shape));
+	shape_format(s, shape, sizeof(shape));
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)ctx->seed);
 	char *argv[] = { (char *)harness, "analysis", (char *)ctx->lab->id, shape, seed, NULL };
 	/* The output between its guards, and the metrics (up to 64 MiB of JSON). */
-	size_t words = 2 * GUARD_WORDS + ctx->lab->out_count(&r->analysis_shape);
+	size_t words = 2 * GUARD_WORDS + ctx->lab->out_count(s);
 	return run_student(ctx, argv, r->analysis_timeout_s, words * 4 + (64 << 20), rep, err, errlen);
 }
 

@@ -64,10 +64,10 @@ void harness_part_free(struct harness_report *part);
 int harness_bench(const struct run_context *ctx, const char *harness, const struct shape *shapes,
 		  int n, struct harness_report *rep, char *err, size_t errlen);
 
-/* analysis: harness (an emulator build) on the rubric's analysis shape with
- * ctx->seed's inputs, sending the emulator's metrics. */
-int harness_analysis(const struct run_context *ctx, const char *harness, struct harness_report *rep,
-		     char *err, size_t errlen);
+/* analysis: harness (an emulator build) at shape s (analysis_shape.h) with
+ * ctx->seed's inputs and traced blocks, sending the emulator's metrics. */
+int harness_analysis(const struct run_context *ctx, const char *harness, const struct shape *s,
+		     struct harness_report *rep, char *err, size_t errlen);
 
 /* predict: harness (an emulator build) at shape s, each launch's blocks a
  * seeded sample, as sms multiprocessors would start them; computed: every

@@ -1,0 +1,91 @@
+/*
+ * The order of the harness's frames (grader/steps/harness_door.c): nothing
+ * after the last frame (MSG_END, MSG_ERROR), no second frame of a kind that
+ * comes once per size, nothing before the first size. A stream that breaks
+ * one was tampered with: harness_split refuses it.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "channel.h"
+#include "steps/harness_door.h"
+
+struct stream {
+	unsigned char data[4096];
+	size_t len;
+};
+
+static void add(struct stream *s, enum channel_msg type, const char *payload)
+{
+	size_t n = payload ? strlen(payload) : 0;
+	struct frame_header h = { CHANNEL_MAGIC, (uint32_t)type, n };
+	cr_assert_lt(s->len + sizeof(h) + n, sizeof(s->data));
+	memcpy(s->data + s->len, &h, sizeof(h));
+	memcpy(s->data + s->len + sizeof(h), payload ? payload : "", n);
+	s->len += sizeof(h) + n;
+}
+
+/* One size's frames as the harness sends them: BEGIN, OUTPUT, DONE. */
+static void add_size(struct stream *s)
+{
+	add(s, MSG_BEGIN, "{\"shape\":\"1x1\",\"seed\":\"1\"}");
+	add(s, MSG_OUTPUT, "abcdefgh");
+	add(s, MSG_DONE, "{\"cuda_error\":null}");
+}
+
+static int split(struct stream *s)
+{
+	struct harness_report whole, parts[4];
+	memset(&whole, 0, sizeof(whole));
+	whole.child.channel = s->data;
+	whole.child.channel_len = s->len;
+	int n = harness_split(&whole, parts, 4);
+	for (int i = 0; i < n; i++)
+		harness_part_free(&parts[i]);
+	return n;
+}
+
+Test(frames, the_harness_order_is_read)
+{
+	struct stream s = { .len = 0 };
+	add_size(&s);
+	add_size(&s);
+	add(&s, MSG_END, NULL);
+	cr_expect_eq(split(&s), 2);
+}
+
+Test(frames, a_frame_after_the_end_is_tampering)
+{
+	struct stream s = { .len = 0 };
+	add_size(&s);
+	add(&s, MSG_END, NULL);
+	add(&s, MSG_METRICS, "{}");
+	cr_expect_eq(split(&s), -1);
+}
+
+Test(frames, a_frame_after_an_error_is_tampering)
+{
+	struct stream s = { .len = 0 };
+	add_size(&s);
+	add(&s, MSG_ERROR, "{\"where\":\"x\",\"error\":\"y\"}");
+	add_size(&s);
+	cr_expect_eq(split(&s), -1);
+}
+
+Test(frames, a_second_done_in_one_size_is_tampering)
+{
+	struct stream s = { .len = 0 };
+	add_size(&s);
+	add(&s, MSG_DONE, "{\"cuda_error\":null}");
+	add(&s, MSG_END, NULL);
+	cr_expect_eq(split(&s), -1);
+}
+
+Test(frames, a_frame_before_the_first_size_is_tampering)
+{
+	struct stream s = { .len = 0 };
+	add(&s, MSG_METRICS, "{}");
+	add_size(&s);
+	add(&s, MSG_END, NULL);
+	cr_expect_eq(split(&s), -1);
+}
