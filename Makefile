@@ -89,7 +89,7 @@ $(BUILD)/libkit.a: $(COMMON_OBJ)
 	ar rcs $@ $^
 
 harness: $(BUILD)/libkit.a $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/emu/harness_main.o \
-         $(BUILD)/harness/emu/predict.o \
+         $(BUILD)/harness/emu/predict.o $(BUILD)/harness/cuda/bench.o $(BUILD)/harness/emu/bench.o \
          $(ENTRY_SRC:grader/%.c=$(BUILD)/harness/%.o) $(BUILD)/harness/device-probe \
          $(BUILD)/harness/cuda/launch_log.o $(BUILD)/harness/cuda/launch_wrap.o \
          $(BUILD)/harness/occupancy-api
@@ -97,6 +97,14 @@ harness: $(BUILD)/libkit.a $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness
 $(BUILD)/harness/cuda/harness_main.o: $(HARNESS_SRC) | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -I$(CUDA_INC) -c $< -o $@
+
+$(BUILD)/harness/cuda/bench.o: grader/harness/bench.c | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -I$(CUDA_INC) -c $< -o $@
+
+$(BUILD)/harness/emu/bench.o: grader/harness/bench.c | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -Iemu/include -DKIT_EMU -c $< -o $@
 
 $(BUILD)/harness/cuda/launch_%.o: grader/harness/launch_%.c | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
@@ -116,7 +124,8 @@ $(BUILD)/harness/%.o: grader/%.c | $(BUILD)/.deps-ok
 
 # Finds out whether there is a CUDA device, and which, without any student
 # code: the cuda harness linked with an entry that is never called.
-$(BUILD)/harness/device-probe: $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/cuda/launch_log.o \
+$(BUILD)/harness/device-probe: $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/cuda/bench.o \
+                               $(BUILD)/harness/cuda/launch_log.o \
                                $(BUILD)/harness/harness/no_entry.o $(COMMON_OBJ)
 ifneq ($(NVCC),)
 	$(NVCC) $^ -o $@

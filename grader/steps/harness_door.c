@@ -189,16 +189,18 @@ int harness_split(const struct harness_report *whole, struct harness_report *par
 int harness_bench(const struct run_context *ctx, const char *harness, const struct shape *shapes,
 		  int n, struct harness_report *rep, char *err, size_t errlen)
 {
-	char runs[16], texts[GRADE_MAX_BENCH][64];
-	char *argv[GRADE_MAX_BENCH + 5];
+	char runs[16], seed[32], texts[GRADE_MAX_BENCH][64];
+	char *argv[GRADE_MAX_BENCH + 6];
 	int a = 0;
 	if (n > GRADE_MAX_BENCH)
 		n = GRADE_MAX_BENCH;
 	snprintf(runs, sizeof(runs), "%d", ctx->rubric->runs);
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)ctx->seed);
 	argv[a++] = (char *)harness;
 	argv[a++] = "bench";
 	argv[a++] = (char *)ctx->lab->id;
 	argv[a++] = runs;
+	argv[a++] = seed;
 	for (int i = 0; i < n; i++)
 		argv[a++] = (char *)shape_format(&shapes[i], texts[i], sizeof(texts[i]));
 	argv[a] = NULL;
@@ -245,10 +247,11 @@ int harness_occupancy(const struct run_context *ctx, const char *path, int n,
 int harness_sweep(const struct run_context *ctx, struct harness_report *rep, char *err, size_t errlen)
 {
 	const struct rubric *r = ctx->rubric;
-	char runs[16], shape[64];
+	char runs[16], seed[32], shape[64];
 	snprintf(runs, sizeof(runs), "%d", r->sweep_runs);
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)ctx->seed);
 	shape_format(&r->perf_shape, shape, sizeof(shape));
-	char *argv[] = { (char *)ctx->harness, "sweep", (char *)ctx->lab->id, runs, shape, NULL };
+	char *argv[] = { (char *)ctx->harness, "sweep", (char *)ctx->lab->id, runs, seed, shape, NULL };
 	/* One MSG_TIMING per point of the sweep. */
 	return run_student(ctx, argv, r->bench_timeout_s, 1 << 20, rep, err, errlen);
 }
