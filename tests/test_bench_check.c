@@ -10,9 +10,8 @@
 #include <string.h>
 
 #include "bench_plan.h"
-#include "steps/build.h"
 #include "steps/performance.h"
-#include "sys/kit_paths.h"
+#include "test_support.h"
 
 extern const struct lab lab3_transpose;
 
@@ -61,21 +60,14 @@ Test(bench_plan, the_hash_sees_position_and_value)
 /* Builds FILE for the emulator and times it at 96x64, 4 runs. */
 static int bench(const char *file, char *msg, size_t len)
 {
-	char path[1024], err[512], log[8192], src[1024];
 	struct rubric r;
-	kit_path(path, sizeof(path), "labs/lab3-transpose/lab.ini");
-	cr_assert_eq(rubric_load(path, 2, &r, err, sizeof(err)), 0, "%s", err);
+	char work[] = "/tmp/bench-check-XXXXXX";
+	struct build_result b;
+	emu_lab3_build(file, &r, work, &b);
 	r.n_chart_shapes = 0;
 	r.perf_shape = (struct shape){ 2, { 96, 64 } };
 	r.runs = 4;
 	r.bench_timeout_s = 120;
-	char work[] = "/tmp/bench-check-XXXXXX";
-	cr_assert(mkdtemp(work));
-	struct device_info dev;
-	memset(&dev, 0, sizeof(dev));
-	struct build_result b;
-	cr_assert_eq(build_submission(&lab3_transpose, BACKEND_EMU, kit_path(src, sizeof(src), file), work,
-				      &dev, NULL, 120, &b, log, sizeof(log)), 0, "%s", log);
 	struct run_context ctx = { &lab3_transpose, &r, b.harness, work, 11, 0, NULL, NULL };
 	struct bench_run st;
 	int rc = bench_harness(&ctx, b.harness, &st, msg, len);

@@ -1,10 +1,14 @@
 /* Test helpers (see test_support.h). */
 #include "test_support.h"
 
+#include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/guard.h"
+#include "sys/kit_paths.h"
+
+extern const struct lab lab3_transpose;
 
 struct harness_report correct_report(const struct lab *lab, const struct shape *s, uint64_t seed,
 				     uint32_t **span_out)
@@ -38,4 +42,16 @@ void add_bench_point(struct grade *g, size_t rows, size_t cols, double student, 
 	b->student_gbps = student;
 	b->reference_gbps = reference;
 	b->copy_gbps = copy;
+}
+
+void emu_lab3_build(const char *file, struct rubric *r, char *work, struct build_result *b)
+{
+	char path[1024], err[512], log[8192], src[1024];
+	kit_path(path, sizeof(path), "labs/lab3-transpose/lab.ini");
+	cr_assert_eq(rubric_load(path, 2, r, err, sizeof(err)), 0, "%s", err);
+	cr_assert(mkdtemp(work));
+	struct device_info dev;
+	memset(&dev, 0, sizeof(dev));
+	cr_assert_eq(build_submission(&lab3_transpose, BACKEND_EMU, kit_path(src, sizeof(src), file), work,
+				      &dev, NULL, 120, b, log, sizeof(log)), 0, "%s", log);
 }

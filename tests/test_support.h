@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "steps/build.h"
 #include "steps/grade.h"
 #include "steps/harness_door.h"
 
@@ -16,5 +17,10 @@ struct harness_report correct_report(const struct lab *lab, const struct shape *
 /* Appends a rows x cols bandwidth point to g (negative GB/s: not measured). */
 void add_bench_point(struct grade *g, size_t rows, size_t cols, double student, double reference,
 		     double copy);
+
+/* Loads lab 3's rubric into r, makes the temporary folder work (a mkdtemp
+ * template) and builds FILE (relative to the kit) there for the emulator:
+ * b->harness is the linked harness. Asserts on any failure. */
+void emu_lab3_build(const char *file, struct rubric *r, char *work, struct build_result *b);
 
 #endif
