@@ -32,7 +32,7 @@ void bench_plan_run(uint64_t stream, size_t n_in, int run, int runs, struct benc
 	uint64_t a = rng_at(stream, 3 * (uint64_t)run), b = rng_at(stream, 3 * (uint64_t)run + 1);
 	memset(p, 0, sizeof(*p));
 	p->out_offset = (size_t)(a % (BENCH_SLACK_WORDS / BENCH_OFFSET_STEP_WORDS)) * BENCH_OFFSET_STEP_WORDS;
-	p->chunk_words = n_in < BENCH_OFFSET_STEP_WORDS ? n_in : BENCH_OFFSET_STEP_WORDS;
+	p->chunk_words = n_in < BENCH_CHUNK_WORDS ? n_in : BENCH_CHUNK_WORDS;
 	p->chunk_at = (size_t)(b % (n_in - p->chunk_words + 1));
 	p->chunk_byte = (unsigned char)rng_at(stream, 3 * (uint64_t)run + 2);
 	p->checked = run < runs && checked_run(stream, run, runs);

@@ -24,6 +24,8 @@
  * a kernel's speed does not depend on them) within this many words. */
 #define BENCH_OFFSET_STEP_WORDS 64u
 #define BENCH_SLACK_WORDS (64u * 1024u)
+/* The input words overwritten before each call (fewer in a smaller input). */
+#define BENCH_CHUNK_WORDS 64u
 /* How many timed runs of each size are checked. */
 #define BENCH_CHECKED_RUNS 2
 
