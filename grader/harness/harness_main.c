@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../../common/channel.h"
 #include "../../common/guard.h"
@@ -40,6 +41,22 @@
 #endif
 
 /* ---- reporting --------------------------------------------------------- */
+
+/*
+ * exit() as the student's code sees it: the harness is linked with
+ * --wrap=exit (steps/build.c), so a call of exit() from the entry point
+ * ends the process at once, stdout and stderr flushed, as _exit would: no
+ * destructor or atexit handler of the student's runs after it, and so
+ * none can write the frames the harness never sent (the grader then says
+ * the entry point did not return).
+ */
+void __wrap_exit(int status) __attribute__((noreturn));
+void __wrap_exit(int status)
+{
+	fflush(stdout);
+	fflush(stderr);
+	_exit(status);
+}
 
 void check(cudaError_t e, const char *where)
 {

@@ -79,7 +79,8 @@ int build_compile_only(enum backend backend, const char *submission, const char 
 
 /* The lab's harness: the backend's harness_main.o and bench.o, the lab's entry adapter,
  * the student's object and the kit library; on CUDA, the launch log, which
- * sees every kernel launch on its way to the runtime (launch_log.h). */
+ * sees every kernel launch on its way to the runtime (launch_log.h). exit()
+ * is wrapped (harness_main.c's __wrap_exit): nothing runs after it. */
 static int link_harness(const struct lab *lab, enum backend backend, const char *obj,
 			const char *exe, const struct isolation_policy *tools, double timeout_s, char *log,
 			size_t loglen)
@@ -109,12 +110,12 @@ static int link_harness(const struct lab *lab, enum backend backend, const char 
 			return -1;
 		}
 	if (backend == BACKEND_CUDA) {
-		char *argv[] = { linker, "-o", (char *)exe, LAUNCH_LOG_WRAP_FLAGS, main_o, bench_o, log_o,
-				 wrap_o, entry_o, (char *)obj, libkit, NULL };
+		char *argv[] = { linker, "-o", (char *)exe, LAUNCH_LOG_WRAP_FLAGS, "-Xlinker", "--wrap=exit",
+				 main_o, bench_o, log_o, wrap_o, entry_o, (char *)obj, libkit, NULL };
 		return run_tool(argv, tools, timeout_s, "link", log, loglen);
 	}
-	char *argv[] = { linker, "-o", (char *)exe, main_o, bench_o, predict_o, entry_o, (char *)obj, libkit,
-			 NULL };
+	char *argv[] = { linker, "-o", (char *)exe, "-Wl,--wrap=exit", main_o, bench_o, predict_o, entry_o,
+			 (char *)obj, libkit, NULL };
 	return run_tool(argv, tools, timeout_s, "link", log, loglen);
 }
 
