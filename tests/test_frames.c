@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "channel.h"
+#include "harness_report.h"
 #include "steps/harness_door.h"
 
 struct stream {
@@ -88,4 +89,34 @@ Test(frames, a_frame_before_the_first_size_is_tampering)
 	add_size(&s);
 	add(&s, MSG_END, NULL);
 	cr_expect_eq(split(&s), -1);
+}
+
+/* A process that ended inside the entry point (an exit() of the student's
+ * code, a crash) wrote nothing of the harness's after its last MSG_BEGIN:
+ * a well-formed tail there is a forgery, and is dropped. */
+static int last_part_done(struct stream *s, int exited, int status)
+{
+	struct harness_report whole, parts[4];
+	memset(&whole, 0, sizeof(whole));
+	whole.child.channel = s->data;
+	whole.child.channel_len = s->len;
+	whole.child.exited = exited;
+	whole.child.exit_status = status;
+	whole.child.signaled = !exited;
+	int n = harness_split(&whole, parts, 4);
+	cr_assert_geq(n, 1);
+	int done = parts[n - 1].done != NULL && parts[n - 1].outputs == 1;
+	for (int i = 0; i < n; i++)
+		harness_part_free(&parts[i]);
+	return done;
+}
+
+Test(frames, a_tail_written_before_the_process_ended_inside_the_call_is_dropped)
+{
+	struct stream s = { .len = 0 };
+	add_size(&s);
+	add(&s, MSG_END, NULL);
+	cr_expect(last_part_done(&s, 1, 0), "the harness's own ending was not believed");
+	cr_expect(!last_part_done(&s, 1, HARNESS_STUDENT_EXIT), "a tail before exit() was believed");
+	cr_expect(!last_part_done(&s, 0, 0), "a tail before a crash was believed");
 }

@@ -46,16 +46,18 @@
  * exit() as the student's code sees it: the harness is linked with
  * --wrap=exit (steps/build.c), so a call of exit() from the entry point
  * ends the process at once, stdout and stderr flushed, as _exit would: no
- * destructor or atexit handler of the student's runs after it, and so
- * none can write the frames the harness never sent (the grader then says
- * the entry point did not return).
+ * destructor or atexit handler of the student's runs after it. Whatever
+ * status was asked for, it is HARNESS_STUDENT_EXIT, never one of the
+ * harness's own: the grader then believes no frame written after the
+ * entry point was called (harness_report.h).
  */
 void __wrap_exit(int status) __attribute__((noreturn));
 void __wrap_exit(int status)
 {
+	(void)status;
 	fflush(stdout);
 	fflush(stderr);
-	_exit(status);
+	_exit(HARNESS_STUDENT_EXIT);
 }
 
 void check(cudaError_t e, const char *where)

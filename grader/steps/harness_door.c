@@ -6,6 +6,7 @@
 
 #include "channel.h"
 #include "guard.h"
+#include "harness_report.h"
 #include "occupancy.h"
 #include "steps/grade.h"
 
@@ -76,6 +77,29 @@ static void read_frames(struct harness_report *rep, const unsigned char *data, s
 		rep->corrupt = 1;
 }
 
+/*
+ * A process that did not end one of the harness's ways (status 0 or 1:
+ * harness_report.h) ended while student code ran, or was stopped: the
+ * frames after its last MSG_BEGIN were not the harness's (a forged tail
+ * written before an exit() or a crash), and it did not end. Drops them.
+ */
+static void drop_unended(struct harness_report *rep)
+{
+	const struct child_result *c = &rep->child;
+	if (c->exited && (c->exit_status == 0 || c->exit_status == 1))
+		return;
+	rep->ended = 0;
+	if (!rep->began)
+		return;
+	json_decref(rep->done);
+	json_decref(rep->error);
+	json_decref(rep->metrics);
+	rep->done = rep->error = rep->metrics = NULL;
+	rep->output = NULL;
+	rep->output_words = 0;
+	rep->outputs = 0;
+}
+
 static int run(char *const argv[], const struct sandbox_limits *lim, struct harness_report *rep,
 	       char *err, size_t errlen)
 {
@@ -83,6 +107,7 @@ static int run(char *const argv[], const struct sandbox_limits *lim, struct harn
 	if (sandbox_run(argv, lim, &rep->child, err, errlen) < 0)
 		return -1;
 	read_frames(rep, rep->child.channel, rep->child.channel_len);
+	drop_unended(rep);
 	return 0;
 }
 
@@ -183,6 +208,8 @@ int harness_split(const struct harness_report *whole, struct harness_report *par
 		parts[i].child = whole->child;	/* the fate of the process, shared */
 		read_frames(&parts[i], whole->child.channel + start[i], start[i + 1] - start[i]);
 	}
+	if (n > 0)
+		drop_unended(&parts[n - 1]);	/* the size the process ended in */
 	return n;
 }
 
@@ -309,8 +336,12 @@ void harness_explain_abort(const struct harness_report *rep, const char *entry, 
 			 json_string_value(json_object_get(rep->error, "where")) ?: "?",
 			 json_string_value(json_object_get(rep->error, "error")) ?: "?");
 	} else if (rep->began) {
+		if (c->exited && c->exit_status == HARNESS_STUDENT_EXIT)
+			snprintf(fate, sizeof(fate), "your code called exit()");
+		else
+			child_fate(c, fate, sizeof(fate));
 		snprintf(buf, len, "%s: the process ended (%s) inside %s(): the entry point must return "
-			 "to its caller, not call exit()", where, child_fate(c, fate, sizeof(fate)), entry);
+			 "to its caller, not call exit()", where, fate, entry);
 	} else {
 		snprintf(buf, len, "%s: the program %s before %s() was called", where,
 			 child_fate(c, fate, sizeof(fate)), entry);
