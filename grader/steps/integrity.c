@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "steps/direct_syscalls.h"
 #include "steps/known_symbols.h"
 #include "sys/sandbox.h"
 
@@ -152,6 +153,12 @@ int integrity_check(const struct rubric *r, enum backend backend, const char *st
 			  "libraries that do the lab's work (CUB, Thrust), dynamic loading, files, "
 			  "processes and sockets are not allowed, and no function of the C library, "
 			  "the CUDA runtime or the kit may be defined again.", why, name);
+	} else if ((rc = direct_syscall_find(student_obj, tools, name, sizeof name, err, sizeof err)) < 0) {
+		test_fail(t, "could not read the code of your object file: %s", err);
+	} else if (rc > 0) {
+		test_fail(t, "refused: your file makes a system call itself (an instruction in %s): "
+			  "the lab's code calls the CUDA runtime and the C library, never the kernel "
+			  "directly.", name);
 	}
 	free(raw);
 	free(shown);
