@@ -6,12 +6,13 @@
 #include "parallel.h"
 #include "rng.h"
 
-uint64_t bench_seed(uint64_t seed, const struct shape *s, long extra)
+uint64_t bench_seed(uint64_t seed, const struct shape *s, long extra, uint64_t secret)
 {
 	uint64_t x = rng_mix64(seed ^ 0x62656e6368ull);	/* "bench" */
 	x = rng_mix64(x ^ (uint64_t)s->dim[0]);
 	x = rng_mix64(x ^ ((uint64_t)s->dim[1] << 1));
-	return rng_mix64(x ^ (uint64_t)(extra + 2));
+	x = rng_mix64(x ^ (uint64_t)(extra + 2));
+	return rng_mix64(x ^ secret);
 }
 
 /* Whether run is one of the BENCH_CHECKED_RUNS of runs the stream picks:

@@ -8,7 +8,7 @@
  *    recognises a repeated call by its pointers) leaves poison behind;
  *  - one seeded chunk of the input is overwritten before every call, so
  *    a result kept from an earlier call (and copied back) is wrong there;
- *  - a few runs, chosen by the seed and indistinguishable from the others,
+ *  - a few runs, chosen by the stream and indistinguishable from the others,
  *    are checked: the harness hashes their whole output, and the grader
  *    compares the hash with that of its own reference on the same input.
  */
@@ -37,9 +37,11 @@ struct bench_run_plan {
 	int checked;		/* the output of this run is hashed and checked */
 };
 
-/* The stream of one timed size: the run's seed, the size, and lab 4's
- * extra shared memory (-1 for the entry point). */
-uint64_t bench_seed(uint64_t seed, const struct shape *s, long extra);
+/* The stream of one timed size: the run's seed, the size, lab 4's extra
+ * shared memory (-1 for the entry point), and a secret the harness draws
+ * (rng_secret) and reports with the timings, so that the plan is the
+ * seed's and yet no file can work it out beforehand from its command line. */
+uint64_t bench_seed(uint64_t seed, const struct shape *s, long extra, uint64_t secret);
 
 /* Timed run `run` of `runs` (run >= runs: a warm-up, never checked), for an
  * input of n_in words, with bench_seed's stream. */

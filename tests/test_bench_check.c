@@ -19,8 +19,9 @@ Test(bench_plan, checked_runs_and_offsets)
 {
 	const struct shape s = { 2, { 1000, 1000 } };
 	for (uint64_t seed = 1; seed < 50; seed++) {
-		uint64_t stream = bench_seed(seed, &s, -1);
-		cr_assert_neq(stream, bench_seed(seed, &s, 0), "the sweep's points share a stream");
+		uint64_t stream = bench_seed(seed, &s, -1, 5);
+		cr_assert_neq(stream, bench_seed(seed, &s, 0, 5), "the sweep's points share a stream");
+		cr_assert_neq(stream, bench_seed(seed, &s, -1, 6), "the secret does not change the stream");
 		int checked = 0, first = -1, last = -1;
 		for (int run = 0; run < 50; run++) {
 			struct bench_run_plan p, again;

@@ -18,6 +18,7 @@
 
 #include "../../common/bench_plan.h"
 #include "../../common/guard.h"
+#include "../../common/rng.h"
 #include "../labs/lab.h"
 #include "harness.h"
 
@@ -173,7 +174,7 @@ static unsigned long long output_hash(struct bench_buffers *bb, const uint32_t *
 static void time_and_send(struct bench_buffers *bb, const struct lab *lab, const struct shape *s,
 			  int runs, long extra, uint64_t seed)
 {
-	uint64_t stream = bench_seed(seed, s, extra);
+	uint64_t secret = rng_secret(), stream = bench_seed(seed, s, extra, secret);
 	struct bench_run_plan p;
 	buffers_fill(bb, lab, s, stream);
 	/* Warm-up: module loading, first-touch allocations, clocks ramping up. */
@@ -209,8 +210,9 @@ static void time_and_send(struct bench_buffers *bb, const struct lab *lab, const
 	double wall = now_ms() - t0 - hashing;
 
 	size_t at = (size_t)snprintf(json, len, "{\"shape\":\"%s\",\"extra_shared\":%ld,\"wall_ms\":%.3f,"
-				     "\"checked\":[%s],\"student_ms\":[",
-				     shape_format(s, shape_text, sizeof(shape_text)), extra, wall, checks);
+				     "\"secret\":\"%016llx\",\"checked\":[%s],\"student_ms\":[",
+				     shape_format(s, shape_text, sizeof(shape_text)), extra, wall,
+				     (unsigned long long)secret, checks);
 	at = append_samples(json, len, at, student, runs);
 	at += (size_t)snprintf(json + at, len - at, "],\"copy_ms\":[");
 	at = append_samples(json, len, at, copy, runs);

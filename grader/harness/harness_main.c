@@ -278,9 +278,10 @@ int main(int argc, char **argv)
 		const struct lab *lab = need_lab(argv[2]);
 		struct shape s = need_shape(lab, argv[3]);
 		uint64_t seed = strtoull(argv[4], NULL, 10);
-		/* The traced blocks: a sample spread over the grid, chosen by the
-		 * run's seed (emu/runtime/sample.c), not blocks a file can know. */
-		cuemu_set_sample_seed(seed);
+		/* The traced blocks: a sample spread over the grid (emu/runtime/
+		 * sample.c), chosen by the run's seed and a secret, so that a file
+		 * that reads the seed on its command line cannot know them. */
+		cuemu_set_sample_seed(seed ^ rng_secret());
 		cuemu_set_tracing(1);
 		cuemu_metrics_reset();
 		run_correct(lab, &s, seed);

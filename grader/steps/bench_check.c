@@ -40,12 +40,15 @@ int bench_check_outputs(const struct lab *lab, const struct shape *s, uint64_t s
 	char where[64];
 	shape_format(s, where, sizeof(where));
 	json_t *extra = json_object_get(timing, "extra_shared"), *checked = json_object_get(timing, "checked");
-	if (!json_is_integer(extra) || !json_is_array(checked)) {
+	const char *secret_text = json_string_value(json_object_get(timing, "secret"));
+	uint64_t secret;
+	if (!json_is_integer(extra) || !json_is_array(checked) || !secret_text ||
+	    sscanf(secret_text, "%" SCNx64, &secret) != 1) {
 		snprintf(msg, len, "timing: the harness's report for %s has no checks of its outputs: "
 			 "not believed", where);
 		return -1;
 	}
-	uint64_t stream = bench_seed(seed, s, (long)json_integer_value(extra));
+	uint64_t stream = bench_seed(seed, s, (long)json_integer_value(extra), secret);
 	size_t n_in = lab->in_count(s);
 	uint32_t *in = malloc(n_in * 4), *out = malloc(lab->out_count(s) * 4);
 	int rc = in && out ? 0 : -1, expected = 0;
