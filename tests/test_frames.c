@@ -34,16 +34,28 @@ static void add_size(struct stream *s)
 	add(s, MSG_DONE, "{\"cuda_error\":null}");
 }
 
-static int split(struct stream *s)
+/* harness_split on the stream of a child that exited (with status) or
+ * crashed; *last_done: whether the last size's result was kept. */
+static int split_ended(struct stream *s, int exited, int status, int *last_done)
 {
 	struct harness_report whole, parts[4];
 	memset(&whole, 0, sizeof(whole));
 	whole.child.channel = s->data;
 	whole.child.channel_len = s->len;
+	whole.child.exited = exited;
+	whole.child.exit_status = status;
+	whole.child.signaled = !exited;
 	int n = harness_split(&whole, parts, 4);
+	if (last_done)
+		*last_done = n > 0 && parts[n - 1].done != NULL && parts[n - 1].outputs == 1;
 	for (int i = 0; i < n; i++)
 		harness_part_free(&parts[i]);
 	return n;
+}
+
+static int split(struct stream *s)
+{
+	return split_ended(s, 1, 0, NULL);
 }
 
 Test(frames, the_harness_order_is_read)
@@ -96,18 +108,8 @@ Test(frames, a_frame_before_the_first_size_is_tampering)
  * a well-formed tail there is a forgery, and is dropped. */
 static int last_part_done(struct stream *s, int exited, int status)
 {
-	struct harness_report whole, parts[4];
-	memset(&whole, 0, sizeof(whole));
-	whole.child.channel = s->data;
-	whole.child.channel_len = s->len;
-	whole.child.exited = exited;
-	whole.child.exit_status = status;
-	whole.child.signaled = !exited;
-	int n = harness_split(&whole, parts, 4);
-	cr_assert_geq(n, 1);
-	int done = parts[n - 1].done != NULL && parts[n - 1].outputs == 1;
-	for (int i = 0; i < n; i++)
-		harness_part_free(&parts[i]);
+	int done;
+	cr_assert_geq(split_ended(s, exited, status, &done), 1);
 	return done;
 }
 
