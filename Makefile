@@ -118,14 +118,16 @@ ENTRY_SRC   := $(wildcard grader/labs/*_entry.c) grader/harness/no_entry.c
 $(BUILD)/libkit.a: $(COMMON_OBJ)
 	ar rcs $@ $^
 
-# The parts that need the CUDA toolkit: the harness for the GPU, its launch
-# log and wrapper, the device probe and lab 4's occupancy API.
-CUDA_PARTS := $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/cuda/launch_log.o \
-              $(BUILD)/harness/cuda/launch_wrap.o $(BUILD)/harness/device-probe \
-              $(BUILD)/harness/occupancy-api
+# The parts that need the CUDA toolkit: the harness for the GPU (its main and
+# timing objects), its launch log and wrapper, the device probe and lab 4's
+# occupancy API.
+CUDA_PARTS := $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/cuda/bench.o \
+              $(BUILD)/harness/cuda/launch_log.o $(BUILD)/harness/cuda/launch_wrap.o \
+              $(BUILD)/harness/device-probe $(BUILD)/harness/occupancy-api
 
 harness: $(BUILD)/libkit.a $(BUILD)/harness/emu/harness_main.o $(BUILD)/harness/emu/predict.o \
-         $(ENTRY_SRC:grader/%.c=$(BUILD)/harness/%.o) $(if $(CUDA_SKIP),,$(CUDA_PARTS))
+         $(BUILD)/harness/emu/bench.o $(ENTRY_SRC:grader/%.c=$(BUILD)/harness/%.o) \
+         $(if $(CUDA_SKIP),,$(CUDA_PARTS))
 ifneq ($(CUDA_SKIP),)
 	@echo "make: GPU backend not built ($(CUDA_SKIP)); skipped: the CUDA harness," \
 	      "launch log and wrapper, device probe, lab 4's occupancy API. The emulator grades everything."
@@ -135,6 +137,14 @@ endif
 $(BUILD)/harness/cuda/harness_main.o: $(HARNESS_SRC) | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -I$(CUDA_INC) -c $< -o $@
+
+$(BUILD)/harness/cuda/bench.o: grader/harness/bench.c | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -I$(CUDA_INC) -c $< -o $@
+
+$(BUILD)/harness/emu/bench.o: grader/harness/bench.c | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -Iemu/include -DKIT_EMU -c $< -o $@
 
 $(BUILD)/harness/cuda/launch_%.o: grader/harness/launch_%.c | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
@@ -154,7 +164,8 @@ $(BUILD)/harness/%.o: grader/%.c | $(BUILD)/.deps-ok
 
 # Finds out whether there is a CUDA device, and which, without any student
 # code: the cuda harness linked with an entry that is never called.
-$(BUILD)/harness/device-probe: $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/cuda/launch_log.o \
+$(BUILD)/harness/device-probe: $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/cuda/bench.o \
+                               $(BUILD)/harness/cuda/launch_log.o \
                                $(BUILD)/harness/harness/no_entry.o $(COMMON_OBJ)
 	$(NVCC) $^ -o $@
 

@@ -30,7 +30,8 @@ enum channel_msg {
 				 * "elapsed_ms", "input_changed"}, or on a CUDA error
 				 * {"cuda_error", "cuda_error_text", "detail",
 				 * "elapsed_ms"}; lab 4's calculator: {"cuda_error": null} */
-	MSG_TIMING = 5,		/* JSON: samples of one timed size */
+	MSG_TIMING = 5,		/* JSON: samples of one timed size, and the hashes
+				 * of its checked runs (common/bench_plan.h) */
 	MSG_METRICS = 6,	/* JSON: the emulator's analysis metrics */
 	MSG_ERROR = 7,		/* JSON: the harness failed {"where","error"} */
 	MSG_END = 8,		/* empty: the harness finished normally */

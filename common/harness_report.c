@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "channel.h"
 #include "harness_report.h"
@@ -39,11 +40,23 @@ void json_escape(const char *s, char *out, size_t len)
 	out[o] = '\0';
 }
 
+/* The student's stdout and stderr are flushed before the last frame: what
+ * a buffered stream still holds (perhaps pointed at the channel) lands
+ * before it, where the grader sees it. Then _exit: no destructor and no
+ * atexit handler of the student's runs after the harness's last word. */
+void harness_last_frame(enum channel_msg type, const void *payload, uint64_t length, int status)
+{
+	fflush(stdout);
+	fflush(stderr);
+	channel_send(CHANNEL_FD, type, payload, length);
+	_exit(status);
+}
+
 /* A failure of the harness itself (not of the student's kernel). */
 void fail(const char *where, const char *what)
 {
-	char esc[1024];
+	char esc[1024], buf[1400];
 	json_escape(what, esc, sizeof(esc));
-	send_json(MSG_ERROR, "{\"where\":\"%s\",\"error\":\"%s\"}", where, esc);
-	exit(1);
+	int len = snprintf(buf, sizeof(buf), "{\"where\":\"%.200s\",\"error\":\"%s\"}", where, esc);
+	harness_last_frame(MSG_ERROR, buf, (uint64_t)(len < (int)sizeof(buf) ? len : (int)strlen(buf)), 1);
 }

@@ -3,6 +3,7 @@
 
 #include "parallel.h"
 
+#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -70,4 +71,14 @@ uint64_t rng_fresh_seed(void)
 	/* Small enough to type back in: 9 decimal digits. */
 	return rng_mix64((uint64_t)ts.tv_sec * 1000000007ull ^ (uint64_t)ts.tv_nsec ^
 			 ((uint64_t)getpid() << 32)) % 1000000000ull;
+}
+
+uint64_t rng_secret(void)
+{
+	uint64_t x = 0;
+	if (getrandom(&x, sizeof(x), 0) == (ssize_t)sizeof(x))
+		return x;
+	struct timespec ts;	/* no entropy source: the clock, unpredictable enough to a file */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return rng_mix64((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ ((uint64_t)getpid() << 48));
 }

@@ -30,4 +30,9 @@ uint64_t rng_test_seed(uint64_t run_seed, uint64_t salt, unsigned test_index);
 /* A fresh seed for a run when the user gave none (time and pid). */
 uint64_t rng_fresh_seed(void);
 
+/* 64 bits from the kernel's entropy source (getrandom): what the harness
+ * mixes into the seed where student code, which can read the seed from
+ * the command line, must not predict the outcome. */
+uint64_t rng_secret(void);
+
 #endif

@@ -19,10 +19,22 @@ emu: $(EMU_LIB) $(EMU_DIR)/cuemu-rewrite $(EMU_CC) $(EMU_INC_COPY)
 
 $(BUILD)/emu/%.o: CPPFLAGS += -Iemu/include
 
-$(EMU_LIB): $(EMU_RT_OBJ)
+# The runtime runs inside the student's process, so its internals (the
+# state `rt`, heap_*, metrics_*, ...) must not be reachable from the
+# student's object: the objects are linked into one relocatable object and
+# every global but the public API (the CUDA runtime's names, the
+# instrumentation hooks, cuemu_*) is made local. A reference to an
+# internal name from outside then finds nothing to link against (hidden
+# visibility would not do: a static link resolves hidden symbols).
+OBJCOPY    ?= objcopy
+EMU_PUBLIC := -G 'cuda*' -G '__cuda*' -G '__tsan_*' -G '__ubsan_*' -G 'cuemu_*'
+
+$(EMU_LIB): $(EMU_RT_OBJ) emu/emu.mk
 	@mkdir -p $(dir $@)
-	rm -f $@
-	$(AR) rcs $@ $^
+	rm -f $@ $(EMU_DIR)/cuemu_runtime.o
+	$(LD) -r -o $(EMU_DIR)/cuemu_runtime.o $(EMU_RT_OBJ)
+	$(OBJCOPY) --wildcard $(EMU_PUBLIC) $(EMU_DIR)/cuemu_runtime.o
+	$(AR) rcs $@ $(EMU_DIR)/cuemu_runtime.o
 
 $(EMU_DIR)/cuemu-rewrite: $(EMU_RW_OBJ)
 	@mkdir -p $(dir $@)

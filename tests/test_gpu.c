@@ -6,7 +6,10 @@
  */
 #include <criterion/criterion.h>
 
+#include <glob.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "e2e_cases.h"
 #include "grade_runner.h"
@@ -62,4 +65,43 @@ Test(gpu, repeatable_scores, .timeout = 900)
 		graded_free(&g);
 	}
 	cr_expect_leq(hi - lo, 0.02 * max, "scores from %g to %g of %g", lo, hi, max);
+}
+
+/* The GPU probes among the hostile fixtures (tests/fixtures/hostile/gpu_*.cu):
+ * each earns what its expect-cuda line says, and its performance test's
+ * message holds its expect-cuda-message. */
+ParameterizedTestParameters(gpu, hostile)
+{
+	static const char *pattern = "tests/fixtures/hostile/gpu_*.cu";
+	glob_t g;
+	size_t n = 0;
+	char (*files)[256] = NULL;
+	if (glob(pattern, 0, NULL, &g) == 0) {
+		files = cr_malloc(sizeof(*files) * g.gl_pathc);
+		for (; n < g.gl_pathc; n++)
+			snprintf(files[n], sizeof(files[n]), "%s", g.gl_pathv[n]);
+		globfree(&g);
+	}
+	return cr_make_param_array(char[256], files, n, e2e_free);
+}
+
+ParameterizedTest(char (*file)[256], gpu, hostile, .timeout = 900)
+{
+	char why[512], want[256] = "";
+	if (!have_gpu(why, sizeof(why)))
+		cr_skip_test("needs a CUDA GPU: %s", why);
+	struct graded g;
+	cr_assert_eq(run_grade("lab3", *file, "cuda", "--no-analysis", &g), 0);
+	cr_assert_not_null(g.report, "%s: no JSON report (exit %d)\n%s", *file, g.exit_status, g.output);
+	cr_expect_geq(check_expectations(*file, "cuda", g.report, why, sizeof(why)), 1, "%s\n%s", why, g.output);
+	FILE *f = fopen(*file, "r");
+	char line[512];
+	for (int i = 0; f && i < 40 && fgets(line, sizeof(line), f); i++)
+		if (sscanf(line, "// expect-cuda-message: %255[^\n]", want) == 1)
+			break;
+	if (f)
+		fclose(f);
+	cr_expect(want[0] && strstr(g.output, want), "%s: the report does not say '%s':\n%s", *file, want,
+		  g.output);
+	graded_free(&g);
 }

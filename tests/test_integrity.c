@@ -196,3 +196,19 @@ Test(integrity, defining_write_is_refused)
 	cr_expect_eq(ok, 0);
 	cr_expect(strstr(msg, "defines a symbol of the C library: write"), "%s", msg);
 }
+
+/* Host code that makes a system call itself (inline asm) is refused on a
+ * GPU build, where nothing else sees it; the same code without one is not. */
+Test(integrity, a_system_call_instruction_is_refused)
+{
+	int ok;
+	const char *msg = verdict(object_of("void leave(void) { __asm__ volatile(\"mov $231, %eax\\n\\tsyscall\"); }\n"
+					    "void transpose(const float *i, float *o, int r, int c)\n"
+					    "{ (void)i; (void)o; (void)c; if (r < 0) leave(); }\n", ""), &ok);
+	cr_expect_eq(ok, 0);
+	cr_expect(strstr(msg, "makes a system call itself (an instruction in leave)"), "%s", msg);
+	msg = verdict(object_of("int leave(int x) { return x * 3 + 1; }\n"
+				"void transpose(const float *i, float *o, int r, int c)\n"
+				"{ (void)i; (void)o; (void)c; if (r < 0) leave(r); }\n", ""), &ok);
+	cr_expect_eq(ok, 1, "%s", msg);
+}

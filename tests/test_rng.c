@@ -55,3 +55,11 @@ Test(rng, fresh_seeds_are_short)
 {
 	cr_expect_lt(rng_fresh_seed(), 1000000000ull);
 }
+
+/* The harness's secrets: no two alike (a seed could be typed back in). */
+Test(rng, secrets_differ)
+{
+	uint64_t a = rng_secret(), b = rng_secret(), c = rng_secret();
+	cr_expect(a != b && b != c && a != c, "%llx %llx %llx", (unsigned long long)a, (unsigned long long)b,
+		  (unsigned long long)c);
+}

@@ -12,6 +12,7 @@
 #include "steps/build.h"
 #include "steps/correctness.h"
 #include "sys/kit_paths.h"
+#include "test_support.h"
 
 extern const struct lab lab3_transpose;
 
@@ -24,20 +25,13 @@ static const struct shape sizes[SIZES] = {
  * with pids, also returns how many different processes wrote pids.txt. */
 static int shared_grade_pids(const char *file, double timeout_s, struct grade *g, int *pids)
 {
-	char path[1024], err[512], log[8192], src[1024];
 	struct rubric r;
-	kit_path(path, sizeof(path), "labs/lab3-transpose/lab.ini");
-	cr_assert_eq(rubric_load(path, 2, &r, err, sizeof(err)), 0, "%s", err);
+	char work[] = "/tmp/shared-context-XXXXXX";
+	struct build_result b;
+	emu_lab3_build(file, &r, work, &b);
 	memcpy(r.shapes, sizes, sizeof(sizes));
 	r.n_shapes = SIZES;
 	r.test_timeout_s = timeout_s;
-	char work[] = "/tmp/shared-context-XXXXXX";
-	cr_assert(mkdtemp(work));
-	struct device_info dev;
-	memset(&dev, 0, sizeof(dev));
-	struct build_result b;
-	cr_assert_eq(build_submission(&lab3_transpose, BACKEND_EMU, kit_path(src, sizeof(src), file), work,
-				      &dev, NULL, 120, &b, log, sizeof(log)), 0, "%s", log);
 	struct run_context ctx = { &lab3_transpose, &r, b.harness, work, 7, 0, NULL, NULL };
 	grade_init(g, &lab3_transpose);
 	int failed = correctness_run(&ctx, BACKEND_CUDA, g);

@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include "../common/guard.h"
+#include "sys/kit_paths.h"
+
+extern const struct lab lab3_transpose;
 
 struct harness_report correct_report(const struct lab *lab, const struct shape *s, uint64_t seed,
 				     uint32_t **span_out)
@@ -72,4 +75,16 @@ void compile_c_program(const char *dir, const char *name, const char *source, ch
 	fclose(f);
 	snprintf(cmd, sizeof(cmd), "cc -o '%s' '%s'", exe, src);
 	cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+void emu_lab3_build(const char *file, struct rubric *r, char *work, struct build_result *b)
+{
+	char path[1024], err[512], log[8192], src[1024];
+	kit_path(path, sizeof(path), "labs/lab3-transpose/lab.ini");
+	cr_assert_eq(rubric_load(path, 2, r, err, sizeof(err)), 0, "%s", err);
+	cr_assert(mkdtemp(work));
+	struct device_info dev;
+	memset(&dev, 0, sizeof(dev));
+	cr_assert_eq(build_submission(&lab3_transpose, BACKEND_EMU, kit_path(src, sizeof(src), file), work,
+				      &dev, NULL, 120, b, log, sizeof(log)), 0, "%s", log);
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "steps/build.h"
 #include "steps/grade.h"
 #include "steps/harness_door.h"
 
@@ -24,5 +25,10 @@ void compile_c_program(const char *dir, const char *name, const char *source, ch
 /* Appends a rows x cols bandwidth point to g (negative GB/s: not measured). */
 void add_bench_point(struct grade *g, size_t rows, size_t cols, double student, double reference,
 		     double copy);
+
+/* Loads lab 3's rubric into r, makes the temporary folder work (a mkdtemp
+ * template) and builds FILE (relative to the kit) there for the emulator:
+ * b->harness is the linked harness. Asserts on any failure. */
+void emu_lab3_build(const char *file, struct rubric *r, char *work, struct build_result *b);
 
 #endif

@@ -33,7 +33,14 @@ static const char *const uninstrumented_names[] = {
 	"no_sanitize_address", "__no_sanitize_address__", "no_address_safety_analysis",
 	"__no_address_safety_analysis__", "disable_sanitizer_instrumentation",
 	"__disable_sanitizer_instrumentation__", "no_sanitize_undefined", "__no_sanitize_undefined__",
+	/* A function's own compiler options: they can switch the instrumentation off. */
+	"optimize", "__optimize__",
 	NULL,
+};
+
+/* Pragmas that do the same for every function after them. */
+static const char *const uninstrumented_pragmas[] = {
+	"GCC optimize", "GCC push_options", "clang attribute", "clang optimize", NULL,
 };
 
 static int in_list(const struct rw *w, size_t i, const char *const *names)
@@ -75,6 +82,33 @@ static size_t check_attribute_list(struct rw *w, size_t i)
 		}
 	}
 	return k;
+}
+
+/* A directive of the student's file that survived preprocessing: a
+ * #pragma (written so, or made by _Pragma). */
+void refuse_directive(struct rw *w, size_t i)
+{
+	const struct token *t = tok(w, i);
+	char text[256];
+	size_t o = 0;
+	/* The words of the directive with one blank between them. */
+	for (size_t k = t->start + 1; k < t->end && o + 1 < sizeof text; k++) {
+		char c = w->src[k];
+		int blank = c == ' ' || c == '\t';
+		if (blank && (o == 0 || text[o - 1] == ' '))
+			continue;
+		text[o++] = blank ? ' ' : c;
+	}
+	text[o] = '\0';
+	if (strncmp(text, "pragma ", 7) != 0)
+		return;
+	for (int k = 0; uninstrumented_pragmas[k]; k++) {
+		size_t n = strlen(uninstrumented_pragmas[k]);
+		if (strncmp(text + 7, uninstrumented_pragmas[k], n) == 0)
+			error_at(w, t->line, "#pragma %s is not allowed: it would change how the functions "
+				 "after it are compiled, and could hide their memory accesses from the checks "
+				 "the grade relies on", uninstrumented_pragmas[k]);
+	}
 }
 
 void refuse_check(struct rw *w, size_t i)

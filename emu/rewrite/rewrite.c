@@ -399,6 +399,8 @@ static void walk(struct rw *w)
 		const struct token *t = tok(w, i);
 		if (t->kind == TK_DIRECTIVE) {
 			follow_line_marker(w, i);
+			if (!w->in_system)
+				refuse_directive(w, i);
 			sc.stmt_start = i + 1;
 			continue;
 		}

@@ -66,6 +66,8 @@ void follow_line_marker(struct rw *w, size_t i);
  * identifier or the first [ of [[ (asm, the launch API, textures, the
  * legacy shuffles, attributes that turn the instrumentation off). */
 void refuse_check(struct rw *w, size_t i);
+/* Refuses a #pragma at token i (a directive) that changes how later code is compiled. */
+void refuse_directive(struct rw *w, size_t i);
 
 /* shift.c: at token i in device code, a ">>" that is surely a shift is
  * rewritten to shift as the GPU does. Returns the last token it consumed

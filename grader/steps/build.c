@@ -102,40 +102,45 @@ int build_compile_only(enum backend backend, const char *submission, const char 
 	return rc == 0 ? 0 : rc < 0 ? -1 : 1;
 }
 
-/* The lab's harness: the backend's harness_main.o, the lab's entry adapter,
+/* The lab's harness: the backend's harness_main.o and bench.o, the lab's entry adapter,
  * the student's object and the kit library; on CUDA, the launch log, which
- * sees every kernel launch on its way to the runtime (launch_log.h). */
+ * sees every kernel launch on its way to the runtime (launch_log.h). exit()
+ * is wrapped (harness_main.c's __wrap_exit): nothing runs after it. */
 static int link_harness(const struct lab *lab, enum backend backend, const char *obj,
 			const char *exe, const struct isolation_policy *tools, double timeout_s, char *log,
 			size_t loglen)
 {
 	char main_o[1024], entry_o[1024], libkit[1024], entry_rel[256], linker[1024], log_o[1024],
-		wrap_o[1024], predict_o[1024];
+		wrap_o[1024], predict_o[1024], bench_o[1024];
 	snprintf(entry_rel, sizeof(entry_rel), "build/harness/labs/%s_entry.o", lab->id);
 	kit_path(entry_o, sizeof(entry_o), entry_rel);
 	kit_path(libkit, sizeof(libkit), "build/libkit.a");
 	if (backend == BACKEND_CUDA) {
 		kit_path(main_o, sizeof(main_o), "build/harness/cuda/harness_main.o");
+		kit_path(bench_o, sizeof(bench_o), "build/harness/cuda/bench.o");
 		snprintf(linker, sizeof(linker), "%s", nvcc_path());
 	} else {
 		kit_path(main_o, sizeof(main_o), "build/harness/emu/harness_main.o");
+		kit_path(bench_o, sizeof(bench_o), "build/harness/emu/bench.o");
 		kit_path(linker, sizeof(linker), "build/emu/cuemu-cc");
 	}
 	kit_path(log_o, sizeof(log_o), "build/harness/cuda/launch_log.o");
 	kit_path(wrap_o, sizeof(wrap_o), "build/harness/cuda/launch_wrap.o");
 	kit_path(predict_o, sizeof(predict_o), "build/harness/emu/predict.o");
-	const char *need[] = { main_o, entry_o, libkit, backend == BACKEND_CUDA ? log_o : predict_o, wrap_o };
-	for (int i = 0; i < (backend == BACKEND_CUDA ? 5 : 4); i++)
+	const char *need[] = { main_o, bench_o, entry_o, libkit, backend == BACKEND_CUDA ? log_o : predict_o,
+			       wrap_o };
+	for (int i = 0; i < (backend == BACKEND_CUDA ? 6 : 5); i++)
 		if (!file_exists(need[i])) {
 			snprintf(log, loglen, "the kit is not built: %s is missing (run make)", need[i]);
 			return -1;
 		}
 	if (backend == BACKEND_CUDA) {
-		char *argv[] = { linker, "-o", (char *)exe, LAUNCH_LOG_WRAP_FLAGS, main_o, log_o, wrap_o,
-				 entry_o, (char *)obj, libkit, NULL };
+		char *argv[] = { linker, "-o", (char *)exe, LAUNCH_LOG_WRAP_FLAGS, "-Xlinker", "--wrap=exit",
+				 main_o, bench_o, log_o, wrap_o, entry_o, (char *)obj, libkit, NULL };
 		return run_tool(argv, tools, timeout_s, "link", log, loglen);
 	}
-	char *argv[] = { linker, "-o", (char *)exe, main_o, predict_o, entry_o, (char *)obj, libkit, NULL };
+	char *argv[] = { linker, "-o", (char *)exe, "-Wl,--wrap=exit", main_o, bench_o, predict_o, entry_o,
+			 (char *)obj, libkit, NULL };
 	return run_tool(argv, tools, timeout_s, "link", log, loglen);
 }
 

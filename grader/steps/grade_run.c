@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "steps/analysis.h"
+#include "steps/analysis_shape.h"
 #include "steps/build.h"
 #include "steps/correctness.h"
 #include "steps/integrity.h"
@@ -191,19 +192,25 @@ static void analyse(const struct grade_request *req, const struct run_context *c
 	}
 	char err[256];
 	struct harness_report rep;
-	if (harness_analysis(ctx, use->harness, &rep, err, sizeof(err)) < 0) {
+	struct shape shape = analysis_shape_choose(r, ctx->seed);
+	if (harness_analysis(ctx, use->harness, &shape, &rep, err, sizeof(err)) < 0) {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, r->analysis_points);
 		test_fail(t, "the grader could not start the emulator: %s", err);
 		return;
 	}
+	/* The run's output is checked like a correctness test's: figures of a
+	 * run that did not compute the answer (a decoy) are not believed. */
 	char msg[TEST_MESSAGE_LEN];
-	if (!rep.metrics || rep.corrupt) {
+	int right = correctness_judge(req->lab, &shape, ctx->seed, &rep, msg, sizeof(msg));
+	if (!right || !rep.metrics || rep.corrupt) {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, r->analysis_points);
-		if (!correctness_judge(req->lab, &r->analysis_shape, ctx->seed, &rep, msg, sizeof(msg)))
-			test_fail(t, "the analysis run failed: %s", msg);
+		if (!right)
+			test_fail(t, "the analysis run failed, so its figures are not believed: %s", msg);
 		else
 			test_fail(t, "the emulator sent no metrics");
 	} else {
+		char text[64];
+		json_object_set_new(g->metrics, "analysis_shape", json_string(shape_format(&shape, text, sizeof(text))));
 		g->analysis = json_incref(rep.metrics);
 		analysis_grade(r, rep.metrics, g);
 	}

@@ -7,6 +7,7 @@
 
 #include "channel.h"
 #include "guard.h"
+#include "harness_report.h"
 #include "occupancy.h"
 #include "steps/build.h"
 #include "steps/grade.h"
@@ -16,19 +17,40 @@ static json_t *parse_json(const unsigned char *p, uint64_t len)
 	return json_loadb((const char *)p, (size_t)len, 0, NULL);
 }
 
-/* Walks the frames of data[0, len_all). A second frame of a kind that comes
- * once, or JSON that does not parse, counts as corruption like a broken
- * header. */
+/* Whether a frame of this type may follow the frames seen so far (a bit
+ * per type in *seen): nothing follows the last frame (MSG_END, MSG_ERROR),
+ * and only MSG_TIMING comes more than once in one report. Whatever the
+ * student's code adds to the channel (a destructor after the harness's
+ * end, a stream pointed at it) breaks one of these or the framing. */
+static int frame_in_order(unsigned *seen, uint32_t type)
+{
+	unsigned bit = 1u << type;
+	if (*seen & ((1u << MSG_END) | (1u << MSG_ERROR)))
+		return 0;
+	if (type != MSG_TIMING && (*seen & bit))
+		return 0;
+	*seen |= bit;
+	return 1;
+}
+
+/* Walks the frames of data[0, len_all). A frame out of order (above), or
+ * JSON that does not parse, counts as corruption like a broken header:
+ * the report was tampered with, and nothing in it is believed. */
 static void read_frames(struct harness_report *rep, const unsigned char *data, size_t len_all)
 {
 	struct channel_reader r = { data, len_all, 0 };
 	uint32_t type;
 	const unsigned char *p;
 	uint64_t len;
+	unsigned seen = 0;
 	int rc;
 	rep->timings = json_array();
 	while ((rc = channel_next(&r, &type, &p, &len)) == 1) {
 		json_t *j = NULL;
+		if (!frame_in_order(&seen, type)) {
+			rep->corrupt = 1;
+			return;
+		}
 		if (type != MSG_OUTPUT && type != MSG_END) {
 			j = parse_json(p, len);
 			if (!j) {
@@ -40,7 +62,7 @@ static void read_frames(struct harness_report *rep, const unsigned char *data, s
 		case MSG_BEGIN: rep->began = 1; json_decref(j); break;
 		case MSG_DEVICE: json_decref(rep->device); rep->device = j; break;
 		case MSG_END: rep->ended = 1; break;
-		case MSG_DONE: if (rep->done) rep->corrupt = 1; json_decref(rep->done); rep->done = j; break;
+		case MSG_DONE: json_decref(rep->done); rep->done = j; break;
 		case MSG_ERROR: json_decref(rep->error); rep->error = j; break;
 		case MSG_METRICS: json_decref(rep->metrics); rep->metrics = j; break;
 		case MSG_STOPPED: json_decref(rep->stopped); rep->stopped = j; break;
@@ -58,6 +80,29 @@ static void read_frames(struct harness_report *rep, const unsigned char *data, s
 		rep->corrupt = 1;
 }
 
+/*
+ * A process that did not end one of the harness's ways (status 0 or 1:
+ * harness_report.h) ended while student code ran, or was stopped: the
+ * frames after its last MSG_BEGIN were not the harness's (a forged tail
+ * written before an exit() or a crash), and it did not end. Drops them.
+ */
+static void drop_unended(struct harness_report *rep)
+{
+	const struct child_result *c = &rep->child;
+	if (c->exited && (c->exit_status == 0 || c->exit_status == 1))
+		return;
+	rep->ended = 0;
+	if (!rep->began)
+		return;
+	json_decref(rep->done);
+	json_decref(rep->error);
+	json_decref(rep->metrics);
+	rep->done = rep->error = rep->metrics = NULL;
+	rep->output = NULL;
+	rep->output_words = 0;
+	rep->outputs = 0;
+}
+
 static int run(char *const argv[], const struct sandbox_limits *lim, struct harness_report *rep,
 	       char *err, size_t errlen)
 {
@@ -65,6 +110,7 @@ static int run(char *const argv[], const struct sandbox_limits *lim, struct harn
 	if (sandbox_run(argv, lim, &rep->child, err, errlen) < 0)
 		return -1;
 	read_frames(rep, rep->child.channel, rep->child.channel_len);
+	drop_unended(rep);
 	return 0;
 }
 
@@ -145,12 +191,18 @@ int harness_split(const struct harness_report *whole, struct harness_report *par
 	const unsigned char *p;
 	uint64_t len;
 	size_t at = 0;
+	unsigned seen = 0;
 	while ((rc = channel_next(&r, &type, &p, &len)) == 1) {
 		if (type == MSG_BEGIN) {
 			if (n == max || n == HARNESS_MAX_PARTS)
 				return -1;	/* more sizes than were asked for */
 			start[n++] = at;
+			seen &= (1u << MSG_END) | (1u << MSG_ERROR);	/* a new size's frames */
+		} else if (n == 0) {
+			return -1;	/* the harness sends nothing before the first size */
 		}
+		if (!frame_in_order(&seen, type))
+			return -1;
 		at = r.pos;
 	}
 	if (rc < 0)
@@ -161,22 +213,26 @@ int harness_split(const struct harness_report *whole, struct harness_report *par
 		parts[i].child = whole->child;	/* the fate of the process, shared */
 		read_frames(&parts[i], whole->child.channel + start[i], start[i + 1] - start[i]);
 	}
+	if (n > 0)
+		drop_unended(&parts[n - 1]);	/* the size the process ended in */
 	return n;
 }
 
 int harness_bench(const struct run_context *ctx, const char *harness, const struct shape *shapes,
 		  int n, struct harness_report *rep, char *err, size_t errlen)
 {
-	char runs[16], texts[GRADE_MAX_BENCH][64];
-	char *argv[GRADE_MAX_BENCH + 5];
+	char runs[16], seed[32], texts[GRADE_MAX_BENCH][64];
+	char *argv[GRADE_MAX_BENCH + 6];
 	int a = 0;
 	if (n > GRADE_MAX_BENCH)
 		n = GRADE_MAX_BENCH;
 	snprintf(runs, sizeof(runs), "%d", ctx->rubric->runs);
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)ctx->seed);
 	argv[a++] = (char *)harness;
 	argv[a++] = "bench";
 	argv[a++] = (char *)ctx->lab->id;
 	argv[a++] = runs;
+	argv[a++] = seed;
 	for (int i = 0; i < n; i++)
 		argv[a++] = (char *)shape_format(&shapes[i], texts[i], sizeof(texts[i]));
 	argv[a] = NULL;
@@ -184,16 +240,16 @@ int harness_bench(const struct run_context *ctx, const char *harness, const stru
 	return run_student(ctx, argv, ctx->rubric->bench_timeout_s, 1 << 20, rep, err, errlen);
 }
 
-int harness_analysis(const struct run_context *ctx, const char *harness, struct harness_report *rep,
-		     char *err, size_t errlen)
+int harness_analysis(const struct run_context *ctx, const char *harness, const struct shape *s,
+		     struct harness_report *rep, char *err, size_t errlen)
 {
 	const struct rubric *r = ctx->rubric;
 	char shape[64], seed[32];
-	shape_format(&r->analysis_shape, shape, sizeof(shape));
+	shape_format(s, shape, sizeof(shape));
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)ctx->seed);
 	char *argv[] = { (char *)harness, "analysis", (char *)ctx->lab->id, shape, seed, NULL };
 	/* The output between its guards, and the metrics (up to 64 MiB of JSON). */
-	size_t words = 2 * GUARD_WORDS + ctx->lab->out_count(&r->analysis_shape);
+	size_t words = 2 * GUARD_WORDS + ctx->lab->out_count(s);
 	return run_student(ctx, argv, r->analysis_timeout_s, words * 4 + (64 << 20), rep, err, errlen);
 }
 
@@ -223,10 +279,11 @@ int harness_occupancy(const struct run_context *ctx, const char *path, int n,
 int harness_sweep(const struct run_context *ctx, struct harness_report *rep, char *err, size_t errlen)
 {
 	const struct rubric *r = ctx->rubric;
-	char runs[16], shape[64];
+	char runs[16], seed[32], shape[64];
 	snprintf(runs, sizeof(runs), "%d", r->sweep_runs);
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)ctx->seed);
 	shape_format(&r->perf_shape, shape, sizeof(shape));
-	char *argv[] = { (char *)ctx->harness, "sweep", (char *)ctx->lab->id, runs, shape, NULL };
+	char *argv[] = { (char *)ctx->harness, "sweep", (char *)ctx->lab->id, runs, seed, shape, NULL };
 	/* One MSG_TIMING per point of the sweep. */
 	return run_student(ctx, argv, r->bench_timeout_s, 1 << 20, rep, err, errlen);
 }
@@ -296,9 +353,9 @@ void harness_explain_abort(const struct harness_report *rep, const char *entry, 
 		snprintf(buf, len, "%s: the emulator stopped the program while running %s(): %s", where,
 			 entry, stop_text);
 	} else if (rep->corrupt) {
-		snprintf(buf, len, "%s: the grader's report channel (file descriptor 3) holds data that is "
-			 "not the harness's: something in the process wrote to it, so nothing it says is "
-			 "believed", where);
+		snprintf(buf, len, "%s: the grader's report channel (file descriptor 3) was tampered "
+			 "with: it holds data that is not the harness's (a frame out of order, or after the "
+			 "harness's last), so nothing it says is believed", where);
 	} else if (c->timed_out) {
 		snprintf(buf, len, "%s: %s() did not finish in time and was stopped (an endless loop, or a "
 			 "kernel waiting for something that never happens?)", where, entry);
@@ -317,8 +374,12 @@ void harness_explain_abort(const struct harness_report *rep, const char *entry, 
 			 json_string_value(json_object_get(rep->error, "where")) ?: "?",
 			 json_string_value(json_object_get(rep->error, "error")) ?: "?");
 	} else if (rep->began) {
+		if (c->exited && c->exit_status == HARNESS_STUDENT_EXIT)
+			snprintf(fate, sizeof(fate), "your code called exit()");
+		else
+			child_fate(c, fate, sizeof(fate));
 		snprintf(buf, len, "%s: the process ended (%s) inside %s(): the entry point must return "
-			 "to its caller, not call exit()", where, child_fate(c, fate, sizeof(fate)), entry);
+			 "to its caller, not call exit()", where, fate, entry);
 	} else {
 		snprintf(buf, len, "%s: the program %s before %s() was called", where,
 			 child_fate(c, fate, sizeof(fate)), entry);

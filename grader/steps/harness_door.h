@@ -61,14 +61,15 @@ int harness_split(const struct harness_report *whole, struct harness_report *par
 void harness_part_free(struct harness_report *part);
 
 /* bench: harness (the submission's or the reference's) timed at each of
- * shapes[0..n), rubric->runs runs each, beside a copy of the same bytes. */
+ * shapes[0..n), rubric->runs runs each, beside a copy of the same bytes;
+ * ctx->seed chooses the inputs and the checked runs (common/bench_plan.h). */
 int harness_bench(const struct run_context *ctx, const char *harness, const struct shape *shapes,
 		  int n, struct harness_report *rep, char *err, size_t errlen);
 
-/* analysis: harness (an emulator build) on the rubric's analysis shape with
- * ctx->seed's inputs, sending the emulator's metrics. */
-int harness_analysis(const struct run_context *ctx, const char *harness, struct harness_report *rep,
-		     char *err, size_t errlen);
+/* analysis: harness (an emulator build) at shape s (analysis_shape.h) with
+ * ctx->seed's inputs and traced blocks, sending the emulator's metrics. */
+int harness_analysis(const struct run_context *ctx, const char *harness, const struct shape *s,
+		     struct harness_report *rep, char *err, size_t errlen);
 
 /* predict: harness (an emulator build) at shape s, each launch's blocks a
  * seeded sample, as sms multiprocessors would start them; computed: every

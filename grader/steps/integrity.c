@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "steps/direct_syscalls.h"
 #include "steps/known_symbols.h"
 #include "sys/sandbox.h"
 
@@ -19,14 +20,14 @@ static int matches_any(char *const *patterns, int n, const char *symbol)
 
 /* The harness's own controls of the emulator (emu/include/cuemu.h): a
  * submission that called them could, say, clear the metrics between a racy
- * kernel and a clean one. */
+ * kernel and a clean one, or choose which blocks are traced. Every
+ * cuemu_set_* and cuemu_metrics_* is one, present or future. */
 static int emulator_control(const char *s)
 {
-	static const char *const controls[] = { "cuemu_metrics_reset", "cuemu_metrics_json",
-						"cuemu_set_tracing", "cuemu_set_traced_blocks",
-						"cuemu_tracing", "cuemu_last_fault", NULL };
+	static const char *const controls[] = { "cuemu_set_*", "cuemu_metrics_*", "cuemu_tracing",
+						"cuemu_last_fault", NULL };
 	for (int i = 0; controls[i]; i++)
-		if (strcmp(s, controls[i]) == 0)
+		if (fnmatch(controls[i], s, 0) == 0)
 			return 1;
 	return 0;
 }
@@ -152,6 +153,12 @@ int integrity_check(const struct rubric *r, enum backend backend, const char *st
 			  "libraries that do the lab's work (CUB, Thrust), dynamic loading, files, "
 			  "processes and sockets are not allowed, and no function of the C library, "
 			  "the CUDA runtime or the kit may be defined again.", why, name);
+	} else if ((rc = direct_syscall_find(student_obj, tools, name, sizeof name, err, sizeof err)) < 0) {
+		test_fail(t, "could not read the code of your object file: %s", err);
+	} else if (rc > 0) {
+		test_fail(t, "refused: your file makes a system call itself (an instruction in %s): "
+			  "the lab's code calls the CUDA runtime and the C library, never the kernel "
+			  "directly.", name);
 	}
 	free(raw);
 	free(shown);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "steps/bench_check.h"
 #include "steps/harness_door.h"
 #include "steps/timing.h"
 
@@ -48,6 +49,19 @@ void occupancy_sweep(const struct run_context *ctx, struct grade *g)
 			bad = 1;
 			break;
 		}
+		/* The performance test's rules: outputs checked, nothing above the ceiling. */
+		if (bench_check_outputs(ctx->lab, &r->perf_shape, ctx->seed, t, r->sweep_runs, msg,
+					sizeof(msg)) < 0) {
+			bad = 3;
+			break;
+		}
+		if (timing_above_ceiling(100 * gbps / copy)) {
+			snprintf(msg, sizeof(msg), "a point of the sweep ran at %.1f%% of a device-to-device "
+				 "copy of the same bytes: no correct kernel beats a copy, so the sweep is not "
+				 "believed", 100 * gbps / copy);
+			bad = 3;
+			break;
+		}
 		insert_point(sweep, json_pack("{s:f, s:f, s:f, s:f, s:I, s:s}", "occupancy_pct", 100 * occ,
 					      "gbps", gbps, "copy_gbps", copy, "percent_of_copy",
 					      100 * gbps / copy, "extra_shared",
@@ -57,10 +71,10 @@ void occupancy_sweep(const struct run_context *ctx, struct grade *g)
 	if (!bad && timings_outlast_child(sum_ms, &rep))
 		bad = 2;
 	if (bad) {
-		if (bad == 2)
-			snprintf(msg, sizeof(msg), "the reported times outlast the process: not believed");
-		else
+		if (bad == 1)
 			harness_explain_abort(&rep, "stream_scale_shared", "the occupancy sweep", msg, sizeof(msg));
+		else if (bad == 2)
+			snprintf(msg, sizeof(msg), "the reported times outlast the process: not believed");
 		json_object_set_new(g->metrics, "sweep_error", json_string(msg));
 		json_decref(sweep);
 	} else {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "steps/bench_check.h"
 #include "steps/timing.h"
 
 double band_points(const struct band *b, double pct, double max_points)
@@ -74,6 +75,8 @@ int bench_harness(const struct run_context *ctx, const char *harness, struct ben
 			snprintf(msg, len, "timing: the harness's report for %s is malformed", texts[i]);
 			goto done;
 		}
+		if (bench_check_outputs(ctx->lab, &out->shapes[i], ctx->seed, t, r->runs, msg, len) < 0)
+			goto done;
 	}
 	json_t *graded = json_object_get(json_array_get(rep.timings, (size_t)perf_index(out, &r->perf_shape)),
 					 "launches");
@@ -185,9 +188,10 @@ static void score(const struct run_context *ctx, const struct bench_run *st, con
 	}
 	if (st->launches)
 		json_object_set(g->metrics, "launches", st->launches);
-	if (pct > 110) {
-		test_fail(t, "%s: %.0f GB/s is %.0f%% of a device-to-device copy of the same bytes: no "
-			  "correct kernel beats a copy, so this timing is not believed", shape, st->gbps[i], pct);
+	if (timing_above_ceiling(pct)) {
+		test_fail(t, "%s: %.0f GB/s is %.1f%% of a device-to-device copy of the same bytes (%.0f GB/s): "
+			  "no correct kernel moves its bytes faster than a copy, so this timing is not "
+			  "believed and earns no points", shape, st->gbps[i], pct, st->copy_gbps[i]);
 		return;
 	}
 	json_object_set_new(g->metrics, "gbps", json_real(st->gbps[i]));

@@ -59,3 +59,8 @@ int timings_outlast_child(double sum_ms, const struct harness_report *rep)
 {
 	return sum_ms > rep->child.wall_s * 1e3 * 1.02 + 5;
 }
+
+int timing_above_ceiling(double percent_of_copy)
+{
+	return !(percent_of_copy <= 100.0);	/* NaN included */
+}

@@ -28,4 +28,10 @@ double launches_max_occupancy(json_t *launches, char *desc, size_t len);
  * it lived were tampered with. 1 when sum_ms cannot be believed. */
 int timings_outlast_child(double sum_ms, const struct harness_report *rep);
 
+/* A bandwidth above the copy ceiling measured in the same run (over 100%
+ * of copy, or not a number) is refused: a kernel reads and writes at least
+ * the bytes a device-to-device copy moves, and no kernel of these labs
+ * moves them faster than the copy engine's own copy. 1 when refused. */
+int timing_above_ceiling(double percent_of_copy);
+
 #endif

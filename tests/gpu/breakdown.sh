@@ -143,11 +143,11 @@ for lab in $labs; do
 	case " $bench_shapes " in *" $performance_shape "*) ;; *) bench_shapes="$bench_shapes $performance_shape" ;; esac
 	# shellcheck disable=SC2086
 	timed "$lab" "bench child: $performance_runs runs x ($bench_shapes)" \
-		"$W/harness-cuda" bench "$lab" "$performance_runs" $bench_shapes 3>"$W/bench.chan"
+		"$W/harness-cuda" bench "$lab" "$performance_runs" 1 $bench_shapes 3>"$W/bench.chan"
 	"$TOOLS/breakdown-cpu" frames "$W/bench.chan" >"$W/bench.frames"
 	if [ -n "$performance_sweep_runs" ]; then
 		timed "$lab" "sweep child: $performance_sweep_runs runs x 10 occupancies at $performance_shape" \
-			"$W/harness-cuda" sweep "$lab" "$performance_sweep_runs" "$performance_shape" 3>"$W/sweep.chan"
+			"$W/harness-cuda" sweep "$lab" "$performance_sweep_runs" 1 "$performance_shape" 3>"$W/sweep.chan"
 		"$TOOLS/breakdown-cpu" frames "$W/sweep.chan" >"$W/sweep.frames"
 	fi
 	python3 - "$lab" "$W/bench.frames" "$W/sweep.frames" >>"$ROWS" <<'EOF'

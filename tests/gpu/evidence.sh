@@ -4,7 +4,7 @@
 # Logs go under $OUT (the device tool brings them back) as one tarball.
 #
 #   OUT=/tmp/out bash tests/gpu/evidence.sh [STEP...]
-# Steps: build tests quick gputests lab1 lab2 lab3 calibrate repeat batch class lab4
+# Steps: build tests quick gputests lab1 lab2 lab3 calibrate repeat batch class lab4 hostile
 # (default: build tests lab1 lab2 lab3 calibrate repeat batch).
 set -u
 OUT=${OUT:-build/gpu-evidence}
@@ -136,6 +136,24 @@ for step in $steps; do
 		cp labs/lab4-occupancy/lab.ini "$LOG/lab4.ini"
 		say "lab4: the GPU tests (solution, skeleton, fixtures)"
 		KIT_GPU_LABS=lab4 gpu_tests gpu-tests-lab4 'gpu/grade*' "${GPUTESTS_TIMEOUT:-400}"
+		;;
+	hostile)
+		# Issue 17: the GPU probes (a repeated call that copies an earlier
+		# result, a reused pointer) get no speed points and say why; the
+		# references, whose timed runs are now poisoned, shifted and checked,
+		# still earn full speed points, and lab 4's sweep is still drawn.
+		say "hostile GPU probes (${HOSTILE_TIMEOUT:-600} s at most)"
+		gpu_tests gpu-hostile 'gpu/hostile*' "${HOSTILE_TIMEOUT:-600}"
+		for f in tests/fixtures/hostile/gpu_*.cu; do
+			grade "lab3-$(basename "$f" .cu)" lab3 --submission "$f" --no-analysis
+			grep -h -A2 "bandwidth" "$LOG/lab3-$(basename "$f" .cu).txt" | head -4
+		done
+		for lab in lab1 lab2 lab3 lab4; do
+			grade "$lab-solution-checked-runs" $lab --solution --no-analysis
+		done
+		python3 -c "import json; m=json.load(open('$LOG/lab4-solution-checked-runs.json'))['metrics']; \
+print('lab4 sweep:', m.get('sweep_error') or ' '.join('%.0f%%:%.0f' % (p['occupancy_pct'], p['gbps']) for p in m.get('sweep', [])))" \
+			2>&1 | tee -a "$LOG/summary.txt"
 		;;
 	class)
 		# Issue 5's class of 29: the hostile and known-good submissions, the lab 3

@@ -1,0 +1,272 @@
+/*
+ * The harness's timing verbs, bench and sweep (see harness_main.c): the
+ * entry point timed with CUDA events after a warm-up, the L2 flushed
+ * between runs, beside a device-to-device copy of the same bytes.
+ *
+ * A timed call must do the whole work every time (common/bench_plan.h):
+ * before each call its output is poisoned at a seeded offset and a seeded
+ * chunk of its input is overwritten; the output of a few seeded runs is
+ * hashed, and the grader compares each hash with its own reference's. A
+ * call that recognises a repeat (its arguments, its pointers) and skips or
+ * copies work leaves poison or stale words, and the check fails.
+ */
+#include <cuda_runtime_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../common/bench_plan.h"
+#include "../../common/guard.h"
+#include "../../common/host_buffer.h"
+#include "../../common/rng.h"
+#include "../labs/lab.h"
+#include "harness.h"
+
+#ifndef KIT_EMU
+#include "launch_log.h"
+#endif
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Writing a buffer larger than the L2 evicts whatever the last run left there,
+ * so each timed run starts from DRAM like the first. */
+static void flush_l2(void *flush, size_t bytes)
+{
+	check(cudaMemset(flush, 0, bytes), "cudaMemset (L2 flush)");
+}
+
+/* The entry point, or with extra >= 0 lab 4's stream_scale_shared(). */
+static float time_call(cudaEvent_t a, cudaEvent_t b, const void *d_in, void *d_out,
+		       const struct shape *s, long extra)
+{
+	float ms = 0;
+	check(cudaEventRecord(a, 0), "cudaEventRecord");
+	if (extra < 0)
+		lab_entry_call(d_in, d_out, s);
+	else
+		lab_sweep_call(d_in, d_out, s, (size_t)extra);
+	check(cudaEventRecord(b, 0), "cudaEventRecord");
+	check(cudaEventSynchronize(b), "your entry point (timed run)");
+	check(cudaGetLastError(), "your entry point (timed run)");
+	check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+	return ms;
+}
+
+static float time_copy(cudaEvent_t a, cudaEvent_t b, const void *d_in, void *d_out, size_t bytes)
+{
+	float ms = 0;
+	check(cudaEventRecord(a, 0), "cudaEventRecord");
+	check(cudaMemcpy(d_out, d_in, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy (copy ceiling)");
+	check(cudaEventRecord(b, 0), "cudaEventRecord");
+	check(cudaEventSynchronize(b), "cudaEventSynchronize");
+	check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+	return ms;
+}
+
+/* Appends ",%.5f" samples to a JSON array being built in buf. */
+static size_t append_samples(char *buf, size_t len, size_t at, const float *x, int n)
+{
+	for (int i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%.5f", i ? "," : "", (double)x[i]);
+	return at;
+}
+
+/* Appends the kernels launched since the last reset (CUDA only). */
+static size_t append_launches(char *buf, size_t len, size_t at)
+{
+#ifndef KIT_EMU
+	return launch_log_json(buf, len, at);
+#else
+	(void)buf, (void)len;
+	return at;
+#endif
+}
+
+static void reset_launches(void)
+{
+#ifndef KIT_EMU
+	launch_log_reset();
+#endif
+}
+
+/* Device buffers for timing: the input (its base words kept on the host,
+ * to undo each run's chunk), the output with room to move, an L2 flusher. */
+struct bench_buffers {
+	uint32_t *h_in, *h_out;
+	uint32_t *d_in, *d_out;
+	void *flush;
+	size_t in_words, out_words, flush_bytes;
+	cudaEvent_t a, b;
+	struct bench_run_plan last;	/* the chunk written last */
+};
+
+static void buffers_open(struct bench_buffers *bb, const struct lab *lab, const struct shape *s,
+			 size_t flush_bytes)
+{
+	memset(bb, 0, sizeof(*bb));
+	bb->in_words = lab->in_count(s);
+	bb->out_words = lab->out_count(s);
+	bb->flush_bytes = flush_bytes;
+	bb->h_in = host_buffer_alloc(bb->in_words * 4);
+	bb->h_out = host_buffer_alloc(bb->out_words * 4);
+	if (!bb->h_in || !bb->h_out)
+		fail("host memory", "out of host memory");
+	check(cudaMalloc((void **)&bb->d_in, bb->in_words * 4), "cudaMalloc (input)");
+	check(cudaMalloc((void **)&bb->d_out, (bb->out_words + BENCH_SLACK_WORDS) * 4), "cudaMalloc (output)");
+	check(cudaMalloc(&bb->flush, flush_bytes), "cudaMalloc (L2 flush buffer)");
+	check(cudaEventCreate(&bb->a), "cudaEventCreate");
+	check(cudaEventCreate(&bb->b), "cudaEventCreate");
+}
+
+/* The base input of one timed size (its stream's inputs). */
+static void buffers_fill(struct bench_buffers *bb, const struct lab *lab, const struct shape *s,
+			 uint64_t stream)
+{
+	lab->fill_input(bb->h_in, s, stream);
+	check(cudaMemcpy(bb->d_in, bb->h_in, bb->in_words * 4, cudaMemcpyHostToDevice), "cudaMemcpy (input)");
+	bb->last.chunk_words = 0;
+}
+
+static void buffers_close(struct bench_buffers *bb)
+{
+	cudaEventDestroy(bb->a);
+	cudaEventDestroy(bb->b);
+	cudaFree(bb->d_in);
+	cudaFree(bb->d_out);
+	cudaFree(bb->flush);
+	host_buffer_free(bb->h_in, bb->in_words * 4);
+	host_buffer_free(bb->h_out, bb->out_words * 4);
+}
+
+/* Before a call: the last run's chunk undone, this run's written, the
+ * output poisoned where this run puts it. Returns the output pointer. */
+static uint32_t *prepare_run(struct bench_buffers *bb, const struct bench_run_plan *p)
+{
+	const struct bench_run_plan *l = &bb->last;
+	if (l->chunk_words)
+		check(cudaMemcpy(bb->d_in + l->chunk_at, bb->h_in + l->chunk_at, l->chunk_words * 4,
+				 cudaMemcpyHostToDevice), "cudaMemcpy (input)");
+	check(cudaMemset(bb->d_in + p->chunk_at, p->chunk_byte, p->chunk_words * 4), "cudaMemset (input)");
+	bb->last = *p;
+	uint32_t *out = bb->d_out + p->out_offset;
+	check(cudaMemset(out, POISON_BYTE, bb->out_words * 4), "cudaMemset (poison)");
+	return out;
+}
+
+/* After a checked call: the hash of its whole output. */
+static unsigned long long output_hash(struct bench_buffers *bb, const uint32_t *out)
+{
+	check(cudaMemcpy(bb->h_out, out, bb->out_words * 4, cudaMemcpyDeviceToHost), "cudaMemcpy (output)");
+	return (unsigned long long)bench_output_hash(bb->h_out, bb->out_words);
+}
+
+/*
+ * Times the entry point (or, extra >= 0, the sweep's variant) and a
+ * device-to-device copy of the same bytes, interleaved run by run, so both
+ * see the same clocks and temperature; sends one MSG_TIMING with the
+ * samples and the hashes of the checked runs.
+ */
+static void time_and_send(struct bench_buffers *bb, const struct lab *lab, const struct shape *s,
+			  int runs, long extra, uint64_t seed)
+{
+	uint64_t secret = rng_secret(), stream = bench_seed(seed, s, extra, secret);
+	struct bench_run_plan p;
+	buffers_fill(bb, lab, s, stream);
+	/* Warm-up: module loading, first-touch allocations, clocks ramping up. */
+	for (int i = 0; i < 3; i++) {
+		bench_plan_run(stream, bb->in_words, runs + i, runs, &p);
+		time_call(bb->a, bb->b, bb->d_in, prepare_run(bb, &p), s, extra);
+		time_copy(bb->a, bb->b, bb->d_in, bb->d_out, bb->out_words * 4);
+	}
+	float *student = malloc((size_t)runs * sizeof(float));
+	float *copy = malloc((size_t)runs * sizeof(float));
+	size_t len = 8192 + (size_t)runs * 2 * 24 + BENCH_CHECKED_RUNS * 64;
+	char *json = malloc(len), shape_text[64], checks[BENCH_CHECKED_RUNS * 64 + 64] = "";
+	if (!student || !copy || !json)
+		fail("host memory", "out of host memory");
+	size_t at_check = 0;
+	reset_launches();
+	double t0 = now_ms(), hashing = 0;
+	for (int i = 0; i < runs; i++) {
+		bench_plan_run(stream, bb->in_words, i, runs, &p);
+		uint32_t *out = prepare_run(bb, &p);
+		flush_l2(bb->flush, bb->flush_bytes);
+		student[i] = time_call(bb->a, bb->b, bb->d_in, out, s, extra);
+		if (p.checked && at_check + 64 < sizeof(checks)) {
+			double h0 = now_ms();
+			at_check += (size_t)snprintf(checks + at_check, sizeof(checks) - at_check,
+						     "%s{\"run\":%d,\"hash\":\"%016llx\"}", at_check ? "," : "",
+						     i, output_hash(bb, out));
+			hashing += now_ms() - h0;
+		}
+		flush_l2(bb->flush, bb->flush_bytes);
+		copy[i] = time_copy(bb->a, bb->b, bb->d_in, bb->d_out, bb->out_words * 4);
+	}
+	double wall = now_ms() - t0 - hashing;
+
+	size_t at = (size_t)snprintf(json, len, "{\"shape\":\"%s\",\"extra_shared\":%ld,\"wall_ms\":%.3f,"
+				     "\"secret\":\"%016llx\",\"checked\":[%s],\"student_ms\":[",
+				     shape_format(s, shape_text, sizeof(shape_text)), extra, wall,
+				     (unsigned long long)secret, checks);
+	at = append_samples(json, len, at, student, runs);
+	at += (size_t)snprintf(json + at, len - at, "],\"copy_ms\":[");
+	at = append_samples(json, len, at, copy, runs);
+	at += (size_t)snprintf(json + at, len - at, "]");
+	at = append_launches(json, len - 2, at);
+	at += (size_t)snprintf(json + at, len - at, "}");
+	channel_send(CHANNEL_FD, MSG_TIMING, json, at);
+	free(json);
+	free(student);
+	free(copy);
+}
+
+static size_t l2_flush_bytes(void)
+{
+	struct cudaDeviceProp p;
+	check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
+	size_t l2 = p.l2CacheSize > 0 ? (size_t)p.l2CacheSize : (size_t)64 << 20;
+	return 4 * l2;
+}
+
+void bench_sizes(const struct lab *lab, const struct shape *shapes, int n, int runs, uint64_t seed)
+{
+	size_t flush = l2_flush_bytes();
+	for (int i = 0; i < n; i++) {
+		struct bench_buffers bb;
+		buffers_open(&bb, lab, &shapes[i], flush);
+		time_and_send(&bb, lab, &shapes[i], runs, -1, seed);
+		buffers_close(&bb);
+	}
+}
+
+/*
+ * Lab 4: the same kernel with more and more dynamic shared memory per block,
+ * so that 1, 2, 3 ... blocks fit on an SM, then with none; one MSG_TIMING
+ * each. What occupancy each really ran at, the launch log says.
+ */
+void bench_sweep(const struct lab *lab, const struct shape *s, int runs, uint64_t seed)
+{
+	static const int blocks_per_sm[] = { 1, 2, 3, 4, 5, 6, 8, 12, 16 };
+	struct cudaDeviceProp p;
+	check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
+	struct bench_buffers bb;
+	buffers_open(&bb, lab, s, l2_flush_bytes());
+	for (size_t i = 0; i < sizeof(blocks_per_sm) / sizeof(blocks_per_sm[0]); i++) {
+		/* Just too much for one more block: the smallest extra that fits only
+		 * blocks_per_sm[i], so the L1 cache keeps what shared memory does not need. */
+		long extra = (long)(p.sharedMemPerMultiprocessor / (size_t)(blocks_per_sm[i] + 1)) -
+			     (long)p.reservedSharedMemPerBlock + 1;
+		extra = (extra + 127) / 128 * 128;
+		if (extra > (long)p.sharedMemPerBlockOptin)
+			extra = (long)p.sharedMemPerBlockOptin;
+		time_and_send(&bb, lab, s, runs, extra, seed);
+	}
+	time_and_send(&bb, lab, s, runs, 0, seed);
+	buffers_close(&bb);
+}

@@ -1,0 +1,87 @@
+/* Checks the timed runs' outputs (see bench_check.h). */
+#include "steps/bench_check.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_plan.h"
+
+/* The hash run p's output must have: the reference of the base input in
+ * (left as it was) with the run's chunk written into it. */
+static uint64_t expected_hash(const struct lab *lab, const struct shape *s, uint32_t *in, uint32_t *out,
+			      const struct bench_run_plan *p)
+{
+	uint32_t base[BENCH_CHUNK_WORDS];
+	memcpy(base, in + p->chunk_at, p->chunk_words * 4);
+	bench_apply_chunk(in, p);
+	lab->reference(in, out, s);
+	memcpy(in + p->chunk_at, base, p->chunk_words * 4);
+	return bench_output_hash(out, lab->out_count(s));
+}
+
+/* The harness's hash of run (from "checked"), or 0 with *found unset. */
+static int reported_hash(json_t *checked, int run, uint64_t *hash)
+{
+	size_t i;
+	json_t *c;
+	json_array_foreach(checked, i, c) {
+		const char *h = json_string_value(json_object_get(c, "hash"));
+		if (json_integer_value(json_object_get(c, "run")) == run && h)
+			return sscanf(h, "%" SCNx64, hash) == 1;
+	}
+	return 0;
+}
+
+int bench_check_outputs(const struct lab *lab, const struct shape *s, uint64_t seed, json_t *timing,
+			int runs, char *msg, size_t len)
+{
+	char where[64];
+	shape_format(s, where, sizeof(where));
+	json_t *extra = json_object_get(timing, "extra_shared"), *checked = json_object_get(timing, "checked");
+	const char *secret_text = json_string_value(json_object_get(timing, "secret"));
+	uint64_t secret;
+	if (!json_is_integer(extra) || !json_is_array(checked) || !secret_text ||
+	    sscanf(secret_text, "%" SCNx64, &secret) != 1) {
+		snprintf(msg, len, "timing: the harness's report for %s has no checks of its outputs: "
+			 "not believed", where);
+		return -1;
+	}
+	uint64_t stream = bench_seed(seed, s, (long)json_integer_value(extra), secret);
+	size_t n_in = lab->in_count(s);
+	uint32_t *in = malloc(n_in * 4), *out = malloc(lab->out_count(s) * 4);
+	int rc = in && out ? 0 : -1, expected = 0;
+	if (rc < 0)
+		snprintf(msg, len, "timing: the grader ran out of memory for the reference of %s", where);
+	else
+		lab->fill_input(in, s, stream);
+	for (int run = 0; rc == 0 && run < runs; run++) {
+		struct bench_run_plan p;
+		bench_plan_run(stream, n_in, run, runs, &p);
+		if (!p.checked)
+			continue;
+		expected++;
+		uint64_t got;
+		if (!reported_hash(checked, run, &got)) {
+			snprintf(msg, len, "timing: the harness's report for %s lacks the check of run %d: "
+				 "not believed", where, run + 1);
+			rc = -1;
+		} else if (got != expected_hash(lab, s, in, out, &p)) {
+			snprintf(msg, len, "%s: timed run %d of %d computed a wrong result. Before every timed "
+				 "call the output is poisoned and part of the input changes, and some runs are "
+				 "checked against the reference: each call must compute the whole result from "
+				 "its input (not skip work, or reuse an earlier call's result). No points for "
+				 "speed.", where, run + 1, runs);
+			rc = -1;
+		}
+	}
+	if (rc == 0 && (int)json_array_size(checked) != expected) {
+		snprintf(msg, len, "timing: the harness's report for %s has checks of runs the grader did not "
+			 "choose: not believed", where);
+		rc = -1;
+	}
+	free(in);
+	free(out);
+	return rc;
+}

@@ -1,0 +1,101 @@
+/*
+ * The timed runs' checks (common/bench_plan.h, grader/steps/bench_check.c):
+ * the plan itself, and the whole path driven through the emulator's
+ * harness (its bench verb is the GPU's, timed by the emulator's events):
+ * an honest kernel's timings are believed; one that recognises repeated
+ * calls and copies an earlier result is caught by a checked run.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_plan.h"
+#include "steps/performance.h"
+#include "test_support.h"
+
+extern const struct lab lab3_transpose;
+
+Test(bench_plan, checked_runs_and_offsets)
+{
+	const struct shape s = { 2, { 1000, 1000 } };
+	for (uint64_t seed = 1; seed < 50; seed++) {
+		uint64_t stream = bench_seed(seed, &s, -1, 5);
+		cr_assert_neq(stream, bench_seed(seed, &s, 0, 5), "the sweep's points share a stream");
+		cr_assert_neq(stream, bench_seed(seed, &s, -1, 6), "the secret does not change the stream");
+		int checked = 0, first = -1, last = -1;
+		for (int run = 0; run < 50; run++) {
+			struct bench_run_plan p, again;
+			bench_plan_run(stream, 1000000, run, 50, &p);
+			bench_plan_run(stream, 1000000, run, 50, &again);
+			cr_assert_eq(memcmp(&p, &again, sizeof(p)), 0, "the plan is not a function of the seed");
+			cr_assert_eq(p.out_offset % BENCH_OFFSET_STEP_WORDS, 0);
+			cr_assert_lt(p.out_offset, BENCH_SLACK_WORDS);
+			cr_assert_leq(p.chunk_at + p.chunk_words, 1000000);
+			cr_assert_gt(p.chunk_words, 0);
+			if (p.checked) {
+				checked++;
+				last = run;
+				first = first < 0 ? run : first;
+			}
+		}
+		cr_assert_eq(checked, BENCH_CHECKED_RUNS);
+		cr_assert(first < 25 && last >= 25, "the checks are not spread: runs %d and %d", first, last);
+		struct bench_run_plan warm;
+		bench_plan_run(stream, 1000000, 50, 50, &warm);
+		cr_assert(!warm.checked, "a warm-up run is checked");
+	}
+	/* A tiny input: the chunk is all of it. */
+	struct bench_run_plan p;
+	bench_plan_run(7, 3, 0, 4, &p);
+	cr_expect(p.chunk_at == 0 && p.chunk_words == 3);
+}
+
+Test(bench_plan, the_hash_sees_position_and_value)
+{
+	uint32_t a[4] = { 1, 2, 3, 4 }, b[4] = { 2, 1, 3, 4 }, c[4] = { 1, 2, 3, 5 };
+	cr_expect_neq(bench_output_hash(a, 4), bench_output_hash(b, 4));
+	cr_expect_neq(bench_output_hash(a, 4), bench_output_hash(c, 4));
+	cr_expect_eq(bench_output_hash(a, 4), bench_output_hash(a, 4));
+}
+
+/* Builds FILE for the emulator and times it at 96x64, 4 runs. */
+static int bench(const char *file, char *msg, size_t len)
+{
+	struct rubric r;
+	char work[] = "/tmp/bench-check-XXXXXX";
+	struct build_result b;
+	emu_lab3_build(file, &r, work, &b);
+	r.n_chart_shapes = 0;
+	r.perf_shape = (struct shape){ 2, { 96, 64 } };
+	r.runs = 4;
+	r.bench_timeout_s = 120;
+	struct run_context ctx = { &lab3_transpose, &r, b.harness, work, 11, 0, NULL, NULL };
+	struct bench_run st;
+	int rc = bench_harness(&ctx, b.harness, &st, msg, len);
+	bench_run_free(&st);
+	char rm[1100];
+	snprintf(rm, sizeof(rm), "rm -rf %s", work);
+	cr_expect_eq(system(rm), 0);
+	rubric_free(&r);
+	return rc;
+}
+
+Test(bench_check, an_honest_kernel_is_believed, .timeout = 300)
+{
+	char msg[1024] = "";
+	cr_expect_eq(bench("tests/fixtures/hostile/lab3_naive.cu", msg, sizeof(msg)), 0, "%s", msg);
+}
+
+Test(bench_check, a_repeated_call_that_copies_is_caught, .timeout = 300)
+{
+	char msg[1024] = "";
+	cr_expect_eq(bench("tests/fixtures/hostile/gpu_repeat_copy.cu", msg, sizeof(msg)), -1);
+	cr_expect(strstr(msg, "computed a wrong result"), "%s", msg);
+}
+
+Test(bench_check, a_reused_pointer_is_caught, .timeout = 300)
+{
+	char msg[1024] = "";
+	cr_expect_eq(bench("tests/fixtures/hostile/gpu_pointer_reuse.cu", msg, sizeof(msg)), -1);
+	cr_expect(strstr(msg, "computed a wrong result"), "%s", msg);
+}

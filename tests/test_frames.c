@@ -1,0 +1,124 @@
+/*
+ * The order of the harness's frames (grader/steps/harness_door.c): nothing
+ * after the last frame (MSG_END, MSG_ERROR), no second frame of a kind that
+ * comes once per size, nothing before the first size. A stream that breaks
+ * one was tampered with: harness_split refuses it.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "channel.h"
+#include "harness_report.h"
+#include "steps/harness_door.h"
+
+struct stream {
+	unsigned char data[4096];
+	size_t len;
+};
+
+static void add(struct stream *s, enum channel_msg type, const char *payload)
+{
+	size_t n = payload ? strlen(payload) : 0;
+	struct frame_header h = { CHANNEL_MAGIC, (uint32_t)type, n };
+	cr_assert_lt(s->len + sizeof(h) + n, sizeof(s->data));
+	memcpy(s->data + s->len, &h, sizeof(h));
+	memcpy(s->data + s->len + sizeof(h), payload ? payload : "", n);
+	s->len += sizeof(h) + n;
+}
+
+/* One size's frames as the harness sends them: BEGIN, OUTPUT, DONE. */
+static void add_size(struct stream *s)
+{
+	add(s, MSG_BEGIN, "{\"shape\":\"1x1\",\"seed\":\"1\"}");
+	add(s, MSG_OUTPUT, "abcdefgh");
+	add(s, MSG_DONE, "{\"cuda_error\":null}");
+}
+
+/* harness_split on the stream of a child that exited (with status) or
+ * crashed; *last_done: whether the last size's result was kept. */
+static int split_ended(struct stream *s, int exited, int status, int *last_done)
+{
+	struct harness_report whole, parts[4];
+	memset(&whole, 0, sizeof(whole));
+	whole.child.channel = s->data;
+	whole.child.channel_len = s->len;
+	whole.child.exited = exited;
+	whole.child.exit_status = status;
+	whole.child.signaled = !exited;
+	int n = harness_split(&whole, parts, 4);
+	if (last_done)
+		*last_done = n > 0 && parts[n - 1].done != NULL && parts[n - 1].outputs == 1;
+	for (int i = 0; i < n; i++)
+		harness_part_free(&parts[i]);
+	return n;
+}
+
+static int split(struct stream *s)
+{
+	return split_ended(s, 1, 0, NULL);
+}
+
+Test(frames, the_harness_order_is_read)
+{
+	struct stream s = { .len = 0 };
+	add_size(&s);
+	add_size(&s);
+	add(&s, MSG_END, NULL);
+	cr_expect_eq(split(&s), 2);
+}
+
+Test(frames, a_frame_after_the_end_is_tampering)
+{
+	struct stream s = { .len = 0 };
+	add_size(&s);
+	add(&s, MSG_END, NULL);
+	add(&s, MSG_METRICS, "{}");
+	cr_expect_eq(split(&s), -1);
+}
+
+Test(frames, a_frame_after_an_error_is_tampering)
+{
+	struct stream s = { .len = 0 };
+	add_size(&s);
+	add(&s, MSG_ERROR, "{\"where\":\"x\",\"error\":\"y\"}");
+	add_size(&s);
+	cr_expect_eq(split(&s), -1);
+}
+
+Test(frames, a_second_done_in_one_size_is_tampering)
+{
+	struct stream s = { .len = 0 };
+	add_size(&s);
+	add(&s, MSG_DONE, "{\"cuda_error\":null}");
+	add(&s, MSG_END, NULL);
+	cr_expect_eq(split(&s), -1);
+}
+
+Test(frames, a_frame_before_the_first_size_is_tampering)
+{
+	struct stream s = { .len = 0 };
+	add(&s, MSG_METRICS, "{}");
+	add_size(&s);
+	add(&s, MSG_END, NULL);
+	cr_expect_eq(split(&s), -1);
+}
+
+/* A process that ended inside the entry point (an exit() of the student's
+ * code, a crash) wrote nothing of the harness's after its last MSG_BEGIN:
+ * a well-formed tail there is a forgery, and is dropped. */
+static int last_part_done(struct stream *s, int exited, int status)
+{
+	int done;
+	cr_assert_geq(split_ended(s, exited, status, &done), 1);
+	return done;
+}
+
+Test(frames, a_tail_written_before_the_process_ended_inside_the_call_is_dropped)
+{
+	struct stream s = { .len = 0 };
+	add_size(&s);
+	add(&s, MSG_END, NULL);
+	cr_expect(last_part_done(&s, 1, 0), "the harness's own ending was not believed");
+	cr_expect(!last_part_done(&s, 1, HARNESS_STUDENT_EXIT), "a tail before exit() was believed");
+	cr_expect(!last_part_done(&s, 0, 0), "a tail before a crash was believed");
+}
