@@ -17,6 +17,7 @@
 
 #include "sys/bwrap.h"
 #include "sys/kit_paths.h"
+#include "sys/private_kit.h"
 #include "sys/seccomp_filter.h"
 #include "sys/strvec.h"
 #include "sys/uid_lease.h"
@@ -146,8 +147,8 @@ static int choose_user(const struct isolation_policy *p, struct isolation_plan *
 	return 0;
 }
 
-/* Whether uid can reach the kit's build: a kit under a private home
- * folder cannot be used by another user. */
+/* Whether uid can reach the kit's build, through the view a child makes of
+ * a kit in a private folder (private_kit.h) where the kernel allows it. */
 static int uid_can_read_kit(long uid)
 {
 	char lib[PATH_MAX], cc[PATH_MAX];
@@ -156,7 +157,9 @@ static int uid_can_read_kit(long uid)
 	int need_cc = access(cc, F_OK) == 0;
 	pid_t pid = fork();
 	if (pid == 0) {
-		if (setgroups(0, NULL) < 0 || setgid((gid_t)uid) < 0 || setuid((uid_t)uid) < 0)
+		char why[256];
+		if (private_kit_expose(uid, why, sizeof(why)) < 0 || setgroups(0, NULL) < 0 ||
+		    setgid((gid_t)uid) < 0 || setuid((uid_t)uid) < 0)
 			_exit(1);
 		_exit(access(lib, R_OK) == 0 && (!need_cc || access(cc, X_OK) == 0) ? 0 : 1);
 	}
@@ -175,7 +178,7 @@ int isolation_ready(const struct isolation_policy *p, const char *work, char *er
 		return -1;
 	if (!uid_can_read_kit(plan.uid)) {
 		snprintf(err, errlen, "the sandbox user (uid %ld) cannot read the kit at %s: a folder "
-			 "above it is private. Move the kit, or chmod o+rx the folders above it, or run "
+			 "above it is private, and no mount namespace could open a way past it. Move the kit, or chmod o+rx the folders above it, or run "
 			 "with --no-isolation (untrusted code then runs as root).", plan.uid, kit_root());
 		return -1;
 	}
@@ -272,6 +275,9 @@ void isolation_enter(const struct isolation_plan *plan)
 		setrlimit(RLIMIT_NPROC, &rl);
 	}
 	if (plan->uid >= 0) {
+		char why[512];
+		if (private_kit_expose(plan->uid, why, sizeof(why)) < 0)
+			die(why);
 		if (setgroups(0, NULL) < 0 || setgid((gid_t)plan->uid) < 0 || setuid((uid_t)plan->uid) < 0)
 			die("setuid");
 	}
