@@ -84,7 +84,7 @@ Test(analysis, one_test_per_key_present_points_split_evenly)
 	r.analysis_limit[CHECK_LOAD_SECTORS] = 8;
 	r.analysis_limit[CHECK_STORE_SECTORS] = 8;
 	json_t *m = parse(naive);
-	analysis_grade(&r, m, &g);
+	analysis_grade(&r, &r.analysis_shape, m, &g);
 	cr_assert_eq(g.n_tests, 2);
 	for (int i = 0; i < 2; i++) {
 		cr_expect_eq(g.tests[i].group, GROUP_ANALYSIS);
@@ -110,7 +110,7 @@ Test(analysis, no_key_no_test)
 	struct grade g;
 	grade_init(&g, NULL);
 	json_t *m = parse(naive);
-	analysis_grade(&r, m, &g);
+	analysis_grade(&r, &r.analysis_shape, m, &g);
 	cr_expect_eq(g.n_tests, 0);
 	json_decref(m);
 	grade_free(&g);
@@ -123,7 +123,7 @@ Test(analysis, summary_goes_into_the_metrics)
 	grade_init(&g, NULL);
 	r.analysis_limit[CHECK_RACES] = 0;
 	json_t *m = parse(naive);
-	analysis_grade(&r, m, &g);
+	analysis_grade(&r, &r.analysis_shape, m, &g);
 	cr_expect_float_eq(json_number_value(json_object_get(g.metrics, "store_sectors_per_request")),
 			   32.0, 1e-9);
 	cr_expect_float_eq(json_number_value(json_object_get(g.metrics, "load_sectors_per_request")),
@@ -142,7 +142,7 @@ Test(analysis, races_name_the_lines_and_the_fix)
 	r.analysis_limit[CHECK_RACES] = 0;
 	r.analysis_limit[CHECK_UNINIT_SHARED_READS] = 0;
 	json_t *m = parse(racy);
-	analysis_grade(&r, m, &g);
+	analysis_grade(&r, &r.analysis_shape, m, &g);
 	struct test_result *t = find(&g, "analysis: races");
 	cr_expect_eq(t->status, TEST_FAILED);
 	cr_expect(strstr(t->message, "8194 races") != NULL, "%s", t->message);
@@ -163,7 +163,7 @@ Test(analysis, bank_conflicts_name_the_worst_line)
 	grade_init(&g, NULL);
 	r.analysis_limit[CHECK_SHARED_WAVEFRONTS] = 2;
 	json_t *m = parse(racy);
-	analysis_grade(&r, m, &g);
+	analysis_grade(&r, &r.analysis_shape, m, &g);
 	struct test_result *t = find(&g, "analysis: bank conflicts");
 	cr_expect_eq(t->status, TEST_FAILED);
 	cr_expect(strstr(t->message, "at scan.cu:60 need 32.0 wavefronts per request") != NULL, "%s",
@@ -182,7 +182,7 @@ Test(analysis, active_warp_steps_against_the_limit)
 	grade_init(&g, NULL);
 	r.analysis_limit[CHECK_ACTIVE_WARP_STEPS] = 160;
 	json_t *m = parse(racy);
-	analysis_grade(&r, m, &g);
+	analysis_grade(&r, &r.analysis_shape, m, &g);
 	struct test_result *t = find(&g, "analysis: active warp-steps");
 	cr_expect_eq(t->status, TEST_FAILED);
 	cr_expect(strstr(t->message, "352 active warp-steps (limit 160)") != NULL, "%s", t->message);
@@ -209,7 +209,7 @@ static struct test_result *work_check(double ops, size_t n, struct grade *g)
 	r.analysis_shape.rank = 1;
 	r.analysis_shape.dim[0] = n;
 	json_t *m = parse(work_metrics(ops, text, sizeof text));
-	analysis_grade(&r, m, g);
+	analysis_grade(&r, &r.analysis_shape, m, g);
 	json_decref(m);
 	return find(g, "analysis: work-efficiency");
 }
@@ -253,7 +253,7 @@ Test(analysis, work_as_a_note_of_no_points)
 	cr_expect_eq(analysis_checks_present(&r), 1);
 	json_t *m = parse(work_metrics(9.0 * 1024, text, sizeof text));
 	json_object_set_new(json_object_get(m, "totals"), "races", json_integer(0));
-	analysis_grade(&r, m, &g);
+	analysis_grade(&r, &r.analysis_shape, m, &g);
 	struct test_result *t = find(&g, "analysis: note (work per 1024 elements)");
 	cr_expect_eq(t->status, TEST_PASSED);
 	cr_expect_float_eq(t->max_points, 0, 1e-9);
@@ -281,7 +281,7 @@ Test(analysis, missing_or_hostile_figures_fail_without_crashing)
 		r.analysis_limit[CHECK_RACES] = 0;
 		r.analysis_limit[CHECK_ACTIVE_WARP_STEPS] = 100;
 		json_t *m = parse(bad[k]);
-		analysis_grade(&r, m, &g);
+		analysis_grade(&r, &r.analysis_shape, m, &g);
 		cr_assert_eq(g.n_tests, 3);
 		for (int i = 0; i < g.n_tests; i++)
 			cr_expect_eq(g.tests[i].status, TEST_FAILED, "%s: %s", bad[k], g.tests[i].name);
@@ -297,7 +297,7 @@ Test(analysis, no_shared_memory_means_no_bank_conflicts)
 	grade_init(&g, NULL);
 	r.analysis_limit[CHECK_SHARED_WAVEFRONTS] = 2;
 	json_t *m = parse(naive);
-	analysis_grade(&r, m, &g);
+	analysis_grade(&r, &r.analysis_shape, m, &g);
 	cr_expect_eq(find(&g, "analysis: bank conflicts")->status, TEST_PASSED);
 	json_decref(m);
 	grade_free(&g);
@@ -311,7 +311,7 @@ Test(analysis, no_traced_launch_fails_every_check)
 	r.analysis_limit[CHECK_RACES] = 0;
 	r.analysis_limit[CHECK_UNINIT_SHARED_READS] = 0;
 	json_t *m = parse("{\"launches\":[],\"totals\":{\"races\":0,\"uninit_shared_reads\":0}}");
-	analysis_grade(&r, m, &g);
+	analysis_grade(&r, &r.analysis_shape, m, &g);
 	cr_assert_eq(g.n_tests, 2);
 	for (int i = 0; i < 2; i++) {
 		cr_expect_eq(g.tests[i].status, TEST_FAILED);
@@ -331,7 +331,7 @@ Test(analysis, no_shared_memory_is_not_work_efficient)
 	grade_init(&g, NULL);
 	r.analysis_limit[CHECK_ACTIVE_WARP_STEPS] = 160;
 	json_t *m = parse(naive);
-	analysis_grade(&r, m, &g);
+	analysis_grade(&r, &r.analysis_shape, m, &g);
 	struct test_result *t = find(&g, "analysis: active warp-steps");
 	cr_expect_eq(t->status, TEST_FAILED);
 	cr_expect(strstr(t->message, "no warp stored to shared memory") != NULL, "%s", t->message);
@@ -364,7 +364,7 @@ Test(analysis, the_padding_hint_follows_the_tiles_shape)
 	snprintf(g.submission, sizeof g.submission, "%s", path);
 	r.analysis_limit[CHECK_SHARED_WAVEFRONTS] = 2;
 	json_t *m = parse(metrics);
-	analysis_grade(&r, m, &g);
+	analysis_grade(&r, &r.analysis_shape, m, &g);
 	struct test_result *t = find(&g, "analysis: bank conflicts");
 	cr_expect_eq(t->status, TEST_FAILED);
 	cr_expect(strstr(t->message, "Reading a column of tile[16][16] does that; pad each row by one "
@@ -384,7 +384,7 @@ Test(analysis, warnings_become_notes)
 			  "\"file\":\"scan.cu\",\"line\":31,\"count\":1,\"message\":\"in kernel k, "
 			  "__syncthreads() at scan.cu:31 was reached while 16 of the block's 64 threads "
 			  "had already returned\"}]}");
-	analysis_grade(&r, m, &g);
+	analysis_grade(&r, &r.analysis_shape, m, &g);
 	struct test_result *t = find(&g, "analysis: note (exited_before_barrier)");
 	cr_expect_eq(t->status, TEST_PASSED);
 	cr_expect_float_eq(t->max_points, 0.0, 1e-9);

@@ -36,8 +36,6 @@ static struct work_case cases[] = {
 	{ "tests/fixtures/lab2/blelloch_padded.cu", "passed", 88, 104 },
 	{ "tests/fixtures/lab2/blelloch_1024_two_launch.cu", "passed", 88, 104 },
 	{ "solutions/lab2-blelloch-scan/scan.cu", "passed", 35, 55 },
-	/* The skeleton adds nothing: it has not scanned. */
-	{ "labs/lab2-blelloch-scan/scan.cu", "failed", 0, 16 },
 };
 
 ParameterizedTestParameters(work_efficiency, lab2)
@@ -95,5 +93,28 @@ ParameterizedTest(struct work_case *c, work_efficiency, lab2, .timeout = 300)
 	const char *status = json_string_value(json_object_get(found, "status"));
 	cr_expect_str_eq(status ?: "", c->verdict, "%s: %s\n%s", c->file,
 			 json_string_value(json_object_get(found, "message")), g.output);
+	graded_free(&g);
+}
+
+/* The skeleton scans nothing: its analysis run's output is wrong, so none of
+ * its figures is believed and no analysis point is given (a scan that adds
+ * too little is refused by the check itself: tests/test_analysis.c). */
+Test(work_efficiency, skeleton_gets_no_analysis_points, .timeout = 300)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
+	char rubric[64], arg[96];
+	fast_rubric(rubric, sizeof(rubric));
+	snprintf(arg, sizeof(arg), "--rubric=%s", rubric);
+	struct graded g;
+	int rc = run_grade("lab2", "labs/lab2-blelloch-scan/scan.cu", "emu", arg, &g);
+	unlink(rubric);
+	cr_assert_eq(rc, 0);
+	cr_assert_not_null(g.report, "%s", g.output);
+	json_t *analysis = json_object_get(json_object_get(g.report, "groups"), "analysis");
+	cr_assert(json_is_object(analysis), "no analysis group\n%s", g.output);
+	double points = json_number_value(json_object_get(analysis, "points"));
+	cr_expect_eq(points, 0, "analysis points %g\n%s", points, g.output);
+	cr_expect(strstr(g.output, "not believed"), "%s", g.output);
 	graded_free(&g);
 }

@@ -358,13 +358,14 @@ const struct analysis_check_info analysis_checks[ANALYSIS_CHECKS] = {
 };
 
 /* The emulator counts the combining operations of every launch; per 1024
- * of the analysis run's input elements, in warps of 32, the figure goes
- * into the totals beside the emulator's own. */
-static void add_work_figure(const struct rubric *r, json_t *metrics)
+ * of the analysis run's input elements (the shape it ran at, which the seed
+ * chooses), in warps of 32, the figure goes into the totals beside the
+ * emulator's own. */
+static void add_work_figure(const struct shape *analysed, json_t *metrics)
 {
 	json_t *totals = json_object_get(metrics, "totals");
 	double ops = number(totals, "combining_ops");
-	size_t n = shape_elements(&r->analysis_shape);
+	size_t n = shape_elements(analysed);
 	if (json_is_object(totals) && ops >= 0 && n > 0)
 		json_object_set_new(totals, WORK_PER_1024, json_real(ops / 32.0 * 1024.0 / (double)n));
 }
@@ -422,13 +423,13 @@ static void report_warnings(json_t *metrics, struct grade *g)
 	}
 }
 
-void analysis_grade(const struct rubric *r, json_t *metrics, struct grade *g)
+void analysis_grade(const struct rubric *r, const struct shape *analysed, json_t *metrics, struct grade *g)
 {
 	report_warnings(metrics, g);
 	int n = analysis_checks_present(r);
 	if (n == 0)
 		return;
-	add_work_figure(r, metrics);
+	add_work_figure(analysed, metrics);
 	summarise(metrics, g);
 	for (int i = 0; i < ANALYSIS_CHECKS; i++) {
 		double limit = r->analysis_limit[i];

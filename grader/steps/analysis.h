@@ -10,7 +10,9 @@
 /* How many of the checks (analysis_check.h) the rubric names. */
 int analysis_checks_present(const struct rubric *r);
 
-/* Adds one GROUP_ANALYSIS test per check the rubric names. */
-void analysis_grade(const struct rubric *r, json_t *metrics, struct grade *g);
+/* Adds one GROUP_ANALYSIS test per check the rubric names; analysed: the
+ * shape the analysis run had (per-element figures are of its input). */
+void analysis_grade(const struct rubric *r, const struct shape *analysed, json_t *metrics,
+		    struct grade *g);
 
 #endif

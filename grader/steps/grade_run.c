@@ -212,7 +212,7 @@ static void analyse(const struct grade_request *req, const struct run_context *c
 		char text[64];
 		json_object_set_new(g->metrics, "analysis_shape", json_string(shape_format(&shape, text, sizeof(text))));
 		g->analysis = json_incref(rep.metrics);
-		analysis_grade(r, rep.metrics, g);
+		analysis_grade(r, &shape, rep.metrics, g);
 	}
 	harness_report_free(&rep);
 }
