@@ -128,6 +128,12 @@ Test(rubric, bad_rubrics_name_line_and_key)
 		{ MINIMAL "[occupancy]\ntables = sm_80 sm_75\n", ":6: key 'tables': the kit keeps tables for sm_80 and sm_90, not 'sm_75'" },
 		{ MINIMAL "[occupancy]\npoints = 30\n", "key 'tables': [occupancy] gives points, so it needs the stored tables" },
 		{ MINIMAL "[occupancy]\nlive = yes\n", ":6: key 'live': unknown key in [occupancy]" },
+		{ MINIMAL "gate = work_efficiency\n", ":5: key 'gate': no analysis check is named "
+		  "'work_efficiency' (the checks: load_sectors_per_request, " },
+		{ MINIMAL "gate = races, bogus\n[analysis]\nmax_races = 0\n",
+		  ":5: key 'gate': no analysis check is named 'bogus'" },
+		{ MINIMAL "gate = races\n[analysis]\nmax_uninit_shared_reads = 0\n",
+		  ":5: key 'gate': performance is gated on 'races', but [analysis] sets no max_races" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct rubric r;
@@ -137,6 +143,40 @@ Test(rubric, bad_rubrics_name_line_and_key)
 			  cases[i].expect);
 		rubric_free(&r);
 	}
+}
+
+Test(rubric, performance_gates_name_analysis_checks)
+{
+	struct rubric r;
+	cr_assert_str_eq(load(MINIMAL "gate = store_sectors_per_request races\n[analysis]\n"
+			      "max_races = 0\nmax_store_sectors_per_request = 8\n", &r), "");
+	cr_expect(r.performance_gate[CHECK_STORE_SECTORS]);
+	cr_expect(r.performance_gate[CHECK_RACES]);
+	cr_expect(!r.performance_gate[CHECK_LOAD_SECTORS]);
+	rubric_free(&r);
+	cr_assert_str_eq(load(MINIMAL, &r), "");
+	for (int i = 0; i < ANALYSIS_CHECKS; i++)
+		cr_expect(!r.performance_gate[i], "no gate unless the rubric names one");
+	rubric_free(&r);
+}
+
+/* One scale: the shipped labs are out of 100, whatever the backend. */
+Test(rubric, shipped_maximum_is_100)
+{
+	const char *files[] = { "labs/lab1-naive-scan/lab.ini", "labs/lab2-blelloch-scan/lab.ini",
+				"labs/lab3-transpose/lab.ini", "labs/lab4-occupancy/lab.ini" };
+	int ranks[] = { 1, 1, 2, 1 };
+	for (int i = 0; i < 4; i++) {
+		struct rubric r;
+		char err[1024] = "";
+		cr_assert_eq(rubric_load(files[i], ranks[i], &r, err, sizeof(err)), 0, "%s", err);
+		cr_expect_float_eq(rubric_max_score(&r), 100, 1e-9, "%s", files[i]);
+		rubric_free(&r);
+	}
+	struct rubric r;
+	cr_assert_str_eq(load(MINIMAL "points = 30\n[correctness]\npoints = 20\n", &r), "");
+	cr_expect_float_eq(rubric_max_score(&r), 50, 1e-9, "no analysis check: no analysis points");
+	rubric_free(&r);
 }
 
 Test(rubric, missing_file)
