@@ -228,3 +228,13 @@ Test(honest_grade, the_graders_copy_becomes_the_students_file)
 	cr_expect_str_eq(g.build_log, "transpose.cu:2:7: error: x\ntranspose.cu:3:1: note: y\n");
 	cr_expect_str_eq(t->message, "transpose.cu did not compile; see harness-cuda");
 }
+
+Test(honest_grade, the_gradebook_says_a_gate_took_the_points)
+{
+	lab2_grade(TEST_FAILED, 30);
+	gates_apply(&lab2, 1, &g);
+	char verdict[512];
+	batch_verdict(&g, verdict, sizeof(verdict));
+	cr_expect_str_eq(verdict, "no performance points: a check they depend on did not pass; "
+			 "analysis failed: active warp-steps");
+}

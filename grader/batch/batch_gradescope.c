@@ -57,6 +57,8 @@ static json_t *test_json(const struct grade *g, const struct test_result *t)
 static json_t *overall(const struct grade *g, const char *verdict)
 {
 	char buf[2048], seed[24];
+	if (!g->device[0])	/* not graded at all (no file): the verdict says why */
+		return text(verdict);
 	snprintf(seed, sizeof(seed), "%" PRIu64, g->seed);
 	snprintf(buf, sizeof(buf), "%s\n\nGraded on %s (%s backend), seed %s.\nIsolation: %s\n%s%s",
 		 verdict, g->device[0] ? g->device : "?", backend_name(g->backend), seed,

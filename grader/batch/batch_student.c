@@ -175,7 +175,6 @@ int batch_problem(const struct batch_config *c, const char *name, const char *ha
 	summary_problem(name, hash, why, rubric_max_score(c->r), row);
 	grade_init(&g, c->lab);
 	g.backend = c->backend;
-	snprintf(g.device, sizeof(g.device), "not graded");
 	scale_settle(c->r, why, &g);
 	batch_student_dir(c, name, dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/results.json", dir);
