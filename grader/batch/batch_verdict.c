@@ -6,6 +6,7 @@
  * wording is tested against these patterns in tests/test_batch.c).
  */
 #include "batch/batch.h"
+#include "steps/gates.h"
 #include "report/report_text.h"
 #include "sys/utf8.h"
 
@@ -162,7 +163,7 @@ static void performance_verdict(const struct grade *g, const struct test_result 
 	report_points(t->max_points, max, sizeof(max));
 	if (strstr(t->message, "not believed"))
 		snprintf(buf, len, "performance: timings not believed");
-	else if (strncmp(t->message, "no points: the performance points count only when", 50) == 0)
+	else if (strncmp(t->message, GATE_SHUT, strlen(GATE_SHUT)) == 0)
 		snprintf(buf, len, "no performance points: a check they depend on did not pass");
 	else if (json_is_number(pct))
 		snprintf(buf, len, "slow: %.0f%% of copy bandwidth (%s of %s points)",

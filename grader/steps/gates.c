@@ -23,12 +23,10 @@ static int check_passed(const struct grade *g, int check, char *why, size_t len)
 		if (strcmp(g->tests[i].name, name) == 0) {
 			if (g->tests[i].status == TEST_PASSED)
 				return 1;
-			snprintf(why, len, "the performance points count only when \"%s\" passes, and it "
-				 "did not", name);
+			snprintf(why, len, "%s \"%s\" passes, and it did not", GATE_WHY, name);
 			return 0;
 		}
-	snprintf(why, len, "the performance points count only when \"%s\" passes, and it could not "
-		 "be checked", name);
+	snprintf(why, len, "%s \"%s\" passes, and it could not be checked", GATE_WHY, name);
 	return 0;
 }
 
