@@ -155,6 +155,32 @@ int check_expectations(const char *file, const char *key, json_t *report, char *
 	return checked;
 }
 
+int check_score(const char *file, json_t *report, char *why, size_t len)
+{
+	char buf[512];
+	double score = json_number_value(json_object_get(report, "score"));
+	double max = json_number_value(json_object_get(report, "max_score"));
+	/* One scale: the shipped rubrics are out of 100 for every file, on every backend. */
+	if (max != 100) {
+		snprintf(why, len, "%s: max_score %g, not the rubric's 100", file ? file : "", max);
+		return -1;
+	}
+	if (!file || !expectation_line(file, "score", buf, sizeof(buf)))
+		return 0;
+	double bound;
+	int at_most = strncmp(buf + strspn(buf, " "), "<=", 2) == 0;
+	if (sscanf(buf + strspn(buf, " ") + 2, "%lf", &bound) != 1) {
+		snprintf(why, len, "%s: expect-score: write '<=N' or '>=N', not '%.40s'", file, buf);
+		return -1;
+	}
+	if (at_most ? score > bound : score < bound) {
+		snprintf(why, len, "%s: scored %g of %g, expected %s %g", file, score, max,
+			 at_most ? "at most" : "at least", bound);
+		return -1;
+	}
+	return 1;
+}
+
 int have_gpu(char *why, size_t len)
 {
 	struct device_info d;

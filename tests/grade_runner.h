@@ -33,6 +33,12 @@ const char *group_verdict(json_t *report, const char *group);
  * message in why when one does not hold. */
 int check_expectations(const char *file, const char *key, json_t *report, char *why, size_t len);
 
+/* The report's max_score is the shipped rubrics' 100, and the score keeps the
+ * bound of the file's "expect-score: <=N" or ">=N" line (file NULL: the
+ * maximum only). Returns 1 when a bound was checked, 0 when the file names
+ * none, -1 with why. */
+int check_score(const char *file, json_t *report, char *why, size_t len);
+
 /* 1 if a CUDA device is here (sets why otherwise); 1 if the emulator is built. */
 int have_gpu(char *why, size_t len);
 int have_emulator(void);

@@ -406,3 +406,108 @@ Test(batch_e2e, killed_batch_resumes, .init = setup, .fini = teardown, .timeout 
 	json_decref(b);
 	free(rows);
 }
+
+/* ---- one scale ---------------------------------------------------------------------------- */
+
+/* DIR/NAME/FILE, a copy of the kit's file src (NULL: the folder stays empty). */
+static void student_folder(const char *dir, const char *name, const char *file, const char *src)
+{
+	char path[PATH_MAX], from[PATH_MAX], cmd[3 * PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	cr_assert_eq(mkdir(path, 0755), 0, "%s: %s", path, strerror(errno));
+	if (!src)
+		return;
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s/%s'", kit_path(from, sizeof(from), src), path, file);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+/* Whether s holds the grader's work folders (build/work/...). */
+static int names_work_folder(const char *s)
+{
+	return s && strstr(s, "build/work") != NULL;
+}
+
+/* Every row of LAB's emulator batch of these students is out of 100; each
+ * folder has a results.json that agrees; nothing names the work folders. */
+static void one_scale(const char *lab, const char *file, const char **names, const char **srcs, int n)
+{
+	char in[128], log[16384], grade[PATH_MAX];
+	snprintf(in, sizeof(in), "%s/class-%s", tmp, lab);
+	cr_assert_eq(mkdir(in, 0755), 0);
+	for (int i = 0; i < n; i++)
+		student_folder(in, names[i], file, srcs[i]);
+	kit_path(grade, sizeof(grade), "build/grade");
+	char *argv[] = { grade, (char *)lab, "--batch", in, "--out", out, "--backend", "emu", "--plot",
+			 "none", "--jobs", "2", NULL };
+	struct sandbox_limits lim = { .wall_s = 900, .output_cap = 1 << 20 };
+	struct child_result res;
+	char err[256];
+	cr_assert_eq(sandbox_run(argv, &lim, &res, err, sizeof(err)), 0, "%s", err);
+	snprintf(log, sizeof(log), "%s", child_output_tail(&res, 60));
+	child_result_free(&res);
+	if (strstr(log, "cannot read the kit"))
+		cr_skip_test("the sandbox's uid cannot read the kit here: %s", log);
+	struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
+	cr_assert_eq(read_gradebook(rows, MAX_ROWS), n, "%s", log);
+	for (int i = 0; i < n; i++) {
+		const struct row *r = find_row(rows, n, names[i]);
+		cr_assert_not_null(r, "%s: no row\n%s", names[i], log);
+		cr_expect_str_eq(r->f[2], "100", "%s %s: max_score '%s' (%s)", lab, names[i], r->f[2], r->f[9]);
+		char path[512];
+		snprintf(path, sizeof(path), "%s/students/%s/results.json", out, names[i]);
+		json_t *gs = json_load_file(path, 0, NULL);
+		cr_assert_not_null(gs, "%s %s: no results.json", lab, names[i]);
+		json_t *extra = json_object_get(gs, "extra_data");
+		cr_expect_float_eq(json_number_value(json_object_get(extra, "max_score")), 100, 0, "%s", names[i]);
+		cr_expect_float_eq(json_number_value(json_object_get(gs, "score")), atof(r->f[1]), 0.005,
+				   "%s: Gradescope and the gradebook differ", names[i]);
+		size_t k;
+		json_t *t;
+		double max = 0;
+		json_array_foreach(json_object_get(gs, "tests"), k, t) {
+			const char *status = json_string_value(json_object_get(t, "status"));
+			const char *output = json_string_value(json_object_get(t, "output"));
+			cr_expect(status && (strcmp(status, "passed") == 0 || strcmp(status, "failed") == 0),
+				  "%s: a test without a status", names[i]);
+			cr_expect(!names_work_folder(output), "%s: %s", names[i], output);
+			max += json_number_value(json_object_get(t, "max_score"));
+		}
+		cr_expect_float_eq(max, 100, 0.05, "%s: the tests' maxima add up to %g", names[i], max);
+		if (!srcs[i])
+			cr_expect(strstr(json_string_value(json_object_get(gs, "output")), "no submission: expected "),
+				  "%s: %s", names[i], json_string_value(json_object_get(gs, "output")));
+		json_decref(gs);
+		snprintf(path, sizeof(path), "%s/students/%s/report.txt", out, names[i]);
+		FILE *f = fopen(path, "r");
+		char text[1 << 16] = "";
+		size_t got = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+		text[got] = '\0';
+		if (f)
+			fclose(f);
+		cr_expect(!f || strstr(text, "/ 100\n"), "%s: report.txt is not out of 100:\n%s", names[i], text);
+		cr_expect(!names_work_folder(text), "%s: report.txt names the work folder:\n%s", names[i], text);
+	}
+	free(rows);
+}
+
+Test(batch_e2e, one_scale_lab2, .init = setup, .fini = teardown, .timeout = 900)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make emu");
+	const char *names[] = { "hs_warp", "hs", "blelloch", "racy", "one_block", "empty", "broken" };
+	const char *srcs[] = { "tests/fixtures/lab2/hillis_steele_warp.cu", "tests/fixtures/lab2/hillis_steele.cu",
+			       "tests/fixtures/lab2/blelloch_padded.cu", "tests/fixtures/lab2/racy.cu",
+			       "tests/fixtures/lab2/one_block.cu", NULL, "tests/fixtures/hostile/cub_call.cu" };
+	one_scale("lab2", "scan.cu", names, srcs, 7);
+}
+
+Test(batch_e2e, one_scale_lab3, .init = setup, .fini = teardown, .timeout = 900)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make emu");
+	const char *names[] = { "naive", "padded", "no_bounds", "refused", "empty", "broken" };
+	const char *srcs[] = { "tests/fixtures/lab3/naive.cu", "tests/fixtures/lab3/padded.cu",
+			       "tests/fixtures/lab3/no_bounds.cu", "tests/fixtures/hostile/thrust_call.cu", NULL,
+			       "tests/fixtures/lab1/block_scan.cu" };
+	one_scale("lab3", "transpose.cu", names, srcs, 6);
+}

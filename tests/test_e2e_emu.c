@@ -100,6 +100,9 @@ ParameterizedTest(struct e2e_case *c, e2e_emu, grade, .timeout = 600)
 	int passed = json_is_true(json_object_get(g.report, "passed"));
 	cr_expect_eq(g.exit_status, passed ? 0 : 1, "exit %d but passed=%d\n%s", g.exit_status, passed,
 		     g.output);
+	char score_why[512];
+	cr_expect_geq(check_score(c->file[0] ? c->file : NULL, g.report, score_why, sizeof(score_why)), 0,
+		      "%s\n%s", score_why, g.output);
 	expect_prediction(c, &g);
 	graded_free(&g);
 }

@@ -42,6 +42,13 @@ ParameterizedTest(struct e2e_case *c, gpu, grade, .timeout = 900)
 		int checked = check_expectations(c->file, "cuda", g.report, why, sizeof(why));
 		cr_expect_geq(checked, 0, "%s\n%s", why, g.output);
 	}
+	/* One scale, and the bounds the weights promise (expect-score); a
+	 * reference keeps at least 95. */
+	cr_expect_geq(check_score(c->file[0] ? c->file : NULL, g.report, why, sizeof(why)), 0, "%s\n%s",
+		      why, g.output);
+	if (strcmp(c->kind, "solution") == 0)
+		cr_expect_geq(json_number_value(json_object_get(g.report, "score")), 95, "%s solution\n%s",
+			      c->lab, g.output);
 	graded_free(&g);
 }
 

@@ -50,6 +50,8 @@ Test(rubric, shipped_rubrics_load)
 		cr_expect_gt(r.n_allow, 5);
 		cr_expect_gt(r.n_forbid, 5);
 		cr_expect_lt(r.default_band.lower_pct, r.default_band.upper_pct);
+		/* One scale: the shipped labs are out of 100, whatever the backend. */
+		cr_expect_float_eq(rubric_max_score(&r), 100, 1e-9, "%s", files[i]);
 		rubric_free(&r);
 	}
 }
@@ -144,6 +146,12 @@ Test(rubric, bad_rubrics_name_line_and_key)
 		  ":3: key 'timeout_s': expected a finite number, got 'nan'" },
 		{ MINIMAL "upper_pct = inf\n", ":5: key 'upper_pct': expected a finite number, got 'inf'" },
 		{ MINIMAL "[limits]\nmemory_mb = infinity\n", ":6: key 'memory_mb': expected a finite number" },
+		{ MINIMAL "gate = work_efficiency\n", ":5: key 'gate': no analysis check is named "
+		  "'work_efficiency' (the checks: load_sectors_per_request, " },
+		{ MINIMAL "gate = races, bogus\n[analysis]\nmax_races = 0\n",
+		  ":5: key 'gate': no analysis check is named 'bogus'" },
+		{ MINIMAL "gate = races\n[analysis]\nmax_uninit_shared_reads = 0\n",
+		  ":5: key 'gate': performance is gated on 'races', but [analysis] sets no max_races" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct rubric r;
@@ -153,6 +161,29 @@ Test(rubric, bad_rubrics_name_line_and_key)
 			  cases[i].expect);
 		rubric_free(&r);
 	}
+}
+
+Test(rubric, performance_gates_name_analysis_checks)
+{
+	struct rubric r;
+	cr_assert_str_eq(load(MINIMAL "gate = store_sectors_per_request races\n[analysis]\n"
+			      "max_races = 0\nmax_store_sectors_per_request = 8\n", &r), "");
+	cr_expect(r.performance_gate[CHECK_STORE_SECTORS]);
+	cr_expect(r.performance_gate[CHECK_RACES]);
+	cr_expect(!r.performance_gate[CHECK_LOAD_SECTORS]);
+	rubric_free(&r);
+	cr_assert_str_eq(load(MINIMAL, &r), "");
+	for (int i = 0; i < ANALYSIS_CHECKS; i++)
+		cr_expect(!r.performance_gate[i], "no gate unless the rubric names one");
+	rubric_free(&r);
+}
+
+Test(rubric, maximum_without_analysis_checks)
+{
+	struct rubric r;
+	cr_assert_str_eq(load(MINIMAL "points = 30\n[correctness]\npoints = 20\n", &r), "");
+	cr_expect_float_eq(rubric_max_score(&r), 50, 1e-9, "no analysis check: no analysis points");
+	rubric_free(&r);
 }
 
 Test(rubric, missing_file)

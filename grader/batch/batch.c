@@ -148,11 +148,11 @@ int *batch_plan(struct batch *b, int *n_todo)
 	for (int i = 0; i < b->roster.n; i++) {
 		struct student *s = &b->roster.students[i];
 		if (s->problem[0]) {
-			summary_problem(s->name, "", s->problem, &b->rows[i]);
+			batch_problem(&b->c, s->name, "", s->problem, &b->rows[i]);
 			continue;
 		}
 		if (batch_hash(b->c.lab->id, b->c.r->path, b->salt, target, s->source, s->hash) < 0) {
-			summary_problem(s->name, "", "not graded: the file cannot be read", &b->rows[i]);
+			batch_problem(&b->c, s->name, "", "not graded: the file cannot be read", &b->rows[i]);
 			continue;
 		}
 		struct summary old;
@@ -189,7 +189,8 @@ static void start_worker(struct batch *b, struct worker *w, int slot, int studen
 		_exit(rc);
 	}
 	if (pid < 0) {
-		summary_problem(b->roster.students[student].name, "", "grader error: fork failed", &b->rows[student]);
+		batch_problem(&b->c, b->roster.students[student].name, "", "grader error: fork failed",
+			      &b->rows[student]);
 		b->errors++;
 		return;
 	}
@@ -219,11 +220,10 @@ static void collect(struct batch *b, struct worker *w, int status, int timed_out
 		else
 			snprintf(why, sizeof(why), "grader error: the grading process wrote no results "
 				 "(exit %d)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-		summary_problem(s->name, s->hash, why, row);
+		batch_problem(&b->c, s->name, s->hash, why, row);
 		/* The GPU model of its resume key, as a graded row says it (grader/slurm/ reads it). */
 		batch_target_device(&b->c, row->device, sizeof(row->device));
 		row->wall_s = now_s() - w->started;
-		make_dirs(dir);
 		if (summary_write(path, row, err, sizeof(err)) < 0)
 			fprintf(stderr, "grade: %s\n", err);
 	}

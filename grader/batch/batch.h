@@ -117,7 +117,10 @@ void batch_fingerprint(const char *const *paths, int n, char out[65]);
 void summary_from_grade(const struct grade *g, const char *student, const char *hash,
 			double wall_s, struct summary *s);
 /* A row for a student that was not graded (problem or grader failure). */
-void summary_problem(const char *student, const char *hash, const char *verdict, struct summary *s);
+/* A row for a student the batch could not grade: 0 out of max_score (the
+ * rubric's), the verdict saying why. */
+void summary_problem(const char *student, const char *hash, const char *verdict, double max_score,
+		     struct summary *s);
 
 int summary_write(const char *path, const struct summary *s, char *err, size_t errlen);
 /* Returns 0, or -1 when there is no readable summary at path. */
@@ -250,6 +253,13 @@ void batch_student_dir(const struct batch_config *c, const char *name, char *buf
 /* Grades s and writes its folder; slot picks the GPU. Runs in a forked
  * worker; returns the worker's exit status (0: the summary is written). */
 int batch_grade_student(const struct batch_config *c, const struct student *s, int slot);
+
+/* A student the batch could not grade (no file, a link, a worker that
+ * died): row scores 0 out of the rubric's maximum, and the student's
+ * folder still gets a results.json that says why. Returns 0, or -1 when
+ * the file could not be written (said on stderr). */
+int batch_problem(const struct batch_config *c, const char *name, const char *hash, const char *why,
+		  struct summary *row);
 
 /* ---- batch.c: the whole run ----------------------------------------------------- */
 

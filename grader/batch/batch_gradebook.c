@@ -5,7 +5,8 @@
  *
  * A group's column is empty when the group did not run (a file that did
  * not build has no correctness tests), percent_of_copy when nothing was
- * timed (the emulator), score and max_score when nothing was graded.
+ * timed. score and max_score are always there: a student the batch could
+ * not grade (no file, a grader error) scores 0 of the rubric's maximum.
  */
 #include "batch/batch.h"
 
@@ -44,7 +45,8 @@ static void number_field(FILE *f, int present, double v)
 
 static void row(FILE *f, const struct summary *s)
 {
-	int graded = s->backend[0] != '\0';
+	/* A row the batch could not grade still has the lab's maximum (0 of it). */
+	int graded = s->backend[0] != '\0' || s->max_score > 0;
 	char pct[32], name[BATCH_NAME_LEN];
 	snprintf(name, sizeof(name), "%s", s->student);
 	batch_clean_text(name);

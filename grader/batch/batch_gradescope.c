@@ -7,12 +7,13 @@
  *    "tests": [{"name": "correctness 31x33", "score": 0, "max_score": 6.25,
  *               "status": "failed", "output": "...", "tags": ["correctness"],
  *               "visibility": "visible"}],
- *    "extra_data": {"max_score": 60, "verdict": "...", "seed": "...", ...}}
+ *    "extra_data": {"max_score": 100, "verdict": "...", "seed": "...", ...}}
  *
  * Each test's output is the grader's message for it (for a build failure,
- * the compiler's words). Tests that could not be measured here (speed in
- * the emulator) have no status. The whole output is the verdict, the seed,
- * the device and how the code was isolated.
+ * the compiler's words). A test that could not be measured is "failed",
+ * its output saying why. Scores are rounded to 2 decimals, and the maximum
+ * is the rubric's whatever happened (steps/scale.h). The whole output is
+ * the verdict, the seed, the device and how the code was isolated.
  */
 #include "batch/batch.h"
 
@@ -42,10 +43,10 @@ static json_t *test_json(const struct grade *g, const struct test_result *t)
 	if (t->group == GROUP_BUILD && g->build_failed)
 		out = g->build_log;
 	json_object_set_new(o, "name", text(t->name));
-	json_object_set_new(o, "score", json_real(t->points));
-	json_object_set_new(o, "max_score", json_real(t->max_points));
-	if (t->status == TEST_PASSED || t->status == TEST_FAILED || t->status == TEST_SKIPPED)
-		json_object_set_new(o, "status", json_string(t->status == TEST_PASSED ? "passed" : "failed"));
+	json_object_set_new(o, "score", json_real(points_round(t->points)));
+	json_object_set_new(o, "max_score", json_real(points_round(t->max_points)));
+	/* Not measured is failed too: Gradescope shows a test without a status as passed. */
+	json_object_set_new(o, "status", json_string(t->status == TEST_PASSED ? "passed" : "failed"));
 	json_object_set_new(o, "output", text(out[0] ? out : status_name(t->status)));
 	json_object_set_new(o, "tags", json_pack("[s]", group_name(t->group)));
 	json_object_set_new(o, "visibility", json_string("visible"));
@@ -56,6 +57,8 @@ static json_t *test_json(const struct grade *g, const struct test_result *t)
 static json_t *overall(const struct grade *g, const char *verdict)
 {
 	char buf[2048], seed[24];
+	if (!g->device[0])	/* not graded at all (no file): the verdict says why */
+		return text(verdict);
 	snprintf(seed, sizeof(seed), "%" PRIu64, g->seed);
 	snprintf(buf, sizeof(buf), "%s\n\nGraded on %s (%s backend), seed %s.\nIsolation: %s\n%s%s",
 		 verdict, g->device[0] ? g->device : "?", backend_name(g->backend), seed,

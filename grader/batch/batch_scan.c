@@ -41,7 +41,7 @@ static const char *source_problem(const char *path, const char *file, char *buf,
 {
 	struct stat st;
 	if (lstat(path, &st) < 0)
-		snprintf(buf, len, "no submission: the folder has no %s", file);
+		snprintf(buf, len, "no submission: expected %s", file);
 	else if (S_ISLNK(st.st_mode))
 		snprintf(buf, len, "not graded: %s is a symbolic link", file);
 	else if (!S_ISREG(st.st_mode))

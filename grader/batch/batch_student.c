@@ -23,6 +23,7 @@
 #include "sys/atomic_file.h"
 #include "chart/chart.h"
 #include "steps/grade_run.h"
+#include "steps/scale.h"
 #include "sys/isolation.h"
 #include "sys/uid_lease.h"
 #include "sys/kit_paths.h"
@@ -91,7 +92,12 @@ static void grade_in_sandbox(const struct batch_config *c, const struct student 
 		.occupancy_table = gpu && gpu->occupancy_table[0] ? gpu->occupancy_table : NULL,
 	};
 	grade_submission(&req, gpu ? &gpu->dev : c->dev, g);
-	/* The report names the student's file, not the copy that is gone. */
+	/* Messages and compiler output name the student's file, never the
+	 * grader's copy or its work folder; the report names the file graded. */
+	char work_slash[PATH_MAX + 1];
+	snprintf(work_slash, sizeof(work_slash), "%.4000s/", work);
+	grade_replace_path(g, file, c->lab->file);
+	grade_replace_path(g, work_slash, "");
 	snprintf(g->submission, sizeof(g->submission), "%.500s", s->source);
 	remove_tree(work);
 }
@@ -116,7 +122,7 @@ static int write_gradescope(const struct grade *g, const char *verdict, double w
 			    const char *path, char *err, size_t len)
 {
 	json_t *j = gradescope_json(g, verdict, wall_s);
-	char *text = j ? json_dumps(j, JSON_INDENT(2)) : NULL;
+	char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : NULL;
 	json_decref(j);
 	if (!text) {
 		snprintf(err, len, "%.300s: out of memory", path);
@@ -159,6 +165,28 @@ static int write_results(const struct batch_config *c, const struct student *s,
 	if (rc != 0)
 		fprintf(stderr, "grade: %s: %s\n", s->name, err);
 	return rc == 0 ? 0 : 1;
+}
+
+int batch_problem(const struct batch_config *c, const char *name, const char *hash, const char *why,
+		  struct summary *row)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 32], err[1024];
+	struct grade g;
+	summary_problem(name, hash, why, rubric_max_score(c->r), row);
+	grade_init(&g, c->lab);
+	g.backend = c->backend;
+	scale_settle(c->r, why, &g);
+	batch_student_dir(c, name, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	int rc = make_dirs(dir);
+	if (rc < 0)
+		snprintf(err, sizeof(err), "cannot create %.300s: %s", dir, strerror(errno));
+	else
+		rc = write_gradescope(&g, why, 0, path, err, sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, "grade: %s: %s\n", name, err);
+	grade_free(&g);
+	return rc < 0 ? -1 : 0;
 }
 
 int batch_grade_student(const struct batch_config *c, const struct student *s, int slot)

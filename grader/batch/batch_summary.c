@@ -106,6 +106,8 @@ void summary_from_grade(const struct grade *g, const char *student, const char *
 			s->group_points[k] += g->tests[i].points;
 		}
 	}
+	for (int k = 0; k < GROUP_COUNT; k++)
+		s->group_points[k] = points_round(s->group_points[k]);
 	json_t *pct = json_object_get(g->metrics, "percent_of_copy");
 	s->percent_of_copy = json_is_number(pct) ? json_number_value(pct) : -1;
 	batch_verdict(g, s->verdict, sizeof(s->verdict));
@@ -118,9 +120,11 @@ void summary_from_grade(const struct grade *g, const char *student, const char *
 	s->wall_s = wall_s;
 }
 
-void summary_problem(const char *student, const char *hash, const char *verdict, struct summary *s)
+void summary_problem(const char *student, const char *hash, const char *verdict, double max_score,
+		     struct summary *s)
 {
 	memset(s, 0, sizeof(*s));
+	s->max_score = max_score;
 	snprintf(s->student, sizeof(s->student), "%s", student);
 	snprintf(s->hash, sizeof(s->hash), "%s", hash ? hash : "");
 	snprintf(s->verdict, sizeof(s->verdict), "%s", verdict);
@@ -159,7 +163,7 @@ int summary_write(const char *path, const struct summary *s, char *err, size_t e
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
-	char *text = json_dumps(j, JSON_INDENT(2));
+	char *text = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	json_decref(j);
 	if (!text) {
 		snprintf(err, errlen, "%s: out of memory", path);

@@ -6,6 +6,7 @@
  * wording is tested against these patterns in tests/test_batch.c).
  */
 #include "batch/batch.h"
+#include "steps/gates.h"
 #include "report/report_text.h"
 #include "sys/utf8.h"
 
@@ -148,12 +149,20 @@ static void performance_verdict(const struct grade *g, const struct test_result 
 {
 	char got[32], max[32];
 	json_t *pct = json_object_get(g->metrics, "percent_of_copy");
+	json_t *predicted = json_object_get(g->metrics, "predicted_percent_of_copy");
+	const char *gpu = json_string_value(json_object_get(g->metrics, "predicted_for"));
+	report_points(t->points, got, sizeof(got));
+	report_points(t->max_points, max, sizeof(max));
 	if (strstr(t->message, "not believed"))
 		snprintf(buf, len, "performance: timings not believed");
+	else if (strncmp(t->message, GATE_SHUT, strlen(GATE_SHUT)) == 0)
+		snprintf(buf, len, "no performance points: a check they depend on did not pass");
 	else if (json_is_number(pct))
 		snprintf(buf, len, "slow: %.0f%% of copy bandwidth (%s of %s points)",
-			 json_number_value(pct), report_points(t->points, got, sizeof(got)),
-			 report_points(t->max_points, max, sizeof(max)));
+			 json_number_value(pct), got, max);
+	else if (g->backend == BACKEND_EMU && json_is_number(predicted) && gpu)
+		snprintf(buf, len, "slow: predicted %.0f%% of copy on %.100s (%s of %s points)",
+			 json_number_value(predicted), gpu, got, max);
 	else
 		snprintf(buf, len, "performance failed: %.200s", t->message);
 }

@@ -69,8 +69,8 @@ static json_t *test_json(const struct test_result *t)
 			 "group", group_name(t->group),
 			 "status", status_name(t->status),
 			 "passed", t->status == TEST_PASSED,
-			 "points", num(t->points),
-			 "max_points", num(t->max_points),
+			 "points", num(points_round(t->points)),
+			 "max_points", num(points_round(t->max_points)),
 			 "message", text(t->message));
 }
 
@@ -104,7 +104,7 @@ static json_t *groups_json(const struct grade *g)
 		if (n && json_object_set_new(o, group_name(group_order[k]),
 					     json_pack("{s:o, s:o}", "points",
 						       num(grade_group_points(g, group_order[k])),
-						       "max_points", num(max))) < 0) {
+						       "max_points", num(points_round(max)))) < 0) {
 			json_decref(o);
 			return NULL;
 		}

@@ -188,9 +188,8 @@ static void put_test(FILE *out, const struct test_result *t, int namew, int colo
 	put_clean(out, t->name, "");
 	fprintf(out, "%*s", pad > 0 ? pad : 1, "");
 	put_verdict(out, t->status, colour, VERDICT_W);
-	/* A test that could not be measured earned nothing and lost nothing. */
-	put_points(out, t->status == TEST_NOT_MEASURED ? "-" : report_points(t->points, p, sizeof(p)),
-		   t->max_points);
+	/* A test that could not be measured scores 0 of its points (one scale). */
+	put_points(out, report_points(t->points, p, sizeof(p)), t->max_points);
 	fputc('\n', out);
 
 	/* Failures say why; a passed test speaks only when it measured something
@@ -341,11 +340,13 @@ static void put_summary(FILE *out, const struct grade *g)
 
 	for (int i = 0; i < g->n_tests; i++) {
 		enum test_status s = g->tests[i].status;
-		if ((s == TEST_FAILED || s == TEST_SKIPPED) && first < 0)
+		/* Not measured but worth points: those points are lost, as a failure's. */
+		int lost = s == TEST_NOT_MEASURED && g->tests[i].max_points > 0;
+		if ((s == TEST_FAILED || s == TEST_SKIPPED || lost) && first < 0)
 			first = i;
-		failed += s == TEST_FAILED;
+		failed += s == TEST_FAILED || lost;
 		skipped += s == TEST_SKIPPED;
-		unmeasured += s == TEST_NOT_MEASURED;
+		unmeasured += s == TEST_NOT_MEASURED && !lost;
 	}
 	if (g->internal_error) {
 		fprintf(out, "Not graded: the grader could not run this submission (see above).\n");
@@ -399,7 +400,8 @@ void report_text(FILE *out, const struct grade *g, int colour)
 		report_points(grade_max_score(g), m, sizeof(m)), colour ? RESET : "");
 	double um = unmeasured_points(g);
 	if (um > 0)
-		fprintf(out, "  (%s of them not measured here)", report_points(um, p, sizeof(p)));
+		fprintf(out, "  (%s of them could not be measured here, and score 0)",
+			report_points(um, p, sizeof(p)));
 	fputc('\n', out);
 	put_summary(out, g);
 }

@@ -88,7 +88,7 @@ static int *plan(struct batch *b, int *n_todo)
 			snprintf(s->problem, sizeof(s->problem), "not graded: the name is not UTF-8, which "
 				 "the Slurm roster (JSON) cannot carry: rename it, or grade it locally");
 		if (s->problem[0]) {
-			summary_problem(s->name, "", s->problem, &b->rows[i]);
+			batch_problem(&b->c, s->name, "", s->problem, &b->rows[i]);
 			continue;
 		}
 		if (slurm_current_summary(b, s, &old, s->hash)) {

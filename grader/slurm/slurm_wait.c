@@ -138,7 +138,7 @@ void slurm_mark_ungraded(struct batch *b, const char *state, const char *job, in
 		else
 			snprintf(why, sizeof(why), "not graded: its Slurm task did not finish (run the same "
 				 "command again)");
-		summary_problem(name, "", why, &b->rows[i]);
+		batch_problem(&b->c, name, "", why, &b->rows[i]);
 	}
 	free(states);
 	roster_free(&frozen.roster);

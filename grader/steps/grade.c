@@ -1,6 +1,7 @@
 /* The grade record: tests, points and the exit status they add up to. */
 #include "steps/grade.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,12 +63,18 @@ void test_fail(struct test_result *t, const char *fmt, ...)
 	t->points = 0;
 }
 
+double points_round(double v)
+{
+	double r = round(v * 100) / 100;
+	return r == 0 ? 0 : r;	/* no -0 */
+}
+
 double grade_score(const struct grade *g)
 {
 	double s = 0;
 	for (int i = 0; i < g->n_tests; i++)
 		s += g->tests[i].points;
-	return s;
+	return points_round(s);
 }
 
 double grade_max_score(const struct grade *g)
@@ -75,7 +82,7 @@ double grade_max_score(const struct grade *g)
 	double s = 0;
 	for (int i = 0; i < g->n_tests; i++)
 		s += g->tests[i].max_points;
-	return s;
+	return points_round(s);
 }
 
 double grade_group_points(const struct grade *g, enum test_group group)
@@ -84,7 +91,34 @@ double grade_group_points(const struct grade *g, enum test_group group)
 	for (int i = 0; i < g->n_tests; i++)
 		if (g->tests[i].group == group)
 			s += g->tests[i].points;
-	return s;
+	return points_round(s);
+}
+
+/* Every occurrence of from in buf (of size len) becomes to. */
+static void replace_all(char *buf, size_t len, const char *from, const char *to)
+{
+	size_t nf = strlen(from), nt = strlen(to);
+	if (nf == 0)
+		return;
+	for (char *p = strstr(buf, from); p; p = strstr(p + nt, from)) {
+		size_t tail = strlen(p + nf);
+		if ((size_t)(p - buf) + nt + 1 > len)
+			break;
+		if ((size_t)(p - buf) + nt + tail + 1 > len)
+			tail = len - 1 - (size_t)(p - buf) - nt;	/* truncate the end, not the name */
+		memmove(p + nt, p + nf, tail);
+		p[nt + tail] = '\0';
+		memcpy(p, to, nt);
+	}
+}
+
+void grade_replace_path(struct grade *g, const char *from, const char *to)
+{
+	replace_all(g->build_log, sizeof(g->build_log), from, to);
+	replace_all(g->internal_message, sizeof(g->internal_message), from, to);
+	replace_all(g->submission, sizeof(g->submission), from, to);
+	for (int i = 0; i < g->n_tests; i++)
+		replace_all(g->tests[i].message, sizeof(g->tests[i].message), from, to);
 }
 
 int grade_passed(const struct grade *g)
@@ -92,7 +126,8 @@ int grade_passed(const struct grade *g)
 	if (g->build_failed || g->internal_error)
 		return 0;
 	for (int i = 0; i < g->n_tests; i++)
-		if (g->tests[i].status == TEST_FAILED || g->tests[i].status == TEST_SKIPPED)
+		if (g->tests[i].status == TEST_FAILED || g->tests[i].status == TEST_SKIPPED ||
+		    (g->tests[i].status == TEST_NOT_MEASURED && g->tests[i].max_points > 0))
 			return 0;
 	return 1;
 }

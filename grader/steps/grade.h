@@ -105,12 +105,21 @@ void test_pass(struct test_result *t, const char *fmt, ...)
 void test_fail(struct test_result *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Points as every report writes them: rounded to 2 decimals. */
+double points_round(double v);
+
+/* Sums of the tests' points, rounded (points_round). */
 double grade_score(const struct grade *g);
 double grade_max_score(const struct grade *g);
 /* Points of one group, for the gradebook's columns. */
 double grade_group_points(const struct grade *g, enum test_group group);
-/* 1 when every test that ran passed (not-measured tests do not count). */
+/* 1 when every test that ran passed; a test that could not be measured
+ * counts as failed when it carries points. */
 int grade_passed(const struct grade *g);
+/* Writes to instead of from in every text of g (the build log, the
+ * messages): the grader's copy of a file becomes the student's own name. */
+void grade_replace_path(struct grade *g, const char *from, const char *to);
+
 /* The exit status DESIGN.md fixes: 0, 1, 3 or 4. */
 int grade_exit_status(const struct grade *g);
 

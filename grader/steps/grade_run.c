@@ -10,6 +10,7 @@
 #include "steps/analysis_shape.h"
 #include "steps/build.h"
 #include "steps/correctness.h"
+#include "steps/gates.h"
 #include "steps/integrity.h"
 #include "sys/clock.h"
 #include "sys/isolation.h"
@@ -18,6 +19,7 @@
 #include "steps/occupancy_sweep.h"
 #include "steps/performance.h"
 #include "steps/prediction.h"
+#include "steps/scale.h"
 
 int backend_resolve(enum backend asked, const struct device_info *dev, enum backend *out,
 		    char *why, size_t len)
@@ -42,6 +44,7 @@ struct grade_run {
 	enum backend backend;
 	struct build_result built;
 	struct run_context ctx;		/* set once the submission is built */
+	int checked;			/* the correctness step ran */
 	int failed;			/* correctness tests that failed */
 	const char *ref_harness;	/* the reference solution built for this GPU, or NULL */
 	struct build_result ref;
@@ -91,6 +94,7 @@ static int step_integrity(struct grade_run *run, struct grade *g)
 static int step_correctness(struct grade_run *run, struct grade *g)
 {
 	run->failed = correctness_run(&run->ctx, run->backend, g);
+	run->checked = 1;
 	return 1;
 }
 
@@ -221,9 +225,13 @@ static void analyse(const struct grade_request *req, const struct run_context *c
 static int step_analysis(struct grade_run *run, struct grade *g)
 {
 	const struct grade_request *req = run->req;
-	if (!req->analysis || !analysis_checks_present(req->rubric))
+	if (!analysis_checks_present(req->rubric))
 		return 1;
-	if (g->hangs == 0) {
+	if (!req->analysis) {
+		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, 0);
+		t->status = TEST_NOT_MEASURED;
+		snprintf(t->message, sizeof(t->message), "not analysed: this grade ran with --no-analysis");
+	} else if (g->hangs == 0) {
 		analyse(req, &run->ctx, emu_build(run), run->emu_log, g);
 	} else {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS,
@@ -279,6 +287,7 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 	if (backend_resolve(req->backend, dev, &run.backend, g->internal_message,
 			    sizeof(g->internal_message)) < 0) {
 		g->internal_error = 1;
+		scale_settle(req->rubric, NULL, g);
 		return;
 	}
 	g->backend = run.backend;
@@ -303,4 +312,6 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 			break;
 	}
 	gpu_phase(&run, held, 0);
+	gates_apply(req->rubric, run.checked && run.failed == 0, g);
+	scale_settle(req->rubric, NULL, g);
 }

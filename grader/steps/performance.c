@@ -261,10 +261,9 @@ int performance_run(const struct run_context *ctx, enum backend backend, int cor
 	struct test_result *t = grade_add_test(g, name, GROUP_PERFORMANCE, r->performance_points);
 	if (backend == BACKEND_EMU && !r->predicted) {
 		t->status = TEST_NOT_MEASURED;
-		t->max_points = 0;
-		snprintf(t->message, sizeof(t->message), "bandwidth needs a GPU: the emulator checks "
-			 "correctness and analysis, not speed (%.0f points are given on a GPU)",
-			 r->performance_points);
+		snprintf(t->message, sizeof(t->message), "not measured: bandwidth needs a GPU, and this "
+			 "rubric (predicted = 0) does not grade the emulator's prediction of it, so its "
+			 "%.0f points are earned on a GPU only", r->performance_points);
 		return 0;
 	}
 	if (!correct) {

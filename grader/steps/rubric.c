@@ -25,6 +25,7 @@ struct parse {
 	int gpu;		/* index of the [gpu "..."] section being read, or -1 */
 	/* Where each band's upper edge was given, for the check of the pair. */
 	int default_upper_line, reference_upper_line, gpu_upper_line[RUBRIC_MAX_BANDS];
+	int gate_line;		/* where [performance] gate was given */
 };
 
 static char *count_lines(char *str, int num, void *stream)
@@ -161,6 +162,38 @@ static int correctness_key(struct parse *p, const char *section, const char *key
 	return error(p, key, "unknown key in [correctness]%s", "");
 }
 
+const char *rubric_gate_name(int check)
+{
+	const char *key = analysis_checks[check].rubric_key;
+	return strncmp(key, "max_", 4) == 0 ? key + 4 : key;
+}
+
+/* gate = NAME ...: analysis checks the performance points depend on. */
+static int parse_gate(struct parse *p, const char *key, const char *value)
+{
+	char buf[1024];
+	snprintf(buf, sizeof(buf), "%s", value);
+	for (char *save, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+		int found = -1;
+		for (int i = 0; i < ANALYSIS_CHECKS && found < 0; i++)
+			if (strcmp(tok, rubric_gate_name(i)) == 0)
+				found = i;
+		if (found < 0) {
+			char known[512] = "";
+			for (int i = 0; i < ANALYSIS_CHECKS; i++)
+				snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
+					 i ? ", " : "", rubric_gate_name(i));
+			char what[700];
+			snprintf(what, sizeof(what), "no analysis check is named '%.40s' (the checks: %s)",
+				 tok, known);
+			return error(p, key, "%.250s", what);
+		}
+		p->r->performance_gate[found] = 1;
+		p->gate_line = p->line;
+	}
+	return 1;
+}
+
 static int performance_key(struct parse *p, const char *section, const char *key, const char *value)
 {
 	struct rubric *r = p->r;
@@ -185,6 +218,8 @@ static int performance_key(struct parse *p, const char *section, const char *key
 		return first_time(p, section, key) && parse_whole(p, key, value, 0, 1000, &r->sweep_runs);
 	if (IS("predicted"))
 		return first_time(p, section, key) && parse_whole(p, key, value, 0, 1, &r->predicted);
+	if (IS("gate"))
+		return parse_gate(p, key, value);
 	return error(p, key, "unknown key in [performance]%s", "");
 }
 
@@ -379,6 +414,13 @@ static int check_whole(struct parse *p)
 	    check_band(p, "[performance]", "reference_upper_pct", p->reference_upper_line,
 		       &r->reference_band) < 0)
 		return -1;
+	for (int i = 0; i < ANALYSIS_CHECKS; i++)
+		if (r->performance_gate[i] && r->analysis_limit[i] < 0) {
+			snprintf(p->err, sizeof(p->err), "%.300s:%d: key 'gate': performance is gated on "
+				 "'%s', but [analysis] sets no %s, so that check never runs", r->path,
+				 p->gate_line, rubric_gate_name(i), analysis_checks[i].rubric_key);
+			return -1;
+		}
 	for (int i = 0; i < r->n_gpus; i++) {
 		char what[160];
 		snprintf(what, sizeof(what), "[gpu \"%s\"]", r->gpus[i].device);
@@ -463,6 +505,15 @@ void rubric_free(struct rubric *r)
 	free_list(r->occupancy_tables, r->n_occupancy_tables);
 	r->n_forbid = r->n_allow = r->n_calib_zero = r->n_calib_partial = r->n_calib_full = 0;
 	r->n_occupancy_tables = 0;
+}
+
+double rubric_max_score(const struct rubric *r)
+{
+	int checks = 0;
+	for (int i = 0; i < ANALYSIS_CHECKS; i++)
+		checks += r->analysis_limit[i] >= 0;
+	return r->correctness_points + r->occupancy_points + r->performance_points +
+	       (checks ? r->analysis_points : 0);
 }
 
 const struct gpu_band *rubric_gpu_band(const struct rubric *r, const char *device)

@@ -57,6 +57,10 @@ struct rubric {
 	double max_occupancy_pct;
 	int sweep_runs;			/* timed runs per point of the occupancy sweep; 0: no sweep */
 	int predicted;			/* 1: the emulator grades the performance model's prediction */
+	/* gate = NAME ...: the performance points count only when these
+	 * analysis checks pass (by analysis_check.h's table; NAME is the check's
+	 * rubric key without "max_", e.g. active_warp_steps). */
+	int performance_gate[ANALYSIS_CHECKS];
 
 	/* [occupancy]: lab 4's calculator, checked against tables of the CUDA
 	 * occupancy API's answers: the stored ones named here (sm_80 ...), and
@@ -105,6 +109,14 @@ struct rubric {
 int rubric_load(const char *path, int rank, struct rubric *r, char *err, size_t errlen);
 
 void rubric_free(struct rubric *r);
+
+/* The most a submission can score: the points of every group the rubric
+ * gives points to (analysis only when it sets a check). The same on every
+ * backend and for every submission. */
+double rubric_max_score(const struct rubric *r);
+
+/* The name a gate uses for analysis check i: its rubric key without "max_". */
+const char *rubric_gate_name(int check);
 
 /* The band for a device, or NULL if the rubric has no section for it. */
 const struct gpu_band *rubric_gpu_band(const struct rubric *r, const char *device);
