@@ -14,6 +14,8 @@ grep -q " / / .*shared:" /proc/self/mountinfo &&
 
 scratch=$(mktemp -d /tmp/hide-toolkit.XXXXXX)
 mount -t tmpfs -o mode=755 hide-toolkit "$scratch"
+# The folder is made on the machine's own /tmp: it goes when COMMAND ends.
+trap 'umount -l "$scratch" 2>/dev/null; rmdir "$scratch"' EXIT
 
 # A whole folder: an empty one over it.
 hide_dir() { mount -t tmpfs -o mode=755,size=1m hide-toolkit "$1"; }
