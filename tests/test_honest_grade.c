@@ -4,6 +4,7 @@
  * results.json that Gradescope reads the way the grader means it.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,7 +63,7 @@ static void lab2_grade(enum test_status work_efficiency, double perf_points)
 	add("bandwidth 2^28", GROUP_PERFORMANCE, perf_points >= 40 ? TEST_PASSED : TEST_FAILED, perf_points, 40);
 	add("analysis: races", GROUP_ANALYSIS, TEST_PASSED, 10.0 / 3, 10.0 / 3);
 	add("analysis: uninitialised shared reads", GROUP_ANALYSIS, TEST_PASSED, 10.0 / 3, 10.0 / 3);
-	add("analysis: active warp-steps", GROUP_ANALYSIS, work_efficiency,
+	add("analysis: work-efficiency", GROUP_ANALYSIS, work_efficiency,
 	    work_efficiency == TEST_PASSED ? 10.0 / 3 : 0, 10.0 / 3);
 }
 
@@ -131,14 +132,14 @@ Test(honest_grade, a_given_reason_is_every_missing_groups_message)
 
 Test(honest_grade, lab2_gates_speed_on_work_efficiency)
 {
-	cr_assert(lab2.performance_gate[CHECK_ACTIVE_WARP_STEPS], "lab 2 gates on work-efficiency");
+	cr_assert(lab2.performance_gate[CHECK_WORK], "lab 2 gates on work-efficiency");
 	lab2_grade(TEST_FAILED, 38.67);
 	gates_apply(&lab2, 1, &g);
 	const struct test_result *t = find("bandwidth 2^28");
 	cr_expect_float_eq(t->points, 0, 1e-9);
 	cr_expect_eq(t->status, TEST_FAILED);
 	cr_expect(strstr(t->message, "no points: the performance points count only when \"analysis: "
-			 "active warp-steps\" passes") == t->message, "%s", t->message);
+			 "work-efficiency\" passes") == t->message, "%s", t->message);
 	cr_expect_leq(grade_score(&g), 70, "a scan that is not work-efficient: at most 70");
 }
 
@@ -236,5 +237,23 @@ Test(honest_grade, the_gradebook_says_a_gate_took_the_points)
 	char verdict[512];
 	batch_verdict(&g, verdict, sizeof(verdict));
 	cr_expect_str_eq(verdict, "no performance points: a check they depend on did not pass; "
-			 "analysis failed: active warp-steps");
+			 "analysis failed: work-efficiency");
+}
+
+/* Shares of a group's points are whole cents that add up to the group's
+ * points exactly, however many tests share them. */
+Test(honest_grade, shares_add_up_to_the_whole)
+{
+	for (int n = 1; n <= 40; n++) {
+		double sum = 0;
+		for (int i = 0; i < n; i++) {
+			double share = points_share(50, n, i);
+			cr_expect_float_eq(share * 100, round(share * 100), 1e-6, "%d of %d: %g", i, n, share);
+			sum += share;
+		}
+		cr_expect_float_eq(sum, 50, 1e-9, "%d shares add up to %.4f", n, sum);
+	}
+	cr_expect_float_eq(points_share(50, 13, 0), 3.85, 1e-9);
+	cr_expect_float_eq(points_share(50, 13, 12), 3.84, 1e-9);
+	cr_expect_float_eq(points_share(10, 3, 2), 3.33, 1e-9);
 }

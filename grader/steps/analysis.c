@@ -431,7 +431,7 @@ void analysis_grade(const struct rubric *r, const struct shape *analysed, json_t
 		return;
 	add_work_figure(analysed, metrics);
 	summarise(metrics, g);
-	for (int i = 0; i < ANALYSIS_CHECKS; i++) {
+	for (int i = 0, k = 0; i < ANALYSIS_CHECKS; i++) {
 		double limit = r->analysis_limit[i];
 		if (limit < 0)
 			continue;
@@ -440,7 +440,7 @@ void analysis_grade(const struct rubric *r, const struct shape *analysed, json_t
 		snprintf(name, sizeof name, note ? "analysis: note (%s)" : "analysis: %s",
 			 analysis_checks[i].name);
 		struct test_result *t = grade_add_test(g, name, GROUP_ANALYSIS,
-						       note ? 0 : r->analysis_points / n);
+						       note ? 0 : points_share(r->analysis_points, n, k++));
 		if (!t)
 			return;
 		if (!traced_launches(metrics) && !note) {

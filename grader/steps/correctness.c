@@ -210,7 +210,7 @@ int correctness_run(const struct run_context *ctx, enum backend backend, struct 
 		char shape_text[64], name[96];
 		shape_format(&shapes[i], shape_text, sizeof(shape_text));
 		snprintf(name, sizeof(name), "correctness %s", shape_text);
-		tests[i] = grade_add_test(g, name, GROUP_CORRECTNESS, r->correctness_points / n);
+		tests[i] = grade_add_test(g, name, GROUP_CORRECTNESS, points_share(r->correctness_points, n, i));
 		seeds[i] = rng_test_seed(ctx->seed, ctx->salt, (unsigned)i);
 	}
 	/* On a GPU a process costs a CUDA context; the emulator has none to share. */

@@ -69,6 +69,14 @@ double points_round(double v)
 	return r == 0 ? 0 : r;	/* no -0 */
 }
 
+double points_share(double total, int n, int i)
+{
+	if (n <= 0)
+		return 0;
+	long cents = lround(total * 100), each = cents / n, extra = cents % n;
+	return (double)(each + (i < extra)) / 100;
+}
+
 double grade_score(const struct grade *g)
 {
 	double s = 0;

@@ -108,6 +108,12 @@ void test_fail(struct test_result *t, const char *fmt, ...)
 /* Points as every report writes them: rounded to 2 decimals. */
 double points_round(double v);
 
+/* Test i's share of total points split over n tests, in whole cents, the
+ * first ones a cent more where it does not divide: the shares add up to
+ * total exactly, as a gradebook's columns must (50 over 13 sizes: 3.85 eight
+ * times, 3.84 five times, not thirteen 3.85 that make 50.05). */
+double points_share(double total, int n, int i);
+
 /* Sums of the tests' points, rounded (points_round). */
 double grade_score(const struct grade *g);
 double grade_max_score(const struct grade *g);

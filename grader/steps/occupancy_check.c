@@ -164,9 +164,9 @@ void occupancy_check_run(const struct run_context *ctx, enum backend backend, co
 	if (!ctx->lab->has_calculator || r->occupancy_points <= 0)
 		return;
 	int n = r->n_occupancy_tables + (backend == BACKEND_CUDA);
-	double points = r->occupancy_points / n;
 	char path[1100], err[512], name[64];
 	for (int i = 0; i < n; i++) {
+		double points = points_share(r->occupancy_points, n, i);
 		int live = i == r->n_occupancy_tables;
 		if (live) {
 			snprintf(name, sizeof(name), "occupancy API on this GPU");
