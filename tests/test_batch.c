@@ -1,9 +1,8 @@
 /*
- * Batch grading, piece by piece: the gradebook's CSV, the verdicts (made
- * from the messages the real correctness, harness and integrity code
- * writes, so that a change of wording there shows here), the listing of a
+ * Batch grading, piece by piece: the gradebook's CSV, the listing of a
  * class folder, the summaries a rerun resumes from, Gradescope's JSON and
- * the progress line's arithmetic. The whole batch is in test_batch_e2e.c.
+ * the progress line's arithmetic. The verdicts are in test_batch_verdict.c,
+ * the whole batch in test_batch_e2e.c.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -48,23 +47,9 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static void temp_dir(char *out, size_t len)
-{
-	snprintf(out, len, "/tmp/test-batch-XXXXXX");
-	cr_assert_not_null(mkdtemp(out));
-}
-
 static void rm_tree(const char *dir)
 {
 	remove_tree(dir);
-}
-
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	cr_assert_not_null(f, "%s", path);
-	fputs(text, f);
-	fclose(f);
 }
 
 /* ---- CSV ------------------------------------------------------------------- */
@@ -100,7 +85,7 @@ Test(batch_csv, formulas_are_defused)
 Test(batch_csv, gradebook_rows_and_empty_columns)
 {
 	char dir[64], path[128], err[256];
-	temp_dir(dir, sizeof(dir));
+	test_temp_dir(dir, sizeof(dir), "test-batch");
 	struct summary rows[2];
 	memset(rows, 0, sizeof(rows));
 	snprintf(rows[0].student, sizeof(rows[0].student), "alice");
@@ -123,241 +108,20 @@ Test(batch_csv, gradebook_rows_and_empty_columns)
 	rm_tree(dir);
 }
 
-/* ---- clean text --------------------------------------------------------------- */
-
-Test(batch_verdict, clean_text_keeps_utf8_and_drops_the_rest)
-{
-	char s[] = "caf\xc3\xa9 \xff\x1b[31mred\n";
-	batch_clean_text(s);
-	cr_expect_str_eq(s, "caf\xc3\xa9 ??[31mred?");
-	char overlong[] = "\xc0\xaf/";
-	batch_clean_text(overlong);
-	cr_expect_str_eq(overlong, "?" "?/");
-}
-
-/* ---- verdicts from real messages ---------------------------------------------- */
-
-static const char *reason_of(const char *message)
-{
-	static char buf[256];
-	batch_failure_reason(message, buf, sizeof(buf));
-	return buf;
-}
-
-static struct harness_report report_with_answer(const struct shape *s, uint32_t **span_out)
-{
-	return correct_report(&lab3_transpose, s, 7, span_out);
-}
-
-static const char *judged(struct harness_report *rep, const struct shape *s)
-{
-	static char msg[2048];
-	cr_assert_eq(correctness_judge(&lab3_transpose, s, 7, rep, msg, sizeof(msg)), 0);
-	return reason_of(msg);
-}
-
-Test(batch_verdict, reasons_from_correctness_messages)
-{
-	struct shape s = { 2, { 31, 33 } };
-	size_t n = 31 * 33;
-	uint32_t *span;
-	struct harness_report rep = report_with_answer(&s, &span);
-
-	span[GUARD_WORDS + 5] ^= 1;
-	cr_expect_str_eq(judged(&rep, &s), "wrong output");
-	span[GUARD_WORDS + 5] ^= 1;
-
-	for (size_t i = 0; i < n; i++)
-		span[GUARD_WORDS + i] = POISON_WORD;
-	cr_expect_str_eq(judged(&rep, &s), "output not written");
-
-	free(span);
-	json_decref(rep.done);
-	rep = report_with_answer(&s, &span);
-	span[GUARD_WORDS + n + 3] = 0;
-	cr_expect_str_eq(judged(&rep, &s), "wrote past the end of the output");
-	span[GUARD_WORDS + n + 3] = POISON_WORD;
-	span[GUARD_WORDS - 1] = 0;
-	cr_expect_str_eq(judged(&rep, &s), "wrote before the start of the output");
-	span[GUARD_WORDS - 1] = POISON_WORD;
-
-	json_decref(rep.done);
-	rep.done = json_pack("{s:n, s:f, s:b}", "cuda_error", "elapsed_ms", 1.0, "input_changed", 1);
-	cr_expect_str_eq(judged(&rep, &s), "wrote into the input");
-
-	json_decref(rep.done);
-	rep.done = json_pack("{s:s, s:s, s:s}", "cuda_error", "cudaErrorIllegalAddress", "cuda_error_text",
-			     "an illegal memory access was encountered", "detail", "");
-	cr_expect_str_eq(judged(&rep, &s), "CUDA error cudaErrorIllegalAddress");
-	json_decref(rep.done);
-	free(span);
-}
-
-static const char *aborted(struct harness_report *rep)
-{
-	static char msg[2048];
-	harness_explain_abort(rep, "transpose", "1x1", msg, sizeof(msg));
-	return reason_of(msg);
-}
-
-Test(batch_verdict, reasons_from_harness_aborts)
-{
-	struct harness_report rep;
-	memset(&rep, 0, sizeof(rep));
-	rep.child.timed_out = 1;
-	cr_expect_str_eq(aborted(&rep), "time limit");
-
-	memset(&rep, 0, sizeof(rep));
-	rep.child.signaled = 1;
-	rep.child.signal = 11;
-	rep.began = 1;
-	cr_expect_str_eq(aborted(&rep), "crashed: signal 11 (Segmentation fault)");
-
-	memset(&rep, 0, sizeof(rep));
-	rep.child.exited = 1;
-	rep.began = 1;
-	cr_expect_str_eq(aborted(&rep), "exited inside the entry point");
-
-	memset(&rep, 0, sizeof(rep));
-	rep.child.exited = 1;
-	rep.child.exit_status = 127;
-	cr_expect_str_eq(aborted(&rep), "died before the call");
-
-	memset(&rep, 0, sizeof(rep));
-	rep.corrupt = 1;
-	rep.began = 1;
-	rep.child.exited = 1;
-	cr_expect_str_eq(aborted(&rep), "corrupted report channel");
-
-	memset(&rep, 0, sizeof(rep));
-	rep.child.exited = 1;
-	rep.error = json_pack("{s:s, s:s}", "where", "cudaMalloc (input)", "error", "out of memory");
-	cr_expect_str_eq(aborted(&rep), "failed before the call");
-	json_decref(rep.error);
-}
-
-/* A grade with one test per (group, status, points) given. */
-static void add(struct grade *g, const char *name, enum test_group group, enum test_status st,
-		double points, double max, const char *message)
-{
-	struct test_result *t = grade_add_test(g, name, group, max);
-	t->status = st;
-	t->points = points;
-	snprintf(t->message, sizeof(t->message), "%s", message);
-}
-
-static const char *verdict_of(const struct grade *g)
-{
-	static char buf[512];
-	batch_verdict(g, buf, sizeof(buf));
-	return buf;
-}
-
-Test(batch_verdict, whole_grades)
-{
-	struct grade g;
-	grade_init(&g, &lab3_transpose);
-	add(&g, "build (emulator)", GROUP_BUILD, TEST_PASSED, 0, 0, "");
-	add(&g, "symbols", GROUP_INTEGRITY, TEST_PASSED, 0, 0, "");
-	add(&g, "correctness 1x1", GROUP_CORRECTNESS, TEST_PASSED, 25, 25, "");
-	add(&g, "correctness 31x33", GROUP_CORRECTNESS, TEST_PASSED, 25, 25, "");
-	add(&g, "bandwidth 16384x16384", GROUP_PERFORMANCE, TEST_NOT_MEASURED, 0, 0, "needs a GPU");
-	cr_expect_str_eq(verdict_of(&g), "passed");
-
-	add(&g, "analysis: coalesced stores", GROUP_ANALYSIS, TEST_FAILED, 0, 5, "32 sectors");
-	add(&g, "analysis: bank conflicts", GROUP_ANALYSIS, TEST_FAILED, 0, 5, "32 wavefronts");
-	cr_expect_str_eq(verdict_of(&g), "analysis failed: coalesced stores and more");
-
-	g.tests[3].status = TEST_FAILED;
-	g.tests[3].points = 0;
-	snprintf(g.tests[3].message, sizeof(g.tests[3].message),
-		 "31x33: the program was killed by signal 11 (Segmentation fault) while running transpose()");
-	cr_expect_str_eq(verdict_of(&g),
-			 "correctness failed on 31x33: crashed: signal 11 (Segmentation fault) (1 of 2 sizes failed)");
-
-	g.build_failed = 1;
-	cr_expect_str_eq(verdict_of(&g), "did not build");
-	snprintf(g.build_log, sizeof(g.build_log), "nvcc took longer than 120 s and was stopped\n");
-	cr_expect_str_eq(verdict_of(&g), "did not build (the compiler ran out of time)");
-	g.internal_error = 1;
-	snprintf(g.internal_message, sizeof(g.internal_message), "the kit is not built");
-	cr_expect_str_eq(verdict_of(&g), "grader error: the kit is not built");
-	grade_free(&g);
-}
-
-Test(batch_verdict, a_symbol_check_that_could_not_run_is_no_refusal)
-{
-	struct grade g;
-	grade_init(&g, &lab3_transpose);
-	add(&g, "symbols", GROUP_INTEGRITY, TEST_FAILED, 0, 0,
-	    "could not list the symbols of your object file (nm): nm: not found");
-	cr_expect_str_eq(verdict_of(&g), "symbol check failed: could not list the symbols of your "
-			 "object file (nm): nm: not found");
-	grade_free(&g);
-}
-
-Test(batch_verdict, slow_kernel_says_how_slow)
-{
-	struct grade g;
-	grade_init(&g, &lab3_transpose);
-	add(&g, "correctness 1x1", GROUP_CORRECTNESS, TEST_PASSED, 50, 50, "");
-	add(&g, "bandwidth 16384x16384", GROUP_PERFORMANCE, TEST_FAILED, 12.5, 40, "...");
-	json_object_set_new(g.metrics, "percent_of_copy", json_real(42.4));
-	cr_expect_str_eq(verdict_of(&g), "slow: 42% of copy bandwidth (12.5 of 40 points)");
-	snprintf(g.tests[1].message, sizeof(g.tests[1].message),
-		 "timing: the reported times add up to 90 ms ... are not believed");
-	cr_expect_str_eq(verdict_of(&g), "performance: timings not believed");
-	grade_free(&g);
-}
-
-/* integrity.c's own message, from nm on a real object file. */
-static const char *refusal_for(const char *source)
-{
-	char dir[64], c[128], o[128], cmd[512], err[512];
-	static char buf[512];
-	temp_dir(dir, sizeof(dir));
-	snprintf(c, sizeof(c), "%s/s.c", dir);
-	snprintf(o, sizeof(o), "%s/s.o", dir);
-	write_file(c, source);
-	snprintf(cmd, sizeof(cmd), "cc -O0 -fno-builtin -c -o %s %s", o, c);
-	cr_assert_eq(system(cmd), 0, "%s", cmd);
-	struct rubric r;
-	cr_assert_eq(rubric_load(kit_path(cmd, sizeof(cmd), "labs/lab3-transpose/lab.ini"), 2, &r, err,
-				 sizeof(err)), 0, "%s", err);
-	struct grade g;
-	grade_init(&g, &lab3_transpose);
-	cr_assert_eq(integrity_check(&r, BACKEND_CUDA, o, NULL, &g), 0, "%s was not refused", source);
-	batch_verdict(&g, buf, sizeof(buf));
-	grade_free(&g);
-	rubric_free(&r);
-	rm_tree(dir);
-	return buf;
-}
-
-Test(batch_verdict, refusals_name_the_symbol)
-{
-	cr_expect_str_eq(refusal_for("int fork(void); void transpose(void) { fork(); }"),
-			 "refused: calls fork");
-	cr_expect_str_eq(refusal_for("int getpid(void); void transpose(void) { getpid(); }"),
-			 "refused: calls getpid (not allowed)");
-	cr_expect_str_eq(refusal_for("int cudaMalloc(void **p, unsigned long n) { return 0; }"),
-			 "refused: defines cudaMalloc");
-}
-
 /* ---- the class folder --------------------------------------------------------------- */
 
 Test(batch_scan, students_skipped_entries_and_problems)
 {
 	char dir[64], p[256], err[256];
-	temp_dir(dir, sizeof(dir));
+	test_temp_dir(dir, sizeof(dir), "test-batch");
 	snprintf(p, sizeof(p), "%s/alice", dir);
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/alice/transpose.cu", dir);
-	write_file(p, "// alice\n");
+	test_write_file(p, "// alice\n");
 	snprintf(p, sizeof(p), "%s/alice/notes.txt", dir);	/* extra files in a folder are ignored */
-	write_file(p, "x");
+	test_write_file(p, "x");
 	snprintf(p, sizeof(p), "%s/bob.cu", dir);
-	write_file(p, "// bob\n");
+	test_write_file(p, "// bob\n");
 	snprintf(p, sizeof(p), "%s/carol", dir);	/* a folder without the lab's file */
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/dave", dir);	/* a link to a folder: not followed */
@@ -369,9 +133,9 @@ Test(batch_scan, students_skipped_entries_and_problems)
 	snprintf(p, sizeof(p), "%s/bob", dir);	/* the same student twice */
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/README.md", dir);
-	write_file(p, "x");
+	test_write_file(p, "x");
 	snprintf(p, sizeof(p), "%s/.DS_Store", dir);
-	write_file(p, "x");
+	test_write_file(p, "x");
 	snprintf(p, sizeof(p), "%s/graded", dir);	/* the output folder inside the input */
 	mkdir(p, 0755);
 	char big[300];
@@ -413,11 +177,11 @@ Test(batch_scan, students_skipped_entries_and_problems)
 Test(batch_scan, copy_refuses_links_and_existing_files)
 {
 	char dir[64], a[128], b[128], link[128], why[256];
-	temp_dir(dir, sizeof(dir));
+	test_temp_dir(dir, sizeof(dir), "test-batch");
 	snprintf(a, sizeof(a), "%s/a.cu", dir);
 	snprintf(b, sizeof(b), "%s/b.cu", dir);
 	snprintf(link, sizeof(link), "%s/l.cu", dir);
-	write_file(a, "int x;\n");
+	test_write_file(a, "int x;\n");
 	cr_assert_eq(symlink("/etc/passwd", link), 0);
 	cr_expect_eq(batch_copy_source(a, b, why, sizeof(why)), 0, "%s", why);
 	cr_expect_str_eq(slurp(b), "int x;\n");
@@ -432,22 +196,22 @@ Test(batch_scan, copy_refuses_links_and_existing_files)
 Test(batch_resume, hash_changes_with_each_input)
 {
 	char dir[64], src[128], rubric[128], h[6][65];
-	temp_dir(dir, sizeof(dir));
+	test_temp_dir(dir, sizeof(dir), "test-batch");
 	snprintf(src, sizeof(src), "%s/t.cu", dir);
 	snprintf(rubric, sizeof(rubric), "%s/lab.ini", dir);
-	write_file(src, "kernel v1\n");
-	write_file(rubric, "[correctness]\n");
+	test_write_file(src, "kernel v1\n");
+	test_write_file(rubric, "[correctness]\n");
 	cr_assert_eq(batch_hash("lab3", rubric, "", "emu", src, h[0]), 0);
 	cr_assert_eq(batch_hash("lab3", rubric, "", "emu", src, h[1]), 0);
 	cr_expect_str_eq(h[0], h[1], "the same inputs hash the same");
 	cr_assert_eq(batch_hash("lab3", rubric, "s3cret", "emu", src, h[2]), 0);
 	cr_assert_eq(batch_hash("lab2", rubric, "", "emu", src, h[3]), 0);
 	cr_assert_eq(batch_hash("lab3", rubric, "", "cuda NVIDIA H100", src, h[4]), 0);
-	write_file(src, "kernel v2\n");
+	test_write_file(src, "kernel v2\n");
 	cr_assert_eq(batch_hash("lab3", rubric, "", "emu", src, h[5]), 0);
 	for (int i = 2; i < 6; i++)
 		cr_expect_str_neq(h[0], h[i], "input %d did not change the hash", i);
-	write_file(rubric, "[correctness]\ntimeout_s = 5\n");
+	test_write_file(rubric, "[correctness]\ntimeout_s = 5\n");
 	cr_assert_eq(batch_hash("lab3", rubric, "", "emu", src, h[1]), 0);
 	cr_expect_str_neq(h[1], h[5], "the rubric did not change the hash");
 	cr_expect_eq(strlen(h[0]), 64);
@@ -458,15 +222,15 @@ Test(batch_resume, hash_changes_with_each_input)
 Test(batch_resume, kit_fingerprint_follows_the_build)
 {
 	char dir[64], a[128], b[128], h1[65], h2[65], h3[65];
-	temp_dir(dir, sizeof(dir));
+	test_temp_dir(dir, sizeof(dir), "test-batch");
 	snprintf(a, sizeof(a), "%s/grade", dir);
 	snprintf(b, sizeof(b), "%s/missing", dir);
-	write_file(a, "build 1");
+	test_write_file(a, "build 1");
 	const char *paths[] = { a, b };
 	batch_fingerprint(paths, 2, h1);
 	batch_fingerprint(paths, 1, h2);
 	cr_expect_str_eq(h1, h2, "a missing file counts for nothing");
-	write_file(a, "build 2");
+	test_write_file(a, "build 2");
 	batch_fingerprint(paths, 2, h3);
 	cr_expect_str_neq(h1, h3, "a rebuilt grader has the same fingerprint");
 	rm_tree(dir);
@@ -475,7 +239,7 @@ Test(batch_resume, kit_fingerprint_follows_the_build)
 Test(batch_resume, summary_round_trip)
 {
 	char dir[64], path[128], err[256];
-	temp_dir(dir, sizeof(dir));
+	test_temp_dir(dir, sizeof(dir), "test-batch");
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
 	struct summary s, back;
 	memset(&s, 0, sizeof(s));
@@ -505,7 +269,7 @@ Test(batch_resume, summary_round_trip)
 	cr_expect_str_eq(back.verdict, "refused: calls ?? odd", "invalid UTF-8 is replaced: %s", back.verdict);
 	cr_expect_eq(back.seed, s.seed, "a seed above 2^53 survives");
 	cr_expect_eq(back.exit_status, 1);
-	write_file(path, "{\"student\": \"x\", trunc");
+	test_write_file(path, "{\"student\": \"x\", trunc");
 	cr_expect_eq(summary_read(path, &back), -1, "a broken summary is no summary");
 	rm_tree(dir);
 }
@@ -542,10 +306,10 @@ Test(batch_gradescope, results_json_follows_the_spec)
 	grade_init(&g, &lab3_transpose);
 	g.seed = 42;
 	g.backend = BACKEND_EMU;
-	add(&g, "build (emulator)", GROUP_BUILD, TEST_PASSED, 0, 0, "");
-	add(&g, "correctness 1x1", GROUP_CORRECTNESS, TEST_PASSED, 25, 25, "");
-	add(&g, "correctness 31x33", GROUP_CORRECTNESS, TEST_FAILED, 0, 25, "31x33: wrong \xff");
-	add(&g, "bandwidth 16384x16384", GROUP_PERFORMANCE, TEST_NOT_MEASURED, 0, 0, "needs a GPU");
+	add_graded_test(&g, "build (emulator)", GROUP_BUILD, TEST_PASSED, 0, 0, "");
+	add_graded_test(&g, "correctness 1x1", GROUP_CORRECTNESS, TEST_PASSED, 25, 25, "");
+	add_graded_test(&g, "correctness 31x33", GROUP_CORRECTNESS, TEST_FAILED, 0, 25, "31x33: wrong \xff");
+	add_graded_test(&g, "bandwidth 16384x16384", GROUP_PERFORMANCE, TEST_NOT_MEASURED, 0, 0, "needs a GPU");
 	json_t *j = gradescope_json(&g, "correctness failed on 31x33: wrong output", 3.6);
 	cr_assert_not_null(j);
 	cr_expect_float_eq(json_number_value(json_object_get(j, "score")), 25, 1e-9);
@@ -574,7 +338,7 @@ Test(batch_gradescope, build_failure_shows_the_compiler)
 	grade_init(&g, &lab3_transpose);
 	g.build_failed = 1;
 	snprintf(g.build_log, sizeof(g.build_log), "transpose.cu:3: error: expected ';'");
-	add(&g, "build (nvcc)", GROUP_BUILD, TEST_FAILED, 0, 0, "did not compile");
+	add_graded_test(&g, "build (nvcc)", GROUP_BUILD, TEST_FAILED, 0, 0, "did not compile");
 	json_t *j = gradescope_json(&g, "did not build", 1);
 	json_t *t = json_array_get(json_object_get(j, "tests"), 0);
 	cr_expect_str_eq(json_string_value(json_object_get(t, "output")), "transpose.cu:3: error: expected ';'");
