@@ -1,0 +1,91 @@
+/* The chart tests' shared fixture and file checks (see chart_fixture.h). */
+#include "chart_fixture.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart/gnuplot.h"
+#include "sys/kit_paths.h"
+#include "test_support.h"
+
+static const struct lab lab3 = {
+	.id = "lab3", .dir = "lab3-transpose", .file = "transpose.cu",
+	.title = "Coalesced matrix transpose", .rank = 2,
+};
+
+void chart_fixture_setup(struct grade *g, char *dir, size_t len)
+{
+	grade_init(g, &lab3);
+	g->backend = BACKEND_CUDA;
+	snprintf(g->device, sizeof(g->device), "NVIDIA H100 80GB HBM3");
+	add_bench_point(g, 16384, 16384, 2765, 2800, 3000);	/* out of order on purpose */
+	add_bench_point(g, 1024, 1024, 300, 350, 600);
+	add_bench_point(g, 4096, 4096, 1900, 2100, 2600);
+	add_bench_point(g, 4097, 1023, 1500, -1, 2300);
+	snprintf(dir, len, "/tmp/kit-chart-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+}
+
+void chart_fixture_teardown(struct grade *g, const char *dir)
+{
+	grade_free(g);
+	remove_tree(dir);
+}
+
+const char *chart_fixture_path(const char *dir, const char *name)
+{
+	static char buf[4][512];
+	static int k;
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof(buf[k]), "%s/%s", dir, name);
+	return buf[k];
+}
+
+char *chart_slurp(const char *path, size_t *len)
+{
+	static char *buf;
+	free(buf);
+	buf = NULL;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	buf = malloc(n + 1);
+	*len = fread(buf, 1, n, f);
+	buf[*len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+int chart_entries(const char *d)
+{
+	DIR *dd = opendir(d);
+	struct dirent *e;
+	int n = 0;
+	cr_assert_not_null(dd, "%s", d);
+	while ((e = readdir(dd)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(dd);
+	return n;
+}
+
+void chart_assert_png(const char *path)
+{
+	size_t len = 0;
+	char *png = chart_slurp(path, &len);
+	cr_assert_not_null(png, "no file %s", path);
+	cr_assert_eq(memcmp(png, "\x89PNG\r\n\x1a\n", 8), 0, "%s is not a PNG", path);
+	cr_assert_gt(len, 10000, "%s is only %zu bytes", path, len);
+}
+
+void chart_need_gnuplot(void)
+{
+	unsetenv("GNUPLOT");
+	if (!gnuplot_available())
+		cr_skip_test("gnuplot is not installed here (it is optional: apt-get install gnuplot-nox)");
+}
