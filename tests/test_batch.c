@@ -13,14 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../common/guard.h"
 #include "batch/batch.h"
-#include "steps/correctness.h"
-#include "steps/harness_door.h"
 #include "test_support.h"
-#include "steps/integrity.h"
 #include "sys/kit_paths.h"
-#include "steps/rubric.h"
 
 extern const struct lab lab3_transpose;
 
