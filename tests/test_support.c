@@ -88,3 +88,26 @@ void emu_lab3_build(const char *file, struct rubric *r, char *work, struct build
 	cr_assert_eq(build_submission(&lab3_transpose, BACKEND_EMU, kit_path(src, sizeof(src), file), work,
 				      &dev, NULL, 120, b, log, sizeof(log)), 0, "%s", log);
 }
+
+void add_graded_test(struct grade *g, const char *name, enum test_group group, enum test_status st,
+		     double points, double max, const char *message)
+{
+	struct test_result *t = grade_add_test(g, name, group, max);
+	t->status = st;
+	t->points = points;
+	snprintf(t->message, sizeof(t->message), "%s", message);
+}
+
+void test_temp_dir(char *out, size_t len, const char *name)
+{
+	snprintf(out, len, "/tmp/%s-XXXXXX", name);
+	cr_assert_not_null(mkdtemp(out));
+}
+
+void test_write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}

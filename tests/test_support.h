@@ -1,5 +1,6 @@
 /* What several test files build the same way: a harness's report of a
- * correct answer, a grade's bandwidth points, the processes a fixture left. */
+ * correct answer, a grade's tests and bandwidth points, the processes a fixture left,
+ * scratch folders and files. */
 #ifndef TESTS_TEST_SUPPORT_H
 #define TESTS_TEST_SUPPORT_H
 
@@ -30,5 +31,15 @@ void add_bench_point(struct grade *g, size_t rows, size_t cols, double student, 
  * template) and builds FILE (relative to the kit) there for the emulator:
  * b->harness is the linked harness. Asserts on any failure. */
 void emu_lab3_build(const char *file, struct rubric *r, char *work, struct build_result *b);
+
+/* Appends a test of group to g, with its status, points, most points and message. */
+void add_graded_test(struct grade *g, const char *name, enum test_group group, enum test_status st,
+		     double points, double max, const char *message);
+
+/* Makes a fresh folder /tmp/NAME-XXXXXX; its path in out (the test fails if it cannot). */
+void test_temp_dir(char *out, size_t len, const char *name);
+
+/* Writes text to path (the test fails if it cannot). */
+void test_write_file(const char *path, const char *text);
 
 #endif

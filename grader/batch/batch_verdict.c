@@ -3,7 +3,7 @@
  * from the grade's tests. The student's report has the whole message; this
  * names the first thing that went wrong and the kind of failure, which it
  * reads from the messages correctness.c and harness_door.c write (their
- * wording is tested against these patterns in tests/test_batch.c).
+ * wording is tested against these patterns in tests/test_batch_verdict.c).
  */
 #include "batch/batch.h"
 #include "steps/gates.h"
