@@ -322,10 +322,10 @@ Test(batch_gradescope, results_json_follows_the_spec)
 	grade_init(&g, &lab3_transpose);
 	g.seed = 42;
 	g.backend = BACKEND_EMU;
-	add(&g, "build (emulator)", GROUP_BUILD, TEST_PASSED, 0, 0, "");
-	add(&g, "correctness 1x1", GROUP_CORRECTNESS, TEST_PASSED, 25, 25, "");
-	add(&g, "correctness 31x33", GROUP_CORRECTNESS, TEST_FAILED, 0, 25, "31x33: wrong \xff");
-	add(&g, "bandwidth 16384x16384", GROUP_PERFORMANCE, TEST_NOT_MEASURED, 0, 0, "needs a GPU");
+	add_graded_test(&g, "build (emulator)", GROUP_BUILD, TEST_PASSED, 0, 0, "");
+	add_graded_test(&g, "correctness 1x1", GROUP_CORRECTNESS, TEST_PASSED, 25, 25, "");
+	add_graded_test(&g, "correctness 31x33", GROUP_CORRECTNESS, TEST_FAILED, 0, 25, "31x33: wrong \xff");
+	add_graded_test(&g, "bandwidth 16384x16384", GROUP_PERFORMANCE, TEST_NOT_MEASURED, 0, 0, "needs a GPU");
 	json_t *j = gradescope_json(&g, "correctness failed on 31x33: wrong output", 3.6);
 	cr_assert_not_null(j);
 	cr_expect_float_eq(json_number_value(json_object_get(j, "score")), 25, 1e-9);
@@ -354,7 +354,7 @@ Test(batch_gradescope, build_failure_shows_the_compiler)
 	grade_init(&g, &lab3_transpose);
 	g.build_failed = 1;
 	snprintf(g.build_log, sizeof(g.build_log), "transpose.cu:3: error: expected ';'");
-	add(&g, "build (nvcc)", GROUP_BUILD, TEST_FAILED, 0, 0, "did not compile");
+	add_graded_test(&g, "build (nvcc)", GROUP_BUILD, TEST_FAILED, 0, 0, "did not compile");
 	json_t *j = gradescope_json(&g, "did not build", 1);
 	json_t *t = json_array_get(json_object_get(j, "tests"), 0);
 	cr_expect_str_eq(json_string_value(json_object_get(t, "output")), "transpose.cu:3: error: expected ';'");

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "grade_runner.h"
+#include "gradebook_reader.h"
 #include "test_support.h"
 #include "sys/isolation.h"
 #include "sys/kit_paths.h"
@@ -107,79 +108,6 @@ static int run_batch(const char *dir, char *log, size_t len)
 	child_result_free(&res);
 	skip_if_refused(log);
 	return status;
-}
-
-/* ---- reading the gradebook (RFC 4180) ------------------------------------------------ */
-
-#define FIELDS 10
-#define MAX_ROWS 64
-
-struct row {
-	char f[FIELDS][512];
-};
-
-/* One record from p; returns the position after it, or NULL at the end. */
-static const char *csv_record(const char *p, struct row *r)
-{
-	if (!*p)
-		return NULL;
-	memset(r, 0, sizeof(*r));
-	for (int k = 0; k < FIELDS; k++) {
-		size_t o = 0;
-		if (*p == '"') {
-			for (p++; *p && !(*p == '"' && p[1] != '"'); p++) {
-				if (*p == '"')
-					p++;
-				if (o + 1 < sizeof(r->f[k]))
-					r->f[k][o++] = *p;
-			}
-			if (*p == '"')
-				p++;
-		} else {
-			for (; *p && *p != ',' && *p != '\r' && *p != '\n'; p++)
-				if (o + 1 < sizeof(r->f[k]))
-					r->f[k][o++] = *p;
-		}
-		if (*p == ',')
-			p++;
-		else
-			break;
-	}
-	if (*p == '\r')
-		p++;
-	if (*p == '\n')
-		p++;
-	return p;
-}
-
-static int read_gradebook(struct row *rows, int max)
-{
-	char path[256], *text;
-	snprintf(path, sizeof(path), "%s/gradebook.csv", out);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return -1;
-	text = calloc(1, 1 << 20);
-	size_t n = fread(text, 1, (1 << 20) - 1, f);
-	fclose(f);
-	text[n] = '\0';
-	struct row header;
-	const char *p = csv_record(text, &header);
-	cr_expect_str_eq(header.f[0], "student");
-	cr_expect_str_eq(header.f[9], "verdict");
-	int k = 0;
-	while (p && k < max && (p = csv_record(p, &rows[k])))
-		k++;
-	free(text);
-	return k;
-}
-
-static const struct row *find_row(const struct row *rows, int n, const char *name)
-{
-	for (int i = 0; i < n; i++)
-		if (strcmp(rows[i].f[0], name) == 0)
-			return &rows[i];
-	return NULL;
 }
 
 /* ---- fixture headers -------------------------------------------------------------------- */
@@ -306,7 +234,7 @@ Test(batch_e2e, hostile_class, .init = setup, .fini = teardown, .timeout = 900)
 	cr_log_info("%zu students in %.0f s", g.gl_pathc, took);
 
 	struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
-	int n = read_gradebook(rows, MAX_ROWS);
+	int n = read_gradebook(out, rows, MAX_ROWS);
 	cr_expect_eq(n, (int)g.gl_pathc, "%d rows for %zu students:\n%s", n, g.gl_pathc, log);
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		char name[256];
@@ -331,7 +259,7 @@ Test(batch_e2e, hostile_class, .init = setup, .fini = teardown, .timeout = 900)
 	json_t *b = json_load_file(path, 0, NULL);
 	cr_expect_eq(json_integer_value(json_object_get(b, "graded")), 0, "%s", log);
 	cr_expect_eq(json_integer_value(json_object_get(b, "resumed")), (json_int_t)g.gl_pathc, "%s", log);
-	cr_expect_eq(read_gradebook(rows, MAX_ROWS), n, "the rerun lost rows");
+	cr_expect_eq(read_gradebook(out, rows, MAX_ROWS), n, "the rerun lost rows");
 	json_decref(b);
 	free(rows);
 	globfree(&g);
@@ -375,7 +303,7 @@ Test(batch_e2e, killed_batch_resumes, .init = setup, .fini = teardown, .timeout 
 	for (int i = 0; i < 1200 && n < 2 && !exited; i++) {
 		struct timespec ts = { 0, 100 * 1000 * 1000 };
 		nanosleep(&ts, NULL);
-		n = read_gradebook(rows, MAX_ROWS);
+		n = read_gradebook(out, rows, MAX_ROWS);
 		exited = waitpid(pid, NULL, WNOHANG) == pid;
 	}
 	if (!exited) {
@@ -389,7 +317,7 @@ Test(batch_e2e, killed_batch_resumes, .init = setup, .fini = teardown, .timeout 
 			fclose(f);
 		skip_if_refused(log);
 	}
-	int before = read_gradebook(rows, MAX_ROWS);
+	int before = read_gradebook(out, rows, MAX_ROWS);
 	cr_assert_geq(before, 2, "the gradebook had %d rows", before);
 	cr_assert_lt(before, 6, "the batch finished before it could be killed");
 	for (int i = 0; i < before; i++)
@@ -397,7 +325,7 @@ Test(batch_e2e, killed_batch_resumes, .init = setup, .fini = teardown, .timeout 
 
 	int rc = run_batch(in, log, sizeof(log));
 	cr_expect_eq(rc, 0, "%s", log);
-	cr_expect_eq(read_gradebook(rows, MAX_ROWS), 6, "%s", log);
+	cr_expect_eq(read_gradebook(out, rows, MAX_ROWS), 6, "%s", log);
 	char path[256];
 	snprintf(path, sizeof(path), "%s/batch.json", out);
 	json_t *b = json_load_file(path, 0, NULL);
@@ -448,7 +376,7 @@ static void one_scale(const char *lab, const char *file, const char **names, con
 	if (strstr(log, "cannot read the kit"))
 		cr_skip_test("the sandbox's uid cannot read the kit here: %s", log);
 	struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
-	cr_assert_eq(read_gradebook(rows, MAX_ROWS), n, "%s", log);
+	cr_assert_eq(read_gradebook(out, rows, MAX_ROWS), n, "%s", log);
 	for (int i = 0; i < n; i++) {
 		const struct row *r = find_row(rows, n, names[i]);
 		cr_assert_not_null(r, "%s: no row\n%s", names[i], log);

@@ -1,5 +1,6 @@
 /* The rubric file, read with libinih (see rubric.h). */
 #include "steps/rubric.h"
+#include "steps/rubric_parse.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -12,22 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Parsing state: inih calls on_key() for each key in file order, and our
- * reader counts lines, so every error can name its line. */
-struct parse {
-	struct rubric *r;
-	int rank;
-	FILE *file;
-	int line;
-	char err[1024];		/* the first error, "" while there is none */
-	char seen[64][48];	/* "section.key" already given, for duplicates */
-	int n_seen;
-	int gpu;		/* index of the [gpu "..."] section being read, or -1 */
-	/* Where each band's upper edge was given, for the check of the pair. */
-	int default_upper_line, reference_upper_line, gpu_upper_line[RUBRIC_MAX_BANDS];
-	int gate_line;		/* where [performance] gate was given */
-};
-
 static char *count_lines(char *str, int num, void *stream)
 {
 	struct parse *p = stream;
@@ -37,101 +22,13 @@ static char *count_lines(char *str, int num, void *stream)
 	return s;
 }
 
-static int error(struct parse *p, const char *key, const char *fmt, const char *value)
-{
-	if (p->err[0] == '\0') {
-		char what[256];
-		snprintf(what, sizeof(what), fmt, value);
-		snprintf(p->err, sizeof(p->err), "%.200s:%d: key '%.40s': %.200s", p->r->path, p->line, key, what);
-	}
-	return 0;
-}
-
-static int parse_number(struct parse *p, const char *key, const char *value, double lo, double hi,
-			double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(value, &end);
-	while (isspace((unsigned char)*end))
-		end++;
-	if (errno || end == value || *end)
-		return error(p, key, "expected a number, got '%s'", value);
-	if (!isfinite(v))
-		return error(p, key, "expected a finite number, got '%s'", value);
-	if (v < lo || v > hi) {
-		char range[128];
-		snprintf(range, sizeof(range), "%%s is out of range (%g to %g)", lo, hi);
-		return error(p, key, range, value);
-	}
-	*out = v;
-	return 1;
-}
-
-static int parse_whole(struct parse *p, const char *key, const char *value, double lo, double hi, int *out)
-{
-	double v;
-	if (!parse_number(p, key, value, lo, hi, &v))
-		return 0;
-	if (v != (int)v)
-		return error(p, key, "expected a whole number, got '%s'", value);
-	*out = (int)v;
-	return 1;
-}
-
-static int parse_shape_list(struct parse *p, const char *key, const char *value,
-			    struct shape *list, int *n)
-{
-	char buf[1024];
-	snprintf(buf, sizeof(buf), "%s", value);
-	for (char *save, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-		char err[256];
-		if (*n >= RUBRIC_MAX_SHAPES)
-			return error(p, key, "more than 32 sizes%s", "");
-		if (shape_parse(tok, &list[*n], err, sizeof(err)) < 0)
-			return error(p, key, "%s", err);
-		if (list[*n].rank != p->rank)
-			return error(p, key, p->rank == 2 ? "'%s': this lab's sizes are ROWSxCOLS"
-							  : "'%s': this lab's sizes are single numbers",
-				     tok);
-		(*n)++;
-	}
-	return 1;
-}
-
-static int parse_one_shape(struct parse *p, const char *key, const char *value, struct shape *s)
-{
-	int n = 0;
-	struct shape list[RUBRIC_MAX_SHAPES];
-	if (!parse_shape_list(p, key, value, list, &n))
-		return 0;
-	if (n != 1)
-		return error(p, key, "expected one size, got '%s'", value);
-	*s = list[0];
-	return 1;
-}
-
-static int parse_words(struct parse *p, const char *key, const char *value, char **list, int *n,
-		       int max)
-{
-	char buf[1024];
-	snprintf(buf, sizeof(buf), "%s", value);
-	for (char *save, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-		if (*n >= max)
-			return error(p, key, "too many entries%s", "");
-		list[(*n)++] = strdup(tok);
-	}
-	return 1;
-}
-
-/* Scalar keys may appear once; list keys may continue on following lines. */
 static int first_time(struct parse *p, const char *section, const char *key)
 {
 	char id[48];
 	snprintf(id, sizeof(id), "%.20s.%.24s", section, key);
 	for (int i = 0; i < p->n_seen; i++)
 		if (strcmp(p->seen[i], id) == 0)
-			return error(p, key, "given twice in [%s]", section);
+			return rubric_error(p, key, "given twice in [%s]", section);
 	if (p->n_seen < 64)
 		snprintf(p->seen[p->n_seen++], sizeof(p->seen[0]), "%s", id);
 	return 1;
@@ -147,7 +44,7 @@ static int lab_key(struct parse *p, const char *section, const char *key, const 
 	(void)value;
 	if (IS("id") || IS("title"))
 		return 1;	/* for people reading the file; the lab table is authoritative */
-	return error(p, key, "unknown key in [lab]%s", "");
+	return rubric_error(p, key, "unknown key in [lab]%s", "");
 }
 
 static int correctness_key(struct parse *p, const char *section, const char *key, const char *value)
@@ -159,7 +56,7 @@ static int correctness_key(struct parse *p, const char *section, const char *key
 		return parse_shape_list(p, key, value, r->emu_shapes, &r->n_emu_shapes);
 	NUMBER("points", 0, 1000, r->correctness_points);
 	NUMBER("timeout_s", 0.1, 3600, r->test_timeout_s);
-	return error(p, key, "unknown key in [correctness]%s", "");
+	return rubric_error(p, key, "unknown key in [correctness]%s", "");
 }
 
 const char *rubric_gate_name(int check)
@@ -186,7 +83,7 @@ static int parse_gate(struct parse *p, const char *key, const char *value)
 			char what[700];
 			snprintf(what, sizeof(what), "no analysis check is named '%.40s' (the checks: %s)",
 				 tok, known);
-			return error(p, key, "%.250s", what);
+			return rubric_error(p, key, "%.250s", what);
 		}
 		p->r->performance_gate[found] = 1;
 		p->gate_line = p->line;
@@ -220,7 +117,7 @@ static int performance_key(struct parse *p, const char *section, const char *key
 		return first_time(p, section, key) && parse_whole(p, key, value, 0, 1, &r->predicted);
 	if (IS("gate"))
 		return parse_gate(p, key, value);
-	return error(p, key, "unknown key in [performance]%s", "");
+	return rubric_error(p, key, "unknown key in [performance]%s", "");
 }
 
 static int occupancy_key(struct parse *p, const char *section, const char *key, const char *value)
@@ -233,13 +130,13 @@ static int occupancy_key(struct parse *p, const char *section, const char *key, 
 			return 0;
 		for (int i = before; i < r->n_occupancy_tables; i++)
 			if (strcmp(r->occupancy_tables[i], "sm_80") != 0 && strcmp(r->occupancy_tables[i], "sm_90") != 0)
-				return error(p, key, "the kit keeps tables for sm_80 and sm_90, not '%s'",
+				return rubric_error(p, key, "the kit keeps tables for sm_80 and sm_90, not '%s'",
 					     r->occupancy_tables[i]);
 		return 1;
 	}
 	NUMBER("points", 0, 1000, r->occupancy_points);
 	NUMBER("timeout_s", 1, 3600, r->occupancy_timeout_s);
-	return error(p, key, "unknown key in [occupancy]%s", "");
+	return rubric_error(p, key, "unknown key in [occupancy]%s", "");
 }
 
 static int gpu_key(struct parse *p, const char *section, const char *key, const char *value)
@@ -253,7 +150,7 @@ static int gpu_key(struct parse *p, const char *section, const char *key, const 
 		snprintf(b->measured, sizeof(b->measured), "%s", value);
 		return 1;
 	}
-	return error(p, key, "unknown key in a [gpu] section%s", "");
+	return rubric_error(p, key, "unknown key in a [gpu] section%s", "");
 }
 
 static int analysis_key(struct parse *p, const char *section, const char *key, const char *value)
@@ -267,7 +164,7 @@ static int analysis_key(struct parse *p, const char *section, const char *key, c
 		const struct analysis_check_info *c = &analysis_checks[i];
 		NUMBER(c->rubric_key, c->lowest, c->highest, r->analysis_limit[i]);
 	}
-	return error(p, key, "unknown key in [analysis]%s", "");
+	return rubric_error(p, key, "unknown key in [analysis]%s", "");
 }
 
 static int integrity_key(struct parse *p, const char *section, const char *key, const char *value)
@@ -278,7 +175,7 @@ static int integrity_key(struct parse *p, const char *section, const char *key, 
 		return parse_words(p, key, value, r->forbid, &r->n_forbid, RUBRIC_MAX_SYMBOLS);
 	if (IS("allow"))
 		return parse_words(p, key, value, r->allow, &r->n_allow, RUBRIC_MAX_SYMBOLS);
-	return error(p, key, "unknown key in [integrity]%s", "");
+	return rubric_error(p, key, "unknown key in [integrity]%s", "");
 }
 
 static int limits_key(struct parse *p, const char *section, const char *key, const char *value)
@@ -295,7 +192,7 @@ static int limits_key(struct parse *p, const char *section, const char *key, con
 		r->output_limit_bytes = (size_t)(kb * 1024);
 		return 1;
 	}
-	return error(p, key, "unknown key in [limits]%s", "");
+	return rubric_error(p, key, "unknown key in [limits]%s", "");
 }
 
 static int calibrate_key(struct parse *p, const char *section, const char *key, const char *value)
@@ -309,7 +206,7 @@ static int calibrate_key(struct parse *p, const char *section, const char *key, 
 	if (IS("full"))
 		return parse_words(p, key, value, r->calib_full, &r->n_calib_full, RUBRIC_MAX_FIXTURES);
 	NUMBER("margin", 1, 10, r->calib_margin);
-	return error(p, key, "unknown key in [calibrate]%s", "");
+	return rubric_error(p, key, "unknown key in [calibrate]%s", "");
 }
 
 /* [gpu "NAME"]: a new section each time; returns its index or -1. */
@@ -320,7 +217,7 @@ static int open_gpu_section(struct parse *p, const char *section)
 		q++;
 	size_t len = strlen(q);
 	if (len < 3 || q[0] != '"' || q[len - 1] != '"') {
-		error(p, section, "write a GPU section as [gpu \"DEVICE NAME\"]%s", "");
+		rubric_error(p, section, "write a GPU section as [gpu \"DEVICE NAME\"]%s", "");
 		return -1;
 	}
 	for (int i = 0; i < p->r->n_gpus; i++)
@@ -328,7 +225,7 @@ static int open_gpu_section(struct parse *p, const char *section)
 		    p->r->gpus[i].device[len - 2] == '\0')
 			return i;
 	if (p->r->n_gpus >= RUBRIC_MAX_BANDS) {
-		error(p, section, "too many [gpu] sections%s", "");
+		rubric_error(p, section, "too many [gpu] sections%s", "");
 		return -1;
 	}
 	struct gpu_band *b = &p->r->gpus[p->r->n_gpus];
@@ -356,7 +253,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
 		snprintf(id, sizeof(id), "gpu%d", p->gpu);
 		return gpu_key(p, id, key, value);
 	}
-	return error(p, key, "unknown section [%s]", section);
+	return rubric_error(p, key, "unknown section [%s]", section);
 }
 
 static void set_defaults(struct rubric *r)
