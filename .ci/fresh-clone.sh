@@ -27,7 +27,7 @@ expect() {	# expect STATUS COMMAND...
 case $mode in
 private)
 	make -j"$jobs" test-build
-	make test
+	"$here/make-test.sh"
 	;;
 no-toolkit)
 	export -f expect
@@ -37,7 +37,7 @@ no-toolkit)
 		[ "$n" = 1 ] || { echo "ci: make said $n times what it skipped, not once" >&2; exit 1; }
 		expect 1 ./grade lab1 --plot none
 		expect 0 ./grade lab1 --solution --plot none'
-	HIDE_OPTIONAL=1 KIT_NO_INSTALL=1 hidden bash -euo pipefail -c 'make -j'"$jobs"' test-build && make test'
+	HIDE_OPTIONAL=1 KIT_NO_INSTALL=1 hidden bash -euo pipefail -c 'make -j'"$jobs"' test-build && '"$here"'/make-test.sh'
 	;;
 *)
 	echo "fresh-clone.sh: no mode '$mode' (private or no-toolkit)" >&2
