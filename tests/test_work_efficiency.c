@@ -65,18 +65,24 @@ static void fast_rubric(char *path, size_t len)
 	fclose(out);
 }
 
+/* The file graded for lab 2 in the emulator with fast_rubric's rubric. */
+static void grade_fast(const char *file, struct graded *g)
+{
+	char rubric[64], arg[96];
+	fast_rubric(rubric, sizeof(rubric));
+	snprintf(arg, sizeof(arg), "--rubric=%s", rubric);
+	int rc = run_grade("lab2", file, "emu", arg, g);
+	unlink(rubric);
+	cr_assert_eq(rc, 0);
+	cr_assert_not_null(g->report, "%s: %s", file, g->output);
+}
+
 ParameterizedTest(struct work_case *c, work_efficiency, lab2, .timeout = 300)
 {
 	if (!have_emulator())
 		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
-	char rubric[64], arg[96];
-	fast_rubric(rubric, sizeof(rubric));
-	snprintf(arg, sizeof(arg), "--rubric=%s", rubric);
 	struct graded g;
-	int rc = run_grade("lab2", c->file, "emu", arg, &g);
-	unlink(rubric);
-	cr_assert_eq(rc, 0);
-	cr_assert_not_null(g.report, "%s: %s", c->file, g.output);
+	grade_fast(c->file, &g);
 	json_t *m = json_object_get(g.report, "metrics");
 	json_t *v = json_object_get(m, "work_per_1024_elements");
 	cr_assert(json_is_number(v), "%s: no work figure\n%s", c->file, g.output);
@@ -103,14 +109,8 @@ Test(work_efficiency, skeleton_gets_no_analysis_points, .timeout = 300)
 {
 	if (!have_emulator())
 		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
-	char rubric[64], arg[96];
-	fast_rubric(rubric, sizeof(rubric));
-	snprintf(arg, sizeof(arg), "--rubric=%s", rubric);
 	struct graded g;
-	int rc = run_grade("lab2", "labs/lab2-blelloch-scan/scan.cu", "emu", arg, &g);
-	unlink(rubric);
-	cr_assert_eq(rc, 0);
-	cr_assert_not_null(g.report, "%s", g.output);
+	grade_fast("labs/lab2-blelloch-scan/scan.cu", &g);
 	json_t *analysis = json_object_get(json_object_get(g.report, "groups"), "analysis");
 	cr_assert(json_is_object(analysis), "no analysis group\n%s", g.output);
 	double points = json_number_value(json_object_get(analysis, "points"));
