@@ -19,7 +19,6 @@ set -u
 cd "$(dirname "$0")/../.."
 kit=$PWD
 dir=$kit/build/slurm
-work=$dir/test
 salt="slurm-test-salt-$$-$RANDOM"
 passed=0
 failed=0
@@ -51,10 +50,12 @@ if ! sh mk/deps.sh slurm; then
 	skip "Slurm and munge could not be installed (see above)"
 fi
 [ -x build/grade ] && [ -x build/emu/cuemu-cc ] || { echo "test-slurm: run make first" >&2; exit 1; }
+# The class and its outputs outside the kit (a batch refuses an --out inside it).
+work=$(mktemp -d /tmp/test-slurm-XXXXXX)
 
 export SLURM_CONF=$dir/slurm.conf
 sh tests/slurm/cluster.sh start "$dir" || { echo "test-slurm: the cluster did not start" >&2; exit 1; }
-trap 'sh tests/slurm/cluster.sh stop "$dir"' EXIT
+trap 'sh tests/slurm/cluster.sh stop "$dir"; rm -rf "$work"' EXIT
 rm -rf "$work"
 mkdir -p "$work/class"
 chmod 711 "$work"
