@@ -100,7 +100,10 @@ int batch_setup_dirs(const struct options *o, struct batch_config *c)
 			c->out_dir, kit);
 		return 2;
 	}
-	if (hold_out_lock(c->out_dir) < 0)
+	/* A Slurm array task writes only its own students' folders, many tasks
+	 * at once; the command that submitted them holds the folder's lock, and
+	 * a later --collect takes it to write the gradebook. */
+	if (!o->slurm.task_state && hold_out_lock(c->out_dir) < 0)
 		return 4;
 	char students[PATH_MAX + 16];
 	snprintf(students, sizeof(students), "%s/students", c->out_dir);
