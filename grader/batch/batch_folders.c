@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sys/kit_paths.h"
@@ -47,15 +48,32 @@ static int hold_work_lock(const char *work_root)
 	return fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 ? 0 : -1;
 }
 
+/* flock(fd, LOCK_EX | LOCK_NB), tried for up to tries * 50 ms. */
+static int flock_within(int fd, int tries)
+{
+	for (int i = 0; i < tries; i++) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return -1;
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	errno = EWOULDBLOCK;
+	return -1;
+}
+
 /* One batch at a time writes into an output folder: a second one would
  * rebuild the gradebook from its own rows only, and one class's rows
- * would be lost. The lock is held (by the open file) until we exit. */
+ * would be lost. The lock is held (by the open file) until we exit.
+ * A batch killed outright still holds it for the moment its workers take
+ * to die (they inherited the open file), so a rerun waits up to 3 s. */
 static int hold_out_lock(const char *out)
 {
 	char lock[PATH_MAX + 16];
 	snprintf(lock, sizeof(lock), "%s/.batch.lock", out);
 	int fd = open(lock, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+	if (fd >= 0 && flock_within(fd, 60) == 0)
 		return 0;
 	if (fd >= 0 && errno == EWOULDBLOCK)
 		fprintf(stderr, "grade: another batch is writing to %s now (it holds %s): wait for it to "
