@@ -156,7 +156,10 @@ static void check_student(const char *file, const struct row *r)
 	cr_assert_not_null(r, "%s has no row in the gradebook", name);
 	const char *verdict = r->f[9];
 	if (!contained_here(file)) {
-		cr_log_warn("%s: not checked: this machine has no sandbox that contains it", name);
+		/* Said on stderr, not with cr_log_warn: Criterion fails a whole run
+		 * that logged a warning, and hides cr_log_info. */
+		fprintf(stderr, "[NOTE] batch_e2e: %s: verdict not checked: this machine has no "
+			"sandbox that contains it\n", name);
 	} else {
 		const char *key = geteuid() != 0 && expectation(file, "verdict-as-user", want, sizeof(want))
 					  ? "verdict-as-user" : "verdict";
