@@ -17,6 +17,7 @@
 #include "sys/isolation.h"
 #include "sys/uid_lease.h"
 #include "sys/kit_paths.h"
+#include "sys/memory_cgroup.h"
 #include "sys/sandbox.h"
 #include "test_support.h"
 
@@ -338,7 +339,7 @@ Test(isolation, a_crash_reads_as_a_signal, .init = setup, .fini = teardown)
 
 Test(isolation, the_report_says_how, .init = setup, .fini = teardown)
 {
-	char buf[256];
+	char buf[512];
 	isolation_describe(NULL, buf, sizeof(buf));
 	cr_expect_not_null(strstr(buf, "--no-isolation"), "%s", buf);
 	isolation_describe(&policy, buf, sizeof(buf));
@@ -346,6 +347,8 @@ Test(isolation, the_report_says_how, .init = setup, .fini = teardown)
 		cr_expect_eq(strncmp(buf, "bubblewrap", 10), 0, "%s", buf);
 	else
 		cr_expect_eq(strncmp(buf, "no bubblewrap", 13), 0, "%s", buf);
+	const char *no_cgroup = memory_cgroup_why_not();
+	cr_expect_not_null(strstr(buf, no_cgroup ? no_cgroup : "memory capped per run by a cgroup"), "%s", buf);
 	struct isolation_policy p = { .no_bwrap = 1 };
 	policy = p;
 	isolation_describe(&policy, buf, sizeof(buf));

@@ -99,7 +99,7 @@ struct summary {
 	uint64_t seed;
 	char backend[16];
 	char device[128];
-	char isolation[256];
+	char isolation[512];
 	char gpu[64];		/* CUDA_VISIBLE_DEVICES of the worker: which GPU; "" for one */
 	double wall_s;		/* the worker's time for this student */
 };

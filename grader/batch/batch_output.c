@@ -88,7 +88,7 @@ static const struct isolation_policy batch_isolation = { .force = 1 };
 
 void batch_write_json(const struct batch *b, int jobs, double wall_s)
 {
-	char path[PATH_MAX + 16], err[512], target[256], note[256];
+	char path[PATH_MAX + 16], err[512], target[256], note[512];
 	batch_target(&b->c, target, sizeof(target));
 	isolation_describe(b->c.isolate ? &batch_isolation : NULL, note, sizeof(note));
 	json_t *j = json_pack("{s:s, s:s, s:s, s:b, s:i, s:i, s:i, s:i, s:i, s:i, s:f}", "lab",

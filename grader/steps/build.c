@@ -13,7 +13,10 @@
 
 /* A compiler's limits, enforced by the kernel: what a file can make it
  * use (#include "/dev/zero", a template bomb) is stopped here, and the
- * verdict says so. Well above what any lab file needs (nvcc under 1 GiB). */
+ * verdict says so. The memory cap holds each compiler process (RLIMIT_AS)
+ * and, where there is a memory cgroup, the whole tree nvcc starts: well
+ * above what a lab file needs (a tree's peak, page cache included, was
+ * 250-370 MiB for nvcc and 240 MiB for the emulator's g++). */
 #define BUILD_MEMORY_CAP ((size_t)2 << 30)
 #define BUILD_FILE_CAP ((size_t)256 << 20)
 
@@ -22,7 +25,8 @@ static void tool_log(const struct child_result *res, const char *step, char *log
 {
 	const char *out = res->output;
 	int oom = strstr(out, "out of memory") || strstr(out, "memory exhausted") ||
-		  strstr(out, "std::bad_alloc") || (res->signaled && res->signal == SIGKILL);
+		  strstr(out, "std::bad_alloc") || res->out_of_memory ||
+		  (res->signaled && res->signal == SIGKILL);
 	if (oom)
 		snprintf(log, loglen, "%s ran out of memory: the build may use at most %zu MiB "
 			 "(a huge #include or a template that never ends?)\n%s", step,
@@ -39,7 +43,8 @@ static int run_tool(char *const argv[], const struct isolation_policy *tools, do
 		    const char *step, char *log, size_t loglen)
 {
 	struct sandbox_limits lim = { .wall_s = timeout_s, .output_cap = 64 * 1024, .isolation = tools,
-				      .memory_cap = BUILD_MEMORY_CAP, .file_cap = BUILD_FILE_CAP };
+				      .memory_cap = BUILD_MEMORY_CAP, .resident_cap = BUILD_MEMORY_CAP,
+				      .file_cap = BUILD_FILE_CAP };
 	struct child_result res;
 	char err[256];
 	if (sandbox_run(argv, &lim, &res, err, sizeof(err)) < 0) {

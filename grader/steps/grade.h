@@ -84,7 +84,7 @@ struct grade {
 
 	/* How the untrusted children ran (isolation_describe): bubblewrap or
 	 * not, and as which user. Set by grade_submission. */
-	char isolation_note[256];
+	char isolation_note[512];
 	char gpu[64];		/* the children's CUDA_VISIBLE_DEVICES; "" for the grader's own */
 
 	/* Wall time of each step that ran, in the order of grade_step_name():

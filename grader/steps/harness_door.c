@@ -124,7 +124,10 @@ static int run_student(const struct run_context *ctx, char *const argv[], double
 		.cpu_s = r->cpu_time_s,
 		.output_cap = r->output_limit_bytes,
 		.file_cap = channel_bytes + (1 << 20),
+		/* RLIMIT_AS cannot hold a CUDA program (its driver maps far more
+		 * than it uses); a memory cgroup, where there is one, holds both. */
 		.memory_cap = harness_is_emulated(argv[0]) ? (size_t)(r->memory_mb * 1048576.0) : 0,
+		.resident_cap = (size_t)(r->memory_mb * 1048576.0),
 		.disk_cap = (size_t)(r->disk_mb * 1048576.0),
 		.with_channel = 1,
 		.cwd = ctx->work_dir,

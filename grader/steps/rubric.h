@@ -90,7 +90,7 @@ struct rubric {
 	double build_timeout_s;
 	double cpu_time_s;		/* RLIMIT_CPU of the child */
 	size_t output_limit_bytes;	/* stdout+stderr kept from the child */
-	double memory_mb;		/* RLIMIT_AS of an emulated harness (a GPU's maps more) */
+	double memory_mb;		/* a harness's memory: its cgroup's cap, and RLIMIT_AS when emulated */
 	double disk_mb;			/* the harness's private /tmp, under bubblewrap */
 
 	/* [calibrate]: fixtures relative to the repository root */

@@ -17,6 +17,7 @@
 
 #include "sys/bwrap.h"
 #include "sys/kit_paths.h"
+#include "sys/memory_cgroup.h"
 #include "sys/private_kit.h"
 #include "sys/seccomp_filter.h"
 #include "sys/strvec.h"
@@ -357,9 +358,12 @@ void isolation_describe(const struct isolation_policy *p, char *buf, size_t len)
 		snprintf(who, sizeof(who), "as uid %ld", uid);
 	else if (geteuid() == 0)
 		snprintf(who, sizeof(who), "nowhere: no free sandbox uid (refused)");
-	char limits[96];
-	snprintf(limits, sizeof(limits), "at most %d processes, memory and file size limited",
-		 p->nproc > 0 ? p->nproc : ISOLATION_DEFAULT_NPROC);
+	char limits[320];
+	const char *no_cgroup = memory_cgroup_why_not();
+	snprintf(limits, sizeof(limits), "at most %d processes, file size limited, memory %s%s%s",
+		 p->nproc > 0 ? p->nproc : ISOLATION_DEFAULT_NPROC,
+		 no_cgroup ? "capped for emulated runs only (" : "capped per run by a cgroup",
+		 no_cgroup ? no_cgroup : "", no_cgroup ? ")" : "");
 	if (p->no_bwrap)
 		snprintf(buf, len, "no bubblewrap (turned off); ran %s, %s", who, limits);
 	else if (bwrap_available())

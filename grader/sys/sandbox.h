@@ -18,6 +18,10 @@ struct sandbox_limits {
 	size_t output_cap;	/* stdout+stderr bytes kept; the rest is read and dropped */
 	size_t file_cap;	/* RLIMIT_FSIZE: the largest file (and channel) it may write; 0: none */
 	size_t memory_cap;	/* RLIMIT_AS: the most memory it may map; 0: none */
+	/* A memory cgroup's cap on what its whole tree uses (memory_cgroup.h),
+	 * where the grader can make one; 0: none. Unlike memory_cap, a CUDA
+	 * program can run under it. */
+	size_t resident_cap;
 	/* With isolation under bubblewrap: > 0, the child writes only to a
 	 * private /tmp of this many bytes, where it starts (writable_dir is
 	 * read-only to it); 0, it writes its part of writable_dir. */
@@ -37,6 +41,7 @@ struct child_result {
 	int exited, exit_status;	/* normal exit and its status */
 	int signaled, signal;		/* killed by a signal (not ours) */
 	int timed_out;			/* we killed it at the deadline */
+	size_t out_of_memory;		/* the resident_cap the kernel stopped it at, or 0 */
 	double wall_s;
 	char *output;			/* stdout and stderr, NUL-terminated */
 	size_t output_len;
