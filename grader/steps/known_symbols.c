@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "steps/known_symbols_cache.h"
 #include "sys/kit_paths.h"
 #include "sys/sandbox.h"
+#include "sys/strvec.h"
 
 /* Runs argv; returns its output (malloc'd) when it exited with 0, else NULL. */
 static char *output_of(char *const argv[], char *err, size_t errlen)
@@ -64,7 +66,8 @@ static int compiler_library(const char *name, char *path, size_t len, char *err,
 	return found ? 0 : -1;
 }
 
-static int add_system_libraries(struct symbol_set *set, char *err, size_t errlen)
+/* The C and C++ libraries, as this compiler finds them; their paths go to found. */
+static int add_system_libraries(struct symbol_set *set, struct strvec *found, char *err, size_t errlen)
 {
 	static const struct {
 		const char *name;
@@ -78,31 +81,39 @@ static int add_system_libraries(struct symbol_set *set, char *err, size_t errlen
 		{ "libgcc.a", SYM_LIBGCC, 0 },
 	};
 	char path[1024];
-	for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++)
+	for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
 		if (compiler_library(libs[i].name, path, sizeof path, err, errlen) < 0 ||
 		    add_nm(set, path, libs[i].dynamic, libs[i].source, err, errlen) < 0)
 			return -1;
+		strvec_push(found, path);
+	}
 	return 0;
 }
 
 /* libcudart's exports: the installed toolkit's, else the stored list. */
-static int add_cudart(struct symbol_set *set, char *err, size_t errlen)
+static void cudart_path(char *path, size_t len)
 {
 	const char *home = getenv("CUDA_HOME");
-	char path[1024], stored[1024];
-	snprintf(path, sizeof path, "%s/lib64/libcudart.so", home && *home ? home : "/usr/local/cuda");
-	if (file_exists(path) && add_nm(set, path, 1, SYM_CUDART, err, errlen) == 0)
-		return 0;
+	snprintf(path, len, "%s/lib64/libcudart.so", home && *home ? home : "/usr/local/cuda");
+	if (!file_exists(path))
+		kit_path(path, len, "grader/steps/cudart_exports.txt");
+}
+
+static int add_cudart(struct symbol_set *set, const char *path, char *err, size_t errlen)
+{
+	char stored[1024];
 	kit_path(stored, sizeof stored, "grader/steps/cudart_exports.txt");
+	if (strcmp(path, stored) != 0 && add_nm(set, path, 1, SYM_CUDART, err, errlen) == 0)
+		return 0;
 	if (symbol_set_add_file(set, stored, SYM_CUDART) > 0)
 		return 0;
 	snprintf(err, errlen, "cannot read the list of the CUDA runtime's symbols %s", stored);
 	return -1;
 }
 
-/* Every global the kit's harness pieces define: a submission that defined
- * channel_send or lab_entry_call would replace the kit's own. */
-static int add_kit(struct symbol_set *set, enum backend backend, char *err, size_t errlen)
+/* The kit's harness pieces: a submission that defined channel_send or
+ * lab_entry_call would replace the kit's own. */
+static int kit_objects(enum backend backend, struct strvec *files, char *err, size_t errlen)
 {
 	/* The launch log and its wrapper are linked only into a GPU harness,
 	 * and built only where the CUDA toolkit is (the Makefile). Without
@@ -122,25 +133,55 @@ static int add_kit(struct symbol_set *set, enum backend backend, char *err, size
 			snprintf(err, errlen, "the kit is not built: nothing matches %s (run make)", pattern);
 			return -1;
 		}
-		int rc = 0;
-		for (size_t k = 0; k < g.gl_pathc && rc == 0; k++)
-			rc = add_nm(set, g.gl_pathv[k], 0, SYM_KIT, err, errlen);
+		for (size_t k = 0; k < g.gl_pathc; k++)
+			strvec_push(files, g.gl_pathv[k]);
 		globfree(&g);
-		if (rc < 0)
-			return -1;
 	}
 	if (backend == BACKEND_EMU) {
 		char lib[1024];
-		kit_path(lib, sizeof lib, "build/emu/libcuemu.a");
-		return add_nm(set, lib, 0, SYM_EMULATOR, err, errlen);
+		strvec_push(files, kit_path(lib, sizeof lib, "build/emu/libcuemu.a"));
 	}
 	return 0;
 }
 
+/* The files the answer depends on that are found without running anything:
+ * the compiler, the CUDA runtime (or its stored list), the kit's objects. */
+static int fixed_inputs(enum backend backend, struct strvec *fixed, char *err, size_t errlen)
+{
+	char path[1024];
+	if (!find_program("gcc", path, sizeof path)) {
+		snprintf(err, errlen, "gcc is not on PATH");
+		return -1;
+	}
+	strvec_push(fixed, path);
+	cudart_path(path, sizeof path);
+	strvec_push(fixed, path);
+	return kit_objects(backend, fixed, err, errlen);
+}
+
 int known_symbols_load(enum backend backend, struct symbol_set *set, char *err, size_t errlen)
 {
-	if (add_system_libraries(set, err, errlen) < 0 || add_cudart(set, err, errlen) < 0 ||
-	    add_kit(set, backend, err, errlen) < 0)
-		return -1;
-	return 0;
+	struct strvec fixed = { 0 }, found = { 0 };
+	char cache[1024];
+	kit_path(cache, sizeof cache,
+		 backend == BACKEND_EMU ? "build/known-symbols-emu.txt" : "build/known-symbols-cuda.txt");
+	int rc = fixed_inputs(backend, &fixed, err, errlen);
+	if (rc == 0 && fixed.failed) {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+	}
+	if (rc == 0 && known_cache_read(cache, fixed.v, set) < 0) {
+		rc = add_system_libraries(set, &found, err, errlen) < 0 ||
+				     add_cudart(set, fixed.v[1], err, errlen) < 0
+			     ? -1 : 0;
+		/* fixed.v[2...] are the kit's objects and the emulator's runtime. */
+		for (int i = 2; rc == 0 && i < fixed.n; i++)
+			rc = add_nm(set, fixed.v[i], 0, strstr(fixed.v[i], "libcuemu") ? SYM_EMULATOR : SYM_KIT,
+				    err, errlen);
+		if (rc == 0 && !found.failed)
+			known_cache_write(cache, fixed.v, found.v, set);
+	}
+	strvec_free(fixed.v);
+	strvec_free(found.v);
+	return rc;
 }

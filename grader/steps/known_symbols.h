@@ -5,6 +5,8 @@
  * of libcudart (nm -D on the toolkit's copy; the stored list
  * grader/steps/cudart_exports.txt where no toolkit is installed), of the
  * emulator's runtime (emulated builds) and of the kit's harness objects.
+ * Kept on disk between grades while none of those files changes
+ * (known_symbols_cache.h).
  */
 #ifndef GRADER_KNOWN_SYMBOLS_H
 #define GRADER_KNOWN_SYMBOLS_H
