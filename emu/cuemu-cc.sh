@@ -110,7 +110,7 @@ compile_cu() {
 	IFS=' '
 	# shellcheck disable=SC2046
 	"$CXX" -std=c++17 $OPT -g -pipe $(tsan_flags) -fsanitize=shift-exponent $(line_flags) \
-		-fno-strict-aliasing -I"$inc" -include cuemu_qualifiers.h \
+		-fno-strict-aliasing -I"$inc" -DCUEMU_REWRITTEN=1 -include cuemu_qualifiers.h \
 		"$@" -x c++ -c "$tmp" -o "$obj"
 	rc=$?
 	rm -f "$pp" "$tmp"

@@ -10,7 +10,18 @@ EMU_RT_OBJ   := $(EMU_RT_SRC:%.c=$(BUILD)/%.o)
 EMU_RW_SRC   := $(wildcard emu/rewrite/*.c)
 EMU_RW_OBJ   := $(EMU_RW_SRC:%.c=$(BUILD)/%.o) $(BUILD)/emu/runtime/sb.o
 EMU_HEADERS  := $(wildcard emu/include/*.h emu/include/*/*.h)
-EMU_INC_COPY := $(EMU_HEADERS:emu/include/%=$(EMU_DIR)/include/%)
+# Headers of the CUDA toolkit that a program may include by name although
+# the emulator's own headers already hold what they declare (types, atomics,
+# intrinsics): each is made as one line that includes cuda_runtime.h, so that
+# the toolkit's copy, where one is installed, is never mixed in.
+EMU_ALIAS_HEADERS := builtin_types.h device_types.h driver_types.h driver_functions.h \
+	host_defines.h host_config.h vector_types.h vector_functions.h \
+	device_atomic_functions.h device_double_functions.h math_functions.h \
+	sm_20_atomic_functions.h sm_20_intrinsics.h sm_30_intrinsics.h sm_32_atomic_functions.h \
+	sm_32_intrinsics.h sm_35_atomic_functions.h sm_35_intrinsics.h sm_60_atomic_functions.h \
+	sm_61_intrinsics.h
+EMU_INC_COPY := $(EMU_HEADERS:emu/include/%=$(EMU_DIR)/include/%) \
+	$(EMU_ALIAS_HEADERS:%=$(EMU_DIR)/include/%)
 EMU_CC       := $(EMU_DIR)/cuemu-cc
 EMU_LIB      := $(EMU_DIR)/libcuemu.a
 
@@ -49,6 +60,10 @@ $(EMU_CC): emu/cuemu-cc.sh
 $(EMU_DIR)/include/%.h: emu/include/%.h
 	@mkdir -p $(dir $@)
 	cp $< $@
+
+$(EMU_ALIAS_HEADERS:%=$(EMU_DIR)/include/%): emu/emu.mk
+	@mkdir -p $(dir $@)
+	printf '/* Made by emu/emu.mk: the emulator declares this in cuda_runtime.h. */\n#include "cuda_runtime.h"\n' >$@
 
 # --- tests ---------------------------------------------------------------------
 # Kernels of our own (tests/emu/kernels/*.cu), built by the wrapper like a

@@ -3,7 +3,8 @@
  *
  * The input is the preprocessor's output (rw.h says why); code of system and
  * emulator headers is skipped. Three edits (and right shifts in device code,
- * shift.c), everything else is left to the force-included headers:
+ * shift.c, and the __noinline__ qualifier, noinline.c), everything else is
+ * left to the force-included headers:
  *
  *   k<<<g, b, smem, s>>>(args)
  *     -> cuemu_launch_(__FILE__, __LINE__, "k",
@@ -419,6 +420,8 @@ static void walk(struct rw *w)
 				i = static_shared(w, sc.stmt_start, i, sc.blocks == 0);
 				continue;
 			}
+			if (noinline_rewrite(w, i))
+				continue;
 			track(w, i, &sc);
 		} else if (launch_opens(w, i)) {
 			i = launch(w, i, sc.device_depth > 0);

@@ -69,6 +69,11 @@ void refuse_check(struct rw *w, size_t i);
 /* Refuses a #pragma at token i (a directive) that changes how later code is compiled. */
 void refuse_directive(struct rw *w, size_t i);
 
+/* noinline.c: the student's __noinline__ qualifier at token i, spelled
+ * out as an attribute (one inside __attribute__((...)) stays). Returns 1
+ * when it rewrote token i. */
+int noinline_rewrite(struct rw *w, size_t i);
+
 /* shift.c: at token i in device code, a ">>" that is surely a shift is
  * rewritten to shift as the GPU does. Returns the last token it consumed
  * (i when it is no ">>"). */
