@@ -267,6 +267,19 @@ cudaError_t cudaStreamQuery(cudaStream_t stream);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags CUEMU_DV(0));
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority);
 cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest);
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream CUEMU_DV(0),
+				     unsigned int flags CUEMU_DV(0));
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
+cudaError_t cudaHostUnregister(void *ptr);
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
+#ifndef CUDART_CB
+#define CUDART_CB
+#endif
+typedef void (CUDART_CB *cudaHostFn_t)(void *userData);
+typedef void (CUDART_CB *cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
+				  unsigned int flags);
 
 /* emu/runtime/kernel_attrs.c: kernels' attributes and the occupancy API,
  * for the emulated device (no registers: blocks are limited by threads,
@@ -373,6 +386,33 @@ template <class T> static inline cudaError_t cudaMemcpyFromSymbol(void *dst, con
 {
 	(void)kind;
 	return ::cudaMemcpy(dst, (const char *)&symbol + offset, count, cudaMemcpyHostToHost);
+}
+/* Every stream runs in order, at once: the Async forms are the plain ones. */
+template <class T> static inline cudaError_t cudaMemcpyToSymbolAsync(
+	T &symbol, const void *src, size_t count, size_t offset = 0,
+	cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t stream = 0)
+{
+	(void)stream;
+	return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+template <class T> static inline cudaError_t cudaMemcpyFromSymbolAsync(
+	void *dst, const T &symbol, size_t count, size_t offset = 0,
+	cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t stream = 0)
+{
+	(void)stream;
+	return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+/* A __device__ variable lives in the emulator's (host) memory: its address is the device address. */
+template <class T> static inline cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol)
+{
+	*devPtr = (void *)&symbol;
+	return cudaSuccess;
+}
+template <class T> static inline cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol)
+{
+	(void)symbol;
+	*size = sizeof(T);
+	return cudaSuccess;
 }
 #endif
 

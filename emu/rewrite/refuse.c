@@ -19,7 +19,7 @@ static const char *const texture_names[] = {
 
 static const char *const launch_api_names[] = {
 	"cudaLaunchKernel", "cudaLaunchKernelEx", "cudaLaunchCooperativeKernel",
-	"cudaLaunchCooperativeKernelMultiDevice", "cudaLaunchHostFunc", "cudaGraphLaunch", NULL,
+	"cudaLaunchCooperativeKernelMultiDevice", "cudaGraphLaunch", NULL,
 };
 
 static const char *const legacy_warp_names[] = {

@@ -1,7 +1,8 @@
 /*
  * Runtime calls that samples, textbooks and course templates make besides
  * the kit's own: pitched and stream-ordered memory, the pre-CUDA 4 thread
- * calls, device flags and limits. Nothing to configure on the CPU: each is checked and kept
+ * calls, device flags and limits, host registration and host functions in a
+ * stream. Nothing to configure on the CPU: each is checked and kept
  * as far as a program can read it back.
  */
 #include "internal.h"
@@ -120,4 +121,52 @@ cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
 {
 	return (unsigned)config <= cudaSharedMemBankSizeEightByte ? cudaSuccess
 								: rt_error(cudaErrorInvalidValue);
+}
+
+/* Page-locking a host buffer speeds a GPU's copies; here there is nothing to lock. */
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
+{
+	(void)flags;
+	return ptr && size ? rt_gate() : rt_error(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaHostUnregister(void *ptr)
+{
+	return ptr ? rt_gate() : rt_error(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
+{
+	if (!device || !prop)
+		return rt_error(cudaErrorInvalidValue);
+	*device = 0;	/* the only one */
+	return rt_gate();
+}
+
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
+{
+	(void)flags;
+	return cudaEventRecord(event, stream);
+}
+
+/* The stream's work before the call is done already (every stream runs in
+ * order, at once), so the host function runs now, as it would run then. */
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+{
+	(void)stream;
+	if (!fn)
+		return rt_error(cudaErrorInvalidValue);
+	cudaError_t e = rt_gate();
+	if (e == cudaSuccess)
+		fn(userData);
+	return e;
+}
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
+				  unsigned int flags)
+{
+	if (!callback || flags != 0)
+		return rt_error(cudaErrorInvalidValue);
+	callback(stream, rt_gate(), userData);
+	return rt_gate();
 }

@@ -37,6 +37,7 @@ long fx_host_api(void);
 long fx_wide_shift(void);
 long fx_tile_votes(void);
 long fx_runtime_extras(void);
+long fx_symbols_and_host_functions(void);
 
 /* kernels/model.cu */
 long mk_which_blocks(int grid, unsigned int *seen);

@@ -135,3 +135,10 @@ Test(runtime, runtime_calls_of_samples_and_older_code)
 {
 	cr_expect_eq(fx_runtime_extras(), 0);
 }
+
+/* cudaGetSymbolAddress and the Async symbol copies, cudaLaunchHostFunc and
+ * cudaStreamAddCallback in stream order, cudaHostRegister, cudaChooseDevice. */
+Test(runtime, symbols_and_host_functions)
+{
+	cr_expect_eq(fx_symbols_and_host_functions(), 0);
+}

@@ -305,3 +305,60 @@ extern "C" long fx_runtime_extras(void)
 	CHECK(cudaFree(pitched));
 	return bad;
 }
+
+/* The symbol, host-function and registration calls of samples: a
+ * __device__ variable reached through its address and the Async copies, a
+ * host function and a callback run in stream order, a registered buffer. */
+__device__ unsigned int symbol_value;
+__global__ void set_symbol(unsigned int *at, unsigned int v)
+{
+	*at = v;
+}
+
+static void CUDART_CB bump(void *count)
+{
+	++*(int *)count;
+}
+
+static void CUDART_CB bump_ok(cudaStream_t, cudaError_t status, void *count)
+{
+	*(int *)count += status == cudaSuccess ? 10 : 1000;
+}
+
+extern "C" long fx_symbols_and_host_functions(void)
+{
+	void *at = NULL;
+	size_t size = 0;
+	unsigned int v = 0, zero = 0;
+	int calls = 0, device = -1;
+	long bad = 0;
+	cudaStream_t s;
+	cudaEvent_t e;
+	struct cudaDeviceProp want = {};
+	CHECK(cudaStreamCreate(&s));
+	CHECK(cudaMemcpyToSymbolAsync(symbol_value, &zero, sizeof(zero), 0, cudaMemcpyHostToDevice, s));
+	CHECK(cudaGetSymbolAddress(&at, symbol_value));
+	CHECK(cudaGetSymbolSize(&size, symbol_value));
+	bad += size != sizeof(unsigned int);
+	set_symbol<<<1, 1, 0, s>>>((unsigned int *)at, 42u);
+	CHECK(cudaLaunchHostFunc(s, bump, &calls));
+	CHECK(cudaStreamAddCallback(s, bump_ok, &calls, 0));
+	CHECK(cudaMemcpyFromSymbolAsync(&v, symbol_value, sizeof(v), 0, cudaMemcpyDeviceToHost, s));
+	CHECK(cudaStreamSynchronize(s));
+	bad += v != 42u;
+	bad += calls != 11;
+	bad += cudaLaunchHostFunc(s, NULL, NULL) != cudaErrorInvalidValue;
+	(void)cudaGetLastError();
+	unsigned int *host = (unsigned int *)malloc(4096);
+	CHECK(cudaHostRegister(host, 4096, 0));
+	CHECK(cudaHostUnregister(host));
+	free(host);
+	CHECK(cudaChooseDevice(&device, &want));
+	bad += device != 0;
+	CHECK(cudaEventCreate(&e));
+	CHECK(cudaEventRecordWithFlags(e, s, 0));
+	CHECK(cudaEventSynchronize(e));
+	CHECK(cudaEventDestroy(e));
+	CHECK(cudaStreamDestroy(s));
+	return bad;
+}
