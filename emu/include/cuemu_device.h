@@ -212,6 +212,16 @@ template <class T> CUEMU_SITE_FN unsigned __match_any_sync(unsigned mask, T v)
 	std::memcpy(&bits, &v, sizeof v);
 	return (unsigned)cuemu_warp_(CUEMU_W_MATCH_ANY, mask, bits, 0, 32, CUEMU_RA());
 }
+/* All of mask hold the same value: mask (and *pred 1) when every lane's
+ * matching set is the whole mask, else 0. */
+template <class T> CUEMU_SITE_FN unsigned __match_all_sync(unsigned mask, T v, int *pred)
+{
+	unsigned long long bits = 0;
+	std::memcpy(&bits, &v, sizeof v);
+	unsigned same = (unsigned)cuemu_warp_(CUEMU_W_MATCH_ANY, mask, bits, 0, 32, CUEMU_RA());
+	*pred = same == mask;
+	return same == mask ? mask : 0;
+}
 
 /* ---- atomics --------------------------------------------------------------------- */
 template <class T> CUEMU_PURE unsigned long long cuemu_bits_(T v)

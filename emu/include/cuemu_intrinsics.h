@@ -89,6 +89,27 @@ CUEMU_PURE unsigned __float2uint_rn(float x) { return (unsigned)nearbyintf(x); }
 CUEMU_PURE unsigned __float2uint_rz(float x) { return (unsigned)x; }
 CUEMU_PURE float __int2float_rn(int x) { return (float)x; }
 CUEMU_PURE float __uint2float_rn(unsigned x) { return (float)x; }
+CUEMU_PURE float __double2float_rn(double x) { return (float)x; }
+CUEMU_PURE int __double2int_rn(double x) { return (int)nearbyint(x); }
+CUEMU_PURE int __double2int_rz(double x) { return (int)x; }
+CUEMU_PURE unsigned __double2uint_rn(double x) { return (unsigned)nearbyint(x); }
+CUEMU_PURE long long __double2ll_rn(double x) { return (long long)nearbyint(x); }
+CUEMU_PURE double __int2double_rn(int x) { return (double)x; }
+CUEMU_PURE double __uint2double_rn(unsigned x) { return (double)x; }
+CUEMU_PURE double __ll2double_rn(long long x) { return (double)x; }
+/* Four byte products summed into c: signed and unsigned bytes. */
+CUEMU_PURE int __dp4a(int a, int b, int c)
+{
+	for (int k = 0; k < 32; k += 8)
+		c += (int)(signed char)(a >> k) * (int)(signed char)(b >> k);
+	return c;
+}
+CUEMU_PURE unsigned __dp4a(unsigned a, unsigned b, unsigned c)
+{
+	for (int k = 0; k < 32; k += 8)
+		c += ((a >> k) & 0xffu) * ((b >> k) & 0xffu);
+	return c;
+}
 CUEMU_PURE float __fdividef(float a, float b) { return a / b; }
 CUEMU_PURE float __fdiv_rn(float a, float b) { return a / b; }
 CUEMU_PURE float __fadd_rn(float a, float b) { return a + b; }

@@ -38,6 +38,7 @@ long fx_wide_shift(void);
 long fx_tile_votes(void);
 long fx_runtime_extras(void);
 long fx_symbols_and_host_functions(void);
+long fx_more_intrinsics(void);
 
 /* kernels/model.cu */
 long mk_which_blocks(int grid, unsigned int *seen);

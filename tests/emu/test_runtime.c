@@ -142,3 +142,8 @@ Test(runtime, symbols_and_host_functions)
 {
 	cr_expect_eq(fx_symbols_and_host_functions(), 0);
 }
+
+Test(runtime, match_all_dp4a_and_double_conversions)
+{
+	cr_expect_eq(fx_more_intrinsics(), 0);
+}

@@ -362,3 +362,37 @@ extern "C" long fx_symbols_and_host_functions(void)
 	CHECK(cudaStreamDestroy(s));
 	return bad;
 }
+
+/* __match_all_sync on equal and unequal values, __dp4a on signed and
+ * unsigned bytes, a double converted to float. */
+__global__ void more_intrinsics(int *out)
+{
+	int lane = threadIdx.x, same = 0, mixed = 1;
+	unsigned all = __match_all_sync(0xffffffffu, 7, &same);
+	unsigned none = __match_all_sync(0xffffffffu, lane & 1, &mixed);
+	out[lane] = all == 0xffffffffu && same == 1 && none == 0 && mixed == 0;
+	if (lane == 0) {
+		out[32] = __dp4a(0x01020304, 0x01010101, 5);
+		out[33] = __dp4a((int)0xffffffffu, 0x01010101, 0);
+		out[34] = (int)__dp4a(0xffffffffu, 0x01010101u, 0u);
+		out[35] = __double2float_rn(0.1) == 0.1f;
+	}
+}
+
+extern "C" long fx_more_intrinsics(void)
+{
+	int *d, h[36];
+	long bad = 0;
+	CHECK(cudaMalloc(&d, sizeof(h)));
+	more_intrinsics<<<1, 32>>>(d);
+	CHECK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+	CHECK(cudaFree(d));
+	for (int l = 0; l < 32; l++)
+		bad += h[l] != 1;
+	bad += h[32] != 15;
+	bad += h[33] != -4;
+	bad += h[34] != 1020;
+	bad += h[35] != 1;
+	return bad;
+}
+
