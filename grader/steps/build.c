@@ -149,6 +149,18 @@ static int link_harness(const struct lab *lab, enum backend backend, const char 
 	return run_tool(argv, tools, timeout_s, "link", log, loglen);
 }
 
+/* A main() the student kept for testing (as most code from samples and
+ * blogs has) would clash with the harness's: it is renamed in the object,
+ * so the file builds as nvcc builds it, and is never called. A new file:
+ * the sandbox shows the compiler's output to objcopy read-only. */
+static int rename_student_main(const char *compiled, const char *obj, const struct isolation_policy *tools,
+			       double timeout_s, char *log, size_t loglen)
+{
+	char *argv[] = { "objcopy", "--redefine-sym", "main=" STUDENT_MAIN_RENAMED, (char *)compiled,
+			 (char *)obj, NULL };
+	return run_tool(argv, tools, timeout_s, "objcopy", log, loglen);
+}
+
 int build_submission(const struct lab *lab, enum backend backend, const char *submission,
 		     const char *work_dir, const struct device_info *dev,
 		     const struct isolation_policy *tools, double timeout_s,
@@ -164,7 +176,11 @@ int build_submission(const struct lab *lab, enum backend backend, const char *su
 			return -1;
 		}
 	}
-	int rc = compile(backend, submission, out->student_obj, dev, tools, timeout_s, log, loglen);
+	char compiled[sizeof(out->student_obj) + 16];
+	snprintf(compiled, sizeof(compiled), "%s.compiled", out->student_obj);
+	int rc = compile(backend, submission, compiled, dev, tools, timeout_s, log, loglen);
+	if (rc == 0)
+		rc = rename_student_main(compiled, out->student_obj, tools, timeout_s, log, loglen);
 	if (rc != 0)
 		return rc < 0 ? -1 : 1;
 	rc = link_harness(lab, backend, out->student_obj, out->harness, tools, timeout_s, log, loglen);

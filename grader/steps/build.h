@@ -29,6 +29,10 @@ int build_submission(const struct lab *lab, enum backend backend, const char *su
 		     const struct isolation_policy *tools, double timeout_s,
 		     struct build_result *out, char *log, size_t loglen);
 
+/* What a main() in the student's file is called in its object (build.c):
+ * the harness has the program's main. */
+#define STUDENT_MAIN_RENAMED "cuda_lab_kit_student_main"
+
 /* The linked harness is WORK/harness-BACKEND; 1 for an emulator build (whose
  * memory the kernel may cap: the CUDA runtime maps more than it uses). */
 #define HARNESS_NAME "harness-"
