@@ -26,7 +26,8 @@ static int in_gnu_attribute(const struct rw *w, size_t i)
 		} else if (is(w, k, "(")) {
 			if (depth-- > 0)
 				continue;
-			return k >= 2 && is(w, k - 1, "(") && is(w, k - 2, "__attribute__");
+			return k >= 2 && is(w, k - 1, "(") &&
+			       (is(w, k - 2, "__attribute__") || is(w, k - 2, "__attribute"));
 		} else if (depth == 0 && (is(w, k, ";") || is(w, k, "{") || is(w, k, "}"))) {
 			return 0;
 		}

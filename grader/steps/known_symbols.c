@@ -113,7 +113,7 @@ static int add_cudart(struct symbol_set *set, const char *path, char *err, size_
 
 /* The kit's harness pieces: a submission that defined channel_send or
  * lab_entry_call would replace the kit's own. */
-static int kit_objects(enum backend backend, struct strvec *files, char *err, size_t errlen)
+static int kit_objects(struct strvec *files, char *err, size_t errlen)
 {
 	/* The launch log and its wrapper are linked only into a GPU harness,
 	 * and built only where the CUDA toolkit is (the Makefile). Without
@@ -137,15 +137,14 @@ static int kit_objects(enum backend backend, struct strvec *files, char *err, si
 			strvec_push(files, g.gl_pathv[k]);
 		globfree(&g);
 	}
-	if (backend == BACKEND_EMU) {
-		char lib[1024];
-		strvec_push(files, kit_path(lib, sizeof lib, "build/emu/libcuemu.a"));
-	}
 	return 0;
 }
 
-/* The files the answer depends on that are found without running anything:
- * the compiler, the CUDA runtime (or its stored list), the kit's objects. */
+/* The files the answer depends on that are found without running anything,
+ * in this order: the compiler, the CUDA runtime (or its stored list), the
+ * kit's objects, and last, for an emulated build, the emulator's runtime. */
+enum { FIXED_COMPILER, FIXED_CUDART, FIXED_KIT_OBJECTS };
+
 static int fixed_inputs(enum backend backend, struct strvec *fixed, char *err, size_t errlen)
 {
 	char path[1024];
@@ -156,7 +155,11 @@ static int fixed_inputs(enum backend backend, struct strvec *fixed, char *err, s
 	strvec_push(fixed, path);
 	cudart_path(path, sizeof path);
 	strvec_push(fixed, path);
-	return kit_objects(backend, fixed, err, errlen);
+	if (kit_objects(fixed, err, errlen) < 0)
+		return -1;
+	if (backend == BACKEND_EMU)
+		strvec_push(fixed, kit_path(path, sizeof path, "build/emu/libcuemu.a"));
+	return 0;
 }
 
 int known_symbols_load(enum backend backend, struct symbol_set *set, char *err, size_t errlen)
@@ -172,12 +175,11 @@ int known_symbols_load(enum backend backend, struct symbol_set *set, char *err, 
 	}
 	if (rc == 0 && known_cache_read(cache, fixed.v, set) < 0) {
 		rc = add_system_libraries(set, &found, err, errlen) < 0 ||
-				     add_cudart(set, fixed.v[1], err, errlen) < 0
+				     add_cudart(set, fixed.v[FIXED_CUDART], err, errlen) < 0
 			     ? -1 : 0;
-		/* fixed.v[2...] are the kit's objects and the emulator's runtime. */
-		for (int i = 2; rc == 0 && i < fixed.n; i++)
-			rc = add_nm(set, fixed.v[i], 0, strstr(fixed.v[i], "libcuemu") ? SYM_EMULATOR : SYM_KIT,
-				    err, errlen);
+		int emulator = backend == BACKEND_EMU ? fixed.n - 1 : -1;
+		for (int i = FIXED_KIT_OBJECTS; rc == 0 && i < fixed.n; i++)
+			rc = add_nm(set, fixed.v[i], 0, i == emulator ? SYM_EMULATOR : SYM_KIT, err, errlen);
 		if (rc == 0 && !found.failed)
 			known_cache_write(cache, fixed.v, found.v, set);
 	}
