@@ -15,20 +15,26 @@ uint64_t bench_seed(uint64_t seed, const struct shape *s, long extra, uint64_t s
 	return rng_mix64(x ^ secret);
 }
 
-/* Whether run is one of the BENCH_CHECKED_RUNS of runs the stream picks:
- * the runs are cut into that many equal parts and one run of each is
- * checked, so that a check falls early and late. */
-static int checked_run(uint64_t stream, int run, int runs)
+uint64_t bench_input_seed(uint64_t seed, const struct shape *s, uint64_t secret)
 {
-	if (runs <= BENCH_CHECKED_RUNS)
+	return rng_mix64(bench_seed(seed, s, -1, secret) ^ 0x696e707574ull);	/* "input" */
+}
+
+/* Whether run is one of the `checks` runs the stream picks: the runs are
+ * cut into that many equal parts and one run of each is checked, so that
+ * checks fall early and late. */
+static int checked_run(uint64_t stream, int run, int runs, int checks)
+{
+	if (runs <= checks)
 		return 1;
-	int part = run * BENCH_CHECKED_RUNS / runs;
-	int lo = (part * runs + BENCH_CHECKED_RUNS - 1) / BENCH_CHECKED_RUNS;
-	int hi = ((part + 1) * runs + BENCH_CHECKED_RUNS - 1) / BENCH_CHECKED_RUNS;
+	int part = run * checks / runs;
+	int lo = (part * runs + checks - 1) / checks;
+	int hi = ((part + 1) * runs + checks - 1) / checks;
 	return run == lo + (int)(rng_at(stream ^ 0x636865636bull, (uint64_t)part) % (uint64_t)(hi - lo));
 }
 
-void bench_plan_run(uint64_t stream, size_t n_in, int run, int runs, struct bench_run_plan *p)
+void bench_plan_run(uint64_t stream, size_t n_in, int run, int runs, int checks,
+		    struct bench_run_plan *p)
 {
 	uint64_t a = rng_at(stream, 3 * (uint64_t)run), b = rng_at(stream, 3 * (uint64_t)run + 1);
 	memset(p, 0, sizeof(*p));
@@ -36,7 +42,7 @@ void bench_plan_run(uint64_t stream, size_t n_in, int run, int runs, struct benc
 	p->chunk_words = n_in < BENCH_CHUNK_WORDS ? n_in : BENCH_CHUNK_WORDS;
 	p->chunk_at = (size_t)(b % (n_in - p->chunk_words + 1));
 	p->chunk_byte = (unsigned char)rng_at(stream, 3 * (uint64_t)run + 2);
-	p->checked = run < runs && checked_run(stream, run, runs);
+	p->checked = run < runs && checks > 0 && checked_run(stream, run, runs, checks);
 }
 
 void bench_apply_chunk(uint32_t *in, const struct bench_run_plan *p)

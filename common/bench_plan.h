@@ -11,6 +11,10 @@
  *  - a few runs, chosen by the stream and indistinguishable from the others,
  *    are checked: the harness hashes their whole output, and the grader
  *    compares the hash with that of its own reference on the same input.
+ *
+ * The base input of a size is one for the whole process (the entry point's
+ * timing and every point of lab 4's sweep), so that neither the harness nor
+ * the grader generates a gigabyte again for each point.
  */
 #ifndef COMMON_BENCH_PLAN_H
 #define COMMON_BENCH_PLAN_H
@@ -26,8 +30,10 @@
 #define BENCH_SLACK_WORDS (64u * 1024u)
 /* The input words overwritten before each call (fewer in a smaller input). */
 #define BENCH_CHUNK_WORDS 64u
-/* How many timed runs of each size are checked. */
+/* How many timed runs of each size are checked: the entry point's, and each
+ * point of lab 4's sweep (ungraded: a chart of ten points, one check each). */
 #define BENCH_CHECKED_RUNS 2
+#define BENCH_SWEEP_CHECKED_RUNS 1
 
 struct bench_run_plan {
 	size_t out_offset;	/* words from the output buffer's start */
@@ -43,12 +49,18 @@ struct bench_run_plan {
  * seed's and yet no file can work it out beforehand from its command line. */
 uint64_t bench_seed(uint64_t seed, const struct shape *s, long extra, uint64_t secret);
 
-/* Timed run `run` of `runs` (run >= runs: a warm-up, never checked), for an
- * input of n_in words, with bench_seed's stream. */
-void bench_plan_run(uint64_t stream, size_t n_in, int run, int runs, struct bench_run_plan *p);
+/* The stream the base input of shape s is filled with (fill_input), for
+ * every timed call of that shape in the process. */
+uint64_t bench_input_seed(uint64_t seed, const struct shape *s, uint64_t secret);
 
-/* The input of a run: the base input (fill_input with the stream) with the
- * plan's chunk written into it. */
+/* Timed run `run` of `runs` (run >= runs: a warm-up, never checked), for an
+ * input of n_in words, with bench_seed's stream; `checks` of the runs are
+ * checked (BENCH_CHECKED_RUNS or BENCH_SWEEP_CHECKED_RUNS). */
+void bench_plan_run(uint64_t stream, size_t n_in, int run, int runs, int checks,
+		    struct bench_run_plan *p);
+
+/* The input of a run: the base input (bench_input_seed's) with the plan's
+ * chunk written into it. */
 void bench_apply_chunk(uint32_t *in, const struct bench_run_plan *p);
 
 /* A hash of n output words (position-dependent, computed in parallel). */

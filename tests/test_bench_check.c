@@ -25,8 +25,8 @@ Test(bench_plan, checked_runs_and_offsets)
 		int checked = 0, first = -1, last = -1;
 		for (int run = 0; run < 50; run++) {
 			struct bench_run_plan p, again;
-			bench_plan_run(stream, 1000000, run, 50, &p);
-			bench_plan_run(stream, 1000000, run, 50, &again);
+			bench_plan_run(stream, 1000000, run, 50, BENCH_CHECKED_RUNS, &p);
+			bench_plan_run(stream, 1000000, run, 50, BENCH_CHECKED_RUNS, &again);
 			cr_assert_eq(memcmp(&p, &again, sizeof(p)), 0, "the plan is not a function of the seed");
 			cr_assert_eq(p.out_offset % BENCH_OFFSET_STEP_WORDS, 0);
 			cr_assert_lt(p.out_offset, BENCH_SLACK_WORDS);
@@ -41,12 +41,23 @@ Test(bench_plan, checked_runs_and_offsets)
 		cr_assert_eq(checked, BENCH_CHECKED_RUNS);
 		cr_assert(first < 25 && last >= 25, "the checks are not spread: runs %d and %d", first, last);
 		struct bench_run_plan warm;
-		bench_plan_run(stream, 1000000, 50, 50, &warm);
+		bench_plan_run(stream, 1000000, 50, 50, BENCH_CHECKED_RUNS, &warm);
 		cr_assert(!warm.checked, "a warm-up run is checked");
 	}
+	/* Each point of lab 4's sweep: its own count of checks. */
+	int sweep_checked = 0;
+	for (int run = 0; run < 10; run++) {
+		struct bench_run_plan p;
+		bench_plan_run(bench_seed(3, &s, 4096, 5), 1000000, run, 10, BENCH_SWEEP_CHECKED_RUNS, &p);
+		sweep_checked += p.checked;
+	}
+	cr_assert_eq(sweep_checked, BENCH_SWEEP_CHECKED_RUNS);
+	/* The base input is the size's, whatever the sweep point; the secret changes it. */
+	cr_assert_neq(bench_input_seed(3, &s, 5), bench_input_seed(3, &s, 6));
+	cr_assert_neq(bench_input_seed(3, &s, 5), bench_seed(3, &s, -1, 5), "the input stream is the plan's");
 	/* A tiny input: the chunk is all of it. */
 	struct bench_run_plan p;
-	bench_plan_run(7, 3, 0, 4, &p);
+	bench_plan_run(7, 3, 0, 4, BENCH_CHECKED_RUNS, &p);
 	cr_expect(p.chunk_at == 0 && p.chunk_words == 3);
 }
 
@@ -69,7 +80,8 @@ static int bench(const char *file, char *msg, size_t len)
 	r.perf_shape = (struct shape){ 2, { 96, 64 } };
 	r.runs = 4;
 	r.bench_timeout_s = 120;
-	struct run_context ctx = { &lab3_transpose, &r, b.harness, work, 11, 0, NULL, NULL };
+	struct run_context ctx = { .lab = &lab3_transpose, .rubric = &r, .harness = b.harness, .work_dir = work,
+				   .seed = 11 };
 	struct bench_run st;
 	int rc = bench_harness(&ctx, b.harness, &st, msg, len);
 	bench_run_free(&st);

@@ -19,6 +19,7 @@
 
 #include "sys/isolation.h"
 #include "sys/kit_paths.h"
+#include "sys/memory_cgroup.h"
 #include "sys/sandbox.h"
 #include "sys/uid_lease.h"
 #include "test_support.h"
@@ -190,4 +191,26 @@ Test(sandbox_limits, no_free_uid_is_a_refusal_not_root, .init = setup, .fini = t
 	cr_expect(!as_root, "a run was made as root with every sandbox uid taken");
 	if (!refused && !as_root)
 		cr_skip_test("other grades on this machine kept freeing uids: no attempt had every uid taken");
+}
+
+/* Where no memory cgroup can be made (not root, a container that keeps the
+ * controller), a run's memory is still capped, process by process, by
+ * RLIMIT_DATA, which a CUDA program (unlike under RLIMIT_AS) runs under.
+ * Where a cgroup holds the run, the cgroup does it and RLIMIT_DATA is left
+ * alone. */
+Test(sandbox_limits, without_a_cgroup_each_process_has_a_data_cap, .init = setup, .fini = teardown)
+{
+	struct child_result res;
+	char err[256];
+	struct sandbox_limits lim = { .resident_cap = (size_t)256 << 20 };
+	cr_assert_eq(run_limited("grep 'Max data size' /proc/self/limits", lim, &res, err, sizeof(err)), 0,
+		     "%s", err);
+	cr_assert(res.exited && res.exit_status == 0, "%s", res.output);
+	if (memory_cgroup_why_not())
+		cr_expect(strstr(res.output, "268435456"), "no cgroup (%s), yet no data cap: %s",
+			  memory_cgroup_why_not(), res.output);
+	else
+		cr_expect(strstr(res.output, "unlimited"), "a cgroup holds the run, and a data cap too: %s",
+			  res.output);
+	child_result_free(&res);
 }

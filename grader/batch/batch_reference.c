@@ -53,18 +53,17 @@ static void time_one(struct batch_config *c, int i)
 	if (!g->reference_harness[0])
 		return;
 	char msg[1024];
-	/* Kit code only: run as the grader's other tools are, on this slot's GPU. */
-	struct run_context ctx = { c->lab, c->r, NULL, c->work_root, 0, c->salt, NULL,
-				   g->visible[0] ? g->visible : NULL };
-	struct bench_run *run = calloc(1, sizeof(*run));
 	/* The GPU alone, as for any timed run (another batch may be using it).
 	 * A copy of the slot: lock files opened here must not be inherited by
 	 * the workers, whose locks would then be this one. */
 	struct gpu_slot locks = *g;
 	locks.lock_fd = locks.turn_fd = -1;
-	batch_gpu_phase(&locks, 1, 1);
+	/* Kit code only: run as the grader's other tools are, on this slot's GPU. */
+	struct run_context ctx = { .lab = c->lab, .rubric = c->r, .work_dir = c->work_root, .salt = c->salt,
+				   .gpu = g->visible[0] ? g->visible : NULL, .gpu_phase = batch_gpu_phase,
+				   .gpu_phase_arg = &locks };
+	struct bench_run *run = calloc(1, sizeof(*run));
 	int rc = run ? bench_harness(&ctx, g->reference_harness, run, msg, sizeof(msg)) : -1;
-	batch_gpu_phase(&locks, 1, 0);
 	if (locks.lock_fd >= 0)
 		close(locks.lock_fd);
 	if (locks.turn_fd >= 0)

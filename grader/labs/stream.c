@@ -3,10 +3,26 @@
 
 #include <stdio.h>
 
+#include "parallel.h"
+
+struct stream_job {
+	const uint32_t *in;
+	uint32_t *out;
+};
+
+static void stream_piece(size_t begin, size_t end, void *arg)
+{
+	const struct stream_job *job = arg;
+	for (size_t i = begin; i < end; i++)
+		job->out[i] = 3u * job->in[i] + 1u;
+}
+
+/* On every core: the grader checks a gigabyte against it at each point of
+ * the occupancy sweep. */
 static void stream_ref(const uint32_t *in, uint32_t *out, const struct shape *s)
 {
-	for (size_t i = 0; i < s->dim[0]; i++)
-		out[i] = 3u * in[i] + 1u;
+	struct stream_job job = { in, out };
+	parallel_for(s->dim[0], (size_t)1 << 20, stream_piece, &job);
 }
 
 static void stream_describe(const struct shape *s, size_t i, char *buf, size_t len)

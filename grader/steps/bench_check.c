@@ -7,18 +7,18 @@
 #include <string.h>
 
 #include "bench_plan.h"
+#include "host_buffer.h"
 
-/* The hash run p's output must have: the reference of the base input in
+/* The hash run p's output must have: the reference of the base input
  * (left as it was) with the run's chunk written into it. */
-static uint64_t expected_hash(const struct lab *lab, const struct shape *s, uint32_t *in, uint32_t *out,
-			      const struct bench_run_plan *p)
+static uint64_t expected_hash(struct bench_checker *c, const struct bench_run_plan *p)
 {
 	uint32_t base[BENCH_CHUNK_WORDS];
-	memcpy(base, in + p->chunk_at, p->chunk_words * 4);
-	bench_apply_chunk(in, p);
-	lab->reference(in, out, s);
-	memcpy(in + p->chunk_at, base, p->chunk_words * 4);
-	return bench_output_hash(out, lab->out_count(s));
+	memcpy(base, c->in + p->chunk_at, p->chunk_words * 4);
+	bench_apply_chunk(c->in, p);
+	c->lab->reference(c->in, c->out, &c->shape);
+	memcpy(c->in + p->chunk_at, base, p->chunk_words * 4);
+	return bench_output_hash(c->out, c->n_out);
 }
 
 /* The harness's hash of run (from "checked"), or 0 with *found unset. */
@@ -34,11 +34,37 @@ static int reported_hash(json_t *checked, int run, uint64_t *hash)
 	return 0;
 }
 
-int bench_check_outputs(const struct lab *lab, const struct shape *s, uint64_t seed, json_t *timing,
-			int runs, char *msg, size_t len)
+int bench_checker_open(struct bench_checker *c, const struct lab *lab, const struct shape *s,
+		       char *msg, size_t len)
+{
+	memset(c, 0, sizeof(*c));
+	c->lab = lab;
+	c->shape = *s;
+	c->n_in = lab->in_count(s);
+	c->n_out = lab->out_count(s);
+	c->in = host_buffer_alloc(c->n_in * 4);
+	c->out = host_buffer_alloc(c->n_out * 4);
+	if (c->in && c->out)
+		return 0;
+	char where[64];
+	snprintf(msg, len, "timing: the grader ran out of memory for the reference of %s",
+		 shape_format(s, where, sizeof(where)));
+	bench_checker_close(c);
+	return -1;
+}
+
+void bench_checker_close(struct bench_checker *c)
+{
+	host_buffer_free(c->in, c->n_in * 4);
+	host_buffer_free(c->out, c->n_out * 4);
+	c->in = c->out = NULL;
+}
+
+int bench_check_outputs(struct bench_checker *c, uint64_t seed, json_t *timing, int runs, int checks,
+			char *msg, size_t len)
 {
 	char where[64];
-	shape_format(s, where, sizeof(where));
+	shape_format(&c->shape, where, sizeof(where));
 	json_t *extra = json_object_get(timing, "extra_shared"), *checked = json_object_get(timing, "checked");
 	const char *secret_text = json_string_value(json_object_get(timing, "secret"));
 	uint64_t secret;
@@ -48,17 +74,17 @@ int bench_check_outputs(const struct lab *lab, const struct shape *s, uint64_t s
 			 "not believed", where);
 		return -1;
 	}
-	uint64_t stream = bench_seed(seed, s, (long)json_integer_value(extra), secret);
-	size_t n_in = lab->in_count(s);
-	uint32_t *in = malloc(n_in * 4), *out = malloc(lab->out_count(s) * 4);
-	int rc = in && out ? 0 : -1, expected = 0;
-	if (rc < 0)
-		snprintf(msg, len, "timing: the grader ran out of memory for the reference of %s", where);
-	else
-		lab->fill_input(in, s, stream);
+	uint64_t stream = bench_seed(seed, &c->shape, (long)json_integer_value(extra), secret);
+	uint64_t input_seed = bench_input_seed(seed, &c->shape, secret);
+	if (!c->filled || c->input_seed != input_seed) {
+		c->lab->fill_input(c->in, &c->shape, input_seed);
+		c->filled = 1;
+		c->input_seed = input_seed;
+	}
+	int rc = 0, expected = 0;
 	for (int run = 0; rc == 0 && run < runs; run++) {
 		struct bench_run_plan p;
-		bench_plan_run(stream, n_in, run, runs, &p);
+		bench_plan_run(stream, c->n_in, run, runs, checks, &p);
 		if (!p.checked)
 			continue;
 		expected++;
@@ -67,7 +93,7 @@ int bench_check_outputs(const struct lab *lab, const struct shape *s, uint64_t s
 			snprintf(msg, len, "timing: the harness's report for %s lacks the check of run %d: "
 				 "not believed", where, run + 1);
 			rc = -1;
-		} else if (got != expected_hash(lab, s, in, out, &p)) {
+		} else if (got != expected_hash(c, &p)) {
 			snprintf(msg, len, "%s: timed run %d of %d computed a wrong result. Before every timed "
 				 "call the output is poisoned and part of the input changes, and some runs are "
 				 "checked against the reference: each call must compute the whole result from "
@@ -81,7 +107,5 @@ int bench_check_outputs(const struct lab *lab, const struct shape *s, uint64_t s
 			 "choose: not believed", where);
 		rc = -1;
 	}
-	free(in);
-	free(out);
 	return rc;
 }

@@ -3,6 +3,10 @@
  * hashes the harness sent for the runs the seed picked, compared with the
  * hash of the grader's own reference on the same input. A timing whose
  * checks are missing or do not match is not believed.
+ *
+ * A checker holds one shape's input and reference output (a gigabyte each
+ * at the largest sizes, on huge pages), so that the checks of several
+ * timings of that shape (lab 4's sweep) generate the base input once.
  */
 #ifndef GRADER_STEPS_BENCH_CHECK_H
 #define GRADER_STEPS_BENCH_CHECK_H
@@ -13,11 +17,26 @@
 
 #include "../labs/lab.h"
 
-/* timing: one MSG_TIMING of shape s (its "extra_shared" and "checked"),
- * timed runs times with the run's seed. Returns 0 when every checked run's
+struct bench_checker {
+	const struct lab *lab;
+	struct shape shape;
+	size_t n_in, n_out;
+	uint32_t *in, *out;
+	int filled;		/* in holds the base input of input_seed */
+	uint64_t input_seed;
+};
+
+/* Returns 0, or -1 with a message when the grader has no memory for it. */
+int bench_checker_open(struct bench_checker *c, const struct lab *lab, const struct shape *s,
+		       char *msg, size_t len);
+void bench_checker_close(struct bench_checker *c);
+
+/* timing: one MSG_TIMING of the checker's shape (its "extra_shared",
+ * "secret" and "checked"), of `runs` timed runs, `checks` of them checked
+ * (bench_plan_run), with the run's seed. Returns 0 when every checked run's
  * output was the reference's; -1 with a message (naming the run) when one
  * was not, or the checks are not those the seed picks. */
-int bench_check_outputs(const struct lab *lab, const struct shape *s, uint64_t seed, json_t *timing,
-			int runs, char *msg, size_t len);
+int bench_check_outputs(struct bench_checker *c, uint64_t seed, json_t *timing, int runs, int checks,
+			char *msg, size_t len);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "guard.h"
+#include "host_buffer.h"
 #include "parallel.h"
 #include "rng.h"
 
@@ -118,18 +119,18 @@ int correctness_judge(const struct lab *lab, const struct shape *s, uint64_t see
 	if (!check_guards(lab, s, rep->output, n_out, msg, len))
 		return 0;
 	/* The grader's own inputs and reference: nothing from the child is used but its output. */
-	uint32_t *in = malloc(n_in * 4), *want = malloc(n_out * 4);
+	uint32_t *in = host_buffer_alloc(n_in * 4), *want = host_buffer_alloc(n_out * 4);
 	if (!in || !want) {
-		free(in);
-		free(want);
+		host_buffer_free(in, n_in * 4);
+		host_buffer_free(want, n_out * 4);
 		snprintf(msg, len, "%s: the grader ran out of memory for the reference", where);
 		return 0;
 	}
 	lab->fill_input(in, s, seed);
 	lab->reference(in, want, s);
 	int ok = compare_words(lab, s, rep->output + GUARD_WORDS, want, n_out, msg, len);
-	free(in);
-	free(want);
+	host_buffer_free(in, n_in * 4);
+	host_buffer_free(want, n_out * 4);
 	if (ok && json_is_true(json_object_get(rep->done, "input_changed"))) {
 		snprintf(msg, len, "%s: the output is right, but your code wrote into d_in, which is const "
 			 "input", where);

@@ -68,7 +68,10 @@ static int step_build(struct grade_run *run, struct grade *g)
 	if (rc == 0) {
 		test_pass(t, "%s", "");
 		run->ctx = (struct run_context){ req->lab, req->rubric, run->built.harness, req->work_dir,
-						 req->seed, req->salt, req->isolation, req->gpu };
+						 req->seed, req->salt, req->isolation, req->gpu,
+						 /* the batch's GPU lock, child by child */
+						 run->backend == BACKEND_CUDA ? req->gpu_phase : NULL,
+						 req->gpu_phase_arg };
 		return 1;
 	}
 	if (rc < 0) {
@@ -241,40 +244,27 @@ static int step_analysis(struct grade_run *run, struct grade *g)
 	return 1;
 }
 
-/* How a step uses the GPU, for a batch that shares GPUs between workers:
- * correctness may share one, timing must have it alone. */
-enum gpu_use { GPU_NONE, GPU_SHARED, GPU_ALONE };
-
 struct step {
 	const char *name;
-	enum gpu_use gpu;
 	int (*run)(struct grade_run *run, struct grade *g);	/* 0: the grade ends here */
 };
 
 /* The grade, in order (DESIGN.md, "How a grade is made"). */
 static const struct step steps[] = {
-	{ "build", GPU_NONE, step_build },
-	{ "integrity", GPU_NONE, step_integrity },
-	{ "correctness", GPU_SHARED, step_correctness },
-	{ "occupancy calculator", GPU_SHARED, step_occupancy_check },
-	{ "prediction", GPU_NONE, step_prediction },
-	{ "reference", GPU_NONE, step_reference },
-	{ "performance", GPU_ALONE, step_performance },
-	{ "occupancy sweep", GPU_ALONE, step_occupancy_sweep },
-	{ "analysis", GPU_NONE, step_analysis },
+	{ "build", step_build },
+	{ "integrity", step_integrity },
+	{ "correctness", step_correctness },
+	{ "occupancy calculator", step_occupancy_check },
+	{ "prediction", step_prediction },
+	{ "reference", step_reference },
+	{ "performance", step_performance },
+	{ "occupancy sweep", step_occupancy_sweep },
+	{ "analysis", step_analysis },
 };
 
 const char *grade_step_name(int i)
 {
 	return i >= 0 && i < (int)(sizeof(steps) / sizeof(steps[0])) ? steps[i].name : NULL;
-}
-
-/* Batch mode: tells the batch when GPU work starts and stops (grade_run.h). */
-static void gpu_phase(const struct grade_run *run, enum gpu_use use, int begin)
-{
-	const struct grade_request *req = run->req;
-	if (use != GPU_NONE && req->gpu_phase && run->backend == BACKEND_CUDA)
-		req->gpu_phase(req->gpu_phase_arg, use == GPU_ALONE, begin);
 }
 
 void grade_submission(const struct grade_request *req, const struct device_info *dev,
@@ -295,15 +285,7 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 	snprintf(g->gpu, sizeof(g->gpu), "%s", req->gpu ? req->gpu : "");
 	snprintf(g->device, sizeof(g->device), "%s", run.backend == BACKEND_CUDA ? dev->name : "CPU emulator");
 
-	enum gpu_use held = GPU_NONE;
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-		/* Nothing is timed for a kernel that failed a correctness test. */
-		enum gpu_use want = steps[i].gpu == GPU_ALONE && run.failed ? GPU_NONE : steps[i].gpu;
-		if (want != held) {
-			gpu_phase(&run, held, 0);
-			gpu_phase(&run, want, 1);
-			held = want;
-		}
 		double t0 = now_s();
 		int go_on = steps[i].run(&run, g);
 		if (g->n_steps < GRADE_MAX_STEPS)
@@ -311,7 +293,6 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 		if (!go_on)
 			break;
 	}
-	gpu_phase(&run, held, 0);
 	gates_apply(req->rubric, run.checked && run.failed == 0, g);
 	scale_settle(req->rubric, NULL, g);
 }

@@ -27,9 +27,9 @@ struct grade_request {
 	const char *gpu;		/* the children's CUDA_VISIBLE_DEVICES; NULL: the grader's own */
 	int analysis;			/* run the emulator's analysis (0 to skip) */
 
-	/* Batch mode (zero otherwise). gpu_phase is called when a phase that
-	 * runs on the GPU begins (begin=1) and ends: correctness (timed=0)
-	 * may share the GPU, timing (timed=1) must have it alone. */
+	/* Batch mode (zero otherwise). gpu_phase is called around each child
+	 * that runs on the GPU (run_context.h): a correctness child (timed=0)
+	 * may share the GPU, a timed one (timed=1) must have it alone. */
 	void (*gpu_phase)(void *arg, int timed, int begin);
 	void *gpu_phase_arg;
 	const char *reference_harness;	/* the solution, already built for this GPU */

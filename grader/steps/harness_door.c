@@ -114,9 +114,13 @@ static int run(char *const argv[], const struct sandbox_limits *lim, struct harn
 	return 0;
 }
 
+/* How a verb's child uses the GPU, for a batch's lock (run_context.h). */
+enum gpu_use { GPU_NONE, GPU_SHARED, GPU_ALONE };
+
 /* A verb that runs student code: the rubric's limits, the run's folder. */
 static int run_student(const struct run_context *ctx, char *const argv[], double wall_s,
-		       size_t channel_bytes, struct harness_report *rep, char *err, size_t errlen)
+		       size_t channel_bytes, enum gpu_use gpu, struct harness_report *rep, char *err,
+		       size_t errlen)
 {
 	const struct rubric *r = ctx->rubric;
 	struct sandbox_limits lim = {
@@ -135,7 +139,14 @@ static int run_student(const struct run_context *ctx, char *const argv[], double
 		.isolation = ctx->isolation,
 		.gpu = ctx->gpu,
 	};
-	return run(argv, &lim, rep, err, errlen);
+	/* The emulator's children (the analysis on a GPU machine) use no GPU. */
+	int lock = ctx->gpu_phase && gpu != GPU_NONE && !harness_is_emulated(argv[0]);
+	if (lock)
+		ctx->gpu_phase(ctx->gpu_phase_arg, gpu == GPU_ALONE, 1);
+	int rc = run(argv, &lim, rep, err, errlen);
+	if (lock)
+		ctx->gpu_phase(ctx->gpu_phase_arg, gpu == GPU_ALONE, 0);
+	return rc;
 }
 
 int harness_device(const char *program, const char *gpu, struct harness_report *rep, char *err,
@@ -156,7 +167,8 @@ int harness_correct(const struct run_context *ctx, const struct shape *s, uint64
 	char *argv[] = { (char *)ctx->harness, "correct", (char *)ctx->lab->id, shape, seed_text, NULL };
 	/* The output between its guards, and a few small JSON frames. */
 	size_t words = GUARD_WORDS * 2 + ctx->lab->out_count(s);
-	return run_student(ctx, argv, ctx->rubric->test_timeout_s, words * 4 + 65536, rep, err, errlen);
+	return run_student(ctx, argv, ctx->rubric->test_timeout_s, words * 4 + 65536, GPU_SHARED, rep, err,
+			   errlen);
 }
 
 int harness_correct_many(const struct run_context *ctx, const struct shape *shapes,
@@ -180,7 +192,7 @@ int harness_correct_many(const struct run_context *ctx, const struct shape *shap
 	}
 	argv[a] = NULL;
 	/* One size's time limit for all of them: see correctness.c. */
-	return run_student(ctx, argv, ctx->rubric->test_timeout_s, bytes, rep, err, errlen);
+	return run_student(ctx, argv, ctx->rubric->test_timeout_s, bytes, GPU_SHARED, rep, err, errlen);
 }
 
 int harness_split(const struct harness_report *whole, struct harness_report *parts, int max)
@@ -240,7 +252,7 @@ int harness_bench(const struct run_context *ctx, const char *harness, const stru
 		argv[a++] = (char *)shape_format(&shapes[i], texts[i], sizeof(texts[i]));
 	argv[a] = NULL;
 	/* One MSG_TIMING per shape: samples and a launch log, well under 1 MiB. */
-	return run_student(ctx, argv, ctx->rubric->bench_timeout_s, 1 << 20, rep, err, errlen);
+	return run_student(ctx, argv, ctx->rubric->bench_timeout_s, 1 << 20, GPU_ALONE, rep, err, errlen);
 }
 
 int harness_analysis(const struct run_context *ctx, const char *harness, const struct shape *s,
@@ -253,7 +265,8 @@ int harness_analysis(const struct run_context *ctx, const char *harness, const s
 	char *argv[] = { (char *)harness, "analysis", (char *)ctx->lab->id, shape, seed, NULL };
 	/* The output between its guards, and the metrics (up to 64 MiB of JSON). */
 	size_t words = 2 * GUARD_WORDS + ctx->lab->out_count(s);
-	return run_student(ctx, argv, r->analysis_timeout_s, words * 4 + (64 << 20), rep, err, errlen);
+	return run_student(ctx, argv, r->analysis_timeout_s, words * 4 + (64 << 20), GPU_NONE, rep, err,
+			   errlen);
 }
 
 int harness_predict(const struct run_context *ctx, const char *harness, const struct shape *s,
@@ -267,7 +280,7 @@ int harness_predict(const struct run_context *ctx, const char *harness, const st
 	char *argv[] = { (char *)harness, "predict", (char *)ctx->lab->id, text, seed, sms_text,
 			 computed ? "computed" : NULL, NULL };
 	/* A trace of each launch's sampled blocks: JSON, well under 64 MiB. */
-	return run_student(ctx, argv, wall_s, 64 << 20, rep, err, errlen);
+	return run_student(ctx, argv, wall_s, 64 << 20, GPU_NONE, rep, err, errlen);
 }
 
 int harness_occupancy(const struct run_context *ctx, const char *path, int n,
@@ -276,7 +289,8 @@ int harness_occupancy(const struct run_context *ctx, const char *path, int n,
 	char *argv[] = { (char *)ctx->harness, "occupancy", (char *)ctx->lab->id, (char *)path, NULL };
 	/* One occ_result per question, and a few small JSON frames. */
 	size_t want = (size_t)n * sizeof(struct occ_result);
-	return run_student(ctx, argv, ctx->rubric->occupancy_timeout_s, want + 65536, rep, err, errlen);
+	return run_student(ctx, argv, ctx->rubric->occupancy_timeout_s, want + 65536, GPU_NONE, rep, err,
+			   errlen);
 }
 
 int harness_sweep(const struct run_context *ctx, struct harness_report *rep, char *err, size_t errlen)
@@ -288,7 +302,7 @@ int harness_sweep(const struct run_context *ctx, struct harness_report *rep, cha
 	shape_format(&r->perf_shape, shape, sizeof(shape));
 	char *argv[] = { (char *)ctx->harness, "sweep", (char *)ctx->lab->id, runs, seed, shape, NULL };
 	/* One MSG_TIMING per point of the sweep. */
-	return run_student(ctx, argv, r->bench_timeout_s, 1 << 20, rep, err, errlen);
+	return run_student(ctx, argv, r->bench_timeout_s, 1 << 20, GPU_ALONE, rep, err, errlen);
 }
 
 void harness_part_free(struct harness_report *part)

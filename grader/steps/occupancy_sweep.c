@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench_plan.h"
 #include "steps/bench_check.h"
 #include "steps/harness_door.h"
 #include "steps/timing.h"
@@ -40,7 +41,14 @@ void occupancy_sweep(const struct run_context *ctx, struct grade *g)
 	double bytes = ctx->lab->min_bytes(&r->perf_shape), sum_ms = 0;
 	size_t i;
 	json_t *t;
+	/* One checker for every point: they share the base input (bench_plan.h). */
+	struct bench_checker checker = { 0 };
 	int bad = rep.corrupt || !rep.ended || json_array_size(rep.timings) == 0;
+	if (!bad && bench_checker_open(&checker, ctx->lab, &r->perf_shape, msg, sizeof(msg)) < 0) {
+		json_object_set_new(g->metrics, "sweep_error", json_string(msg));
+		harness_report_free(&rep);
+		return;
+	}
 	json_array_foreach(rep.timings, i, t) {
 		double gbps, copy, spread;
 		char launch[224];
@@ -50,7 +58,7 @@ void occupancy_sweep(const struct run_context *ctx, struct grade *g)
 			break;
 		}
 		/* The performance test's rules: outputs checked, nothing above the ceiling. */
-		if (bench_check_outputs(ctx->lab, &r->perf_shape, ctx->seed, t, r->sweep_runs, msg,
+		if (bench_check_outputs(&checker, ctx->seed, t, r->sweep_runs, BENCH_SWEEP_CHECKED_RUNS, msg,
 					sizeof(msg)) < 0) {
 			bad = 3;
 			break;
@@ -68,6 +76,8 @@ void occupancy_sweep(const struct run_context *ctx, struct grade *g)
 					      json_integer_value(json_object_get(t, "extra_shared")),
 					      "launch", launch));
 	}
+	if (checker.in)
+		bench_checker_close(&checker);
 	if (!bad && timings_outlast_child(sum_ms, &rep))
 		bad = 2;
 	if (bad) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_plan.h"
 #include "steps/bench_check.h"
 #include "steps/timing.h"
 
@@ -75,7 +76,12 @@ int bench_harness(const struct run_context *ctx, const char *harness, struct ben
 			snprintf(msg, len, "timing: the harness's report for %s is malformed", texts[i]);
 			goto done;
 		}
-		if (bench_check_outputs(ctx->lab, &out->shapes[i], ctx->seed, t, r->runs, msg, len) < 0)
+		struct bench_checker checker;
+		if (bench_checker_open(&checker, ctx->lab, &out->shapes[i], msg, len) < 0)
+			goto done;
+		int checked = bench_check_outputs(&checker, ctx->seed, t, r->runs, BENCH_CHECKED_RUNS, msg, len);
+		bench_checker_close(&checker);
+		if (checked < 0)
 			goto done;
 	}
 	json_t *graded = json_object_get(json_array_get(rep.timings, (size_t)perf_index(out, &r->perf_shape)),

@@ -21,6 +21,13 @@ struct run_context {
 	 * not at all (--no-isolation). */
 	const struct isolation_policy *isolation;
 	const char *gpu;	/* the children's CUDA_VISIBLE_DEVICES; NULL: the grader's own */
+	/* Batch mode, on a GPU (NULL otherwise): called around each child that
+	 * runs student code on the GPU (harness_door.c), begin=1 before and 0
+	 * after; a timed child (timed=1) must have the GPU alone, a checked
+	 * one may share it. Child by child, so that the grader's own work
+	 * between children (references, comparisons) holds no GPU. */
+	void (*gpu_phase)(void *arg, int timed, int begin);
+	void *gpu_phase_arg;
 };
 
 #endif

@@ -362,7 +362,7 @@ void isolation_describe(const struct isolation_policy *p, char *buf, size_t len)
 	const char *no_cgroup = memory_cgroup_why_not();
 	snprintf(limits, sizeof(limits), "at most %d processes, file size limited, memory %s%s%s",
 		 p->nproc > 0 ? p->nproc : ISOLATION_DEFAULT_NPROC,
-		 no_cgroup ? "capped for emulated runs only (" : "capped per run by a cgroup",
+		 no_cgroup ? "capped per process, not per run (RLIMIT_DATA: " : "capped per run by a cgroup",
 		 no_cgroup ? no_cgroup : "", no_cgroup ? ")" : "");
 	if (p->no_bwrap)
 		snprintf(buf, len, "no bubblewrap (turned off); ran %s, %s", who, limits);

@@ -67,6 +67,12 @@ static void child_setup(int in_fd, int out_fd, int channel_fd, const int keep[IS
 		set_limit(RLIMIT_FSIZE, (rlim_t)lim->file_cap);
 	if (lim->memory_cap > 0)
 		set_limit(RLIMIT_AS, (rlim_t)lim->memory_cap);
+	/* No cgroup: each process's writable private memory (malloc, the
+	 * harness's buffers, pinned host memory) is capped instead. The CUDA
+	 * runtime's huge reservations are PROT_NONE and do not count, so a
+	 * CUDA program runs under it, as it cannot under RLIMIT_AS. */
+	if (cg->procs_fd < 0 && lim->resident_cap > 0)
+		set_limit(RLIMIT_DATA, (rlim_t)lim->resident_cap);
 	set_limit(RLIMIT_CORE, 0);
 	if (lim->cwd && chdir(lim->cwd) < 0)
 		_exit(127);

@@ -19,8 +19,8 @@ struct sandbox_limits {
 	size_t file_cap;	/* RLIMIT_FSIZE: the largest file (and channel) it may write; 0: none */
 	size_t memory_cap;	/* RLIMIT_AS: the most memory it may map; 0: none */
 	/* A memory cgroup's cap on what its whole tree uses (memory_cgroup.h),
-	 * where the grader can make one; 0: none. Unlike memory_cap, a CUDA
-	 * program can run under it. */
+	 * where the grader can make one, else RLIMIT_DATA of each process; 0:
+	 * none. Unlike memory_cap, a CUDA program can run under either. */
 	size_t resident_cap;
 	/* With isolation under bubblewrap: > 0, the child writes only to a
 	 * private /tmp of this many bytes, where it starts (writable_dir is

@@ -112,8 +112,8 @@ for lab in $labs; do
 	timed "$lab" "build: link the harness (nvcc)" "$NVCC" -o "$W/harness-cuda" \
 		-Xlinker --wrap=__cudaLaunchKernel -Xlinker --wrap=__cudaLaunchKernel_ptsz \
 		-Xlinker --wrap=cudaLaunchKernel -Xlinker --wrap=cudaLaunchKernel_ptsz \
-		-Xlinker --wrap=__cudaGetKernel build/harness/cuda/harness_main.o \
-		build/harness/cuda/launch_log.o build/harness/cuda/launch_wrap.o \
+		-Xlinker --wrap=__cudaGetKernel -Xlinker --wrap=exit build/harness/cuda/harness_main.o \
+		build/harness/cuda/bench.o build/harness/cuda/launch_log.o build/harness/cuda/launch_wrap.o \
 		"build/harness/labs/${lab}_entry.o" "$W/student-cuda.o" build/libkit.a
 	i=0
 	for shape in $correctness_shapes; do
@@ -135,6 +135,9 @@ for lab in $labs; do
 	done
 	timed "$lab" "shared child: every correctness size in one process" \
 		"$W/harness-cuda" correct "$lab" "${pairs[@]}" 3>"$W/shared.chan"
+	# Inside that process, per size: the harness's own clock (MSG_DONE's host_ms).
+	"$TOOLS/breakdown-cpu" frames "$W/shared.chan" |
+		python3 "$KIT/tests/gpu/host_ms.py" "$lab" "$correctness_shapes" >>"$ROWS"
 	rm -f "$W/shared.chan"
 	if [ "$lab" = lab4 ]; then
 		row "$lab" "occupancy calculator check: not replayed (in the unaccounted time)" 0 ""
@@ -174,7 +177,8 @@ EOF
 	if [ -n "$analysis_shape" ]; then
 		timed "$lab" "analysis: cuemu-cc -c" build/emu/cuemu-cc -I"$KIT/common" -c "$sol" -o "$W/student-emu.o"
 		timed "$lab" "analysis: link the emulator's harness" build/emu/cuemu-cc -o "$W/harness-emu" \
-			build/harness/emu/harness_main.o "build/harness/labs/${lab}_entry.o" "$W/student-emu.o" build/libkit.a
+			-Wl,--wrap=exit build/harness/emu/harness_main.o build/harness/emu/bench.o \
+			build/harness/emu/predict.o "build/harness/labs/${lab}_entry.o" "$W/student-emu.o" build/libkit.a
 		timed "$lab" "analysis: child at $analysis_shape" "$W/harness-emu" analysis "$lab" "$analysis_shape" 7 \
 			3>"$W/analysis.chan"
 	fi

@@ -85,6 +85,12 @@ def lab_table(lab, rows):
                    '%s s (%s), against %s s for one process per size above.' % (
                        fmt(shared[0][0]), shared[0][1], fmt(total(rows, r'^correct .*: child'))))
         out.append('')
+    inside = [(st, s) for st, s, _ in rows if st.startswith('shared child ') and ': inside' in st]
+    if inside:
+        out += ['Inside that process, per size (the harness\'s own clock):', '',
+                '| size: where the milliseconds go | seconds |', '| --- | ---: |']
+        out += ['| %s | %.3f |' % (st[len('shared child '):], s) for st, s in inside]
+        out.append('')
     # Per size.
     sizes = []
     for step, s, note in rows:
