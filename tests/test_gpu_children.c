@@ -54,32 +54,40 @@ static void run_verbs(const char *harness, int with_lock)
 	harness_report_free(&rep);
 }
 
+/* A stand-in harness named NAME (the door tells the emulator's by its name)
+ * in a fresh folder; returns its path in buf. */
+static const char *stand_in(const char *name, char *buf, size_t len)
+{
+	char dir[] = "/tmp/test-gpu-children-XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(buf, len, "%s/%s", dir, name);
+	cr_assert_eq(symlink("/bin/true", buf), 0);
+	return buf;
+}
+
+static void remove_stand_in(char *path)
+{
+	unlink(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+}
+
 Test(gpu_children, each_gpu_child_takes_the_lock_and_gives_it_back)
 {
-	char harness[] = "/tmp/test-gpu-children-XXXXXX/harness-cuda", dir[64];
-	snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(harness, '/') - harness), harness);
-	cr_assert_not_null(mkdtemp(dir));
-	memcpy(harness, dir, strlen(dir));
-	cr_assert_eq(symlink("/bin/true", harness), 0);
-	run_verbs(harness, 1);
+	char harness[128];
+	run_verbs(stand_in("harness-cuda", harness, sizeof(harness)), 1);
 	/* correctness shared, timing alone, the analysis (a CUDA build's
 	 * harness here) shares nothing: each begin closed before the next. */
 	cr_expect_str_eq(calls, "SsAa");
 	run_verbs(harness, 0);
 	cr_expect_str_eq(calls, "", "locks taken outside a batch");
-	unlink(harness);
-	rmdir(dir);
+	remove_stand_in(harness);
 }
 
 Test(gpu_children, the_emulators_children_take_no_lock)
 {
-	char harness[] = "/tmp/test-gpu-children-XXXXXX/harness-emu", dir[64];
-	snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(harness, '/') - harness), harness);
-	cr_assert_not_null(mkdtemp(dir));
-	memcpy(harness, dir, strlen(dir));
-	cr_assert_eq(symlink("/bin/true", harness), 0);
-	run_verbs(harness, 1);
+	char harness[128];
+	run_verbs(stand_in("harness-emu", harness, sizeof(harness)), 1);
 	cr_expect_str_eq(calls, "");
-	unlink(harness);
-	rmdir(dir);
+	remove_stand_in(harness);
 }
