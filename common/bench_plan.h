@@ -66,4 +66,9 @@ void bench_apply_chunk(uint32_t *in, const struct bench_run_plan *p);
 /* A hash of n output words (position-dependent, computed in parallel). */
 uint64_t bench_output_hash(const uint32_t *w, size_t n);
 
+/* The terms of that hash for n words that sit at positions first,
+ * first + 1, ...: a hash changes by these terms when those words change,
+ * so a few changed words need not cost the whole output again. */
+uint64_t bench_output_hash_at(const uint32_t *w, size_t n, size_t first);
+
 #endif

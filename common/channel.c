@@ -26,13 +26,6 @@ int channel_begin_frame(int fd, enum channel_msg type, uint64_t length)
 	return channel_write_all(fd, &h, sizeof(h));
 }
 
-int channel_send(int fd, enum channel_msg type, const void *payload, uint64_t length)
-{
-	if (channel_begin_frame(fd, type, length) < 0)
-		return -1;
-	return length ? channel_write_all(fd, payload, (size_t)length) : 0;
-}
-
 int channel_next(struct channel_reader *r, uint32_t *type, const unsigned char **payload,
 		 uint64_t *length)
 {

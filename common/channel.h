@@ -49,6 +49,11 @@ struct frame_header {
 
 /* Writer side (harness). Each returns 0, or -1 on a write error. */
 int channel_send(int fd, enum channel_msg type, const void *payload, uint64_t length);
+/* One frame whose payload is written in pieces, as it becomes available (a
+ * gigabyte of output through a small buffer): channel_begin_frame with the
+ * whole length, then channel_write_all of the pieces, exactly `length`
+ * bytes in all and nothing else in between. The bytes on the channel are
+ * those of channel_send with the whole payload (tests/test_channel.c). */
 int channel_begin_frame(int fd, enum channel_msg type, uint64_t length);
 int channel_write_all(int fd, const void *data, size_t length);
 

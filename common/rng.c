@@ -7,14 +7,6 @@
 #include <time.h>
 #include <unistd.h>
 
-uint64_t rng_mix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
 uint64_t rng_at(uint64_t seed, uint64_t i)
 {
 	return rng_mix64(rng_mix64(seed) ^ (i * 0xd1b54a32d192ed03ull));

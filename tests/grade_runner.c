@@ -155,6 +155,24 @@ int check_expectations(const char *file, const char *key, json_t *report, char *
 	return checked;
 }
 
+int check_message(const char *file, json_t *report, char *why, size_t len)
+{
+	char want[512];
+	if (!file || !expectation_line(file, "message", want, sizeof(want)))
+		return 0;
+	char *text = want + strspn(want, " \t");
+	text[strcspn(text, "\r\n")] = '\0';
+	json_t *t;
+	size_t i;
+	json_array_foreach(json_object_get(report, "tests"), i, t) {
+		const char *m = json_string_value(json_object_get(t, "message"));
+		if (m && *text && strstr(m, text))
+			return 1;
+	}
+	snprintf(why, len, "%s: no test's message says '%s'", file, text);
+	return -1;
+}
+
 int check_score(const char *file, json_t *report, char *why, size_t len)
 {
 	char buf[512];

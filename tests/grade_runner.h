@@ -5,6 +5,7 @@
  *
  *   // expect-cuda: correctness=pass performance=zero
  *   // expect-emu: correctness=pass analysis=fail
+ *   // expect-message: wrote into d_in
  */
 #ifndef TESTS_GRADE_RUNNER_H
 #define TESTS_GRADE_RUNNER_H
@@ -32,6 +33,11 @@ const char *group_verdict(json_t *report, const char *group);
  * number of expectations checked (0: the file names none), or -1 with a
  * message in why when one does not hold. */
 int check_expectations(const char *file, const char *key, json_t *report, char *why, size_t len);
+
+/* Some test's message in the report holds the words of the file's
+ * "expect-message:" line (both backends). Returns 1 when it does, 0 when
+ * the file names none, -1 with why. */
+int check_message(const char *file, json_t *report, char *why, size_t len);
 
 /* The report's max_score is the shipped rubrics' 100, and the score keeps the
  * bound of the file's "expect-score: <=N" or ">=N" line (file NULL: the

@@ -6,10 +6,13 @@
  * calls and copies an earlier result is caught by a checked run.
  */
 #include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench_plan.h"
+#include "steps/bench_check.h"
 #include "steps/performance.h"
 #include "test_support.h"
 
@@ -110,4 +113,66 @@ Test(bench_check, a_reused_pointer_is_caught, .timeout = 300)
 	char msg[1024] = "";
 	cr_expect_eq(bench("tests/fixtures/hostile/gpu_pointer_reuse.cu", msg, sizeof(msg)), -1);
 	cr_expect(strstr(msg, "computed a wrong result"), "%s", msg);
+}
+
+extern const struct lab lab4_occupancy;
+
+/* The timing a harness would send for runs of s, its checked runs hashed
+ * from the whole reference of their input; `off` is added to the last hash. */
+static json_t *timing_of(const struct lab *lab, const struct shape *s, uint64_t seed, uint64_t secret,
+			 int runs, int checks, uint64_t off)
+{
+	size_t n_in = lab->in_count(s), n_out = lab->out_count(s);
+	uint32_t *in = malloc(n_in * 4), *out = malloc(n_out * 4);
+	cr_assert(in && out);
+	uint64_t stream = bench_seed(seed, s, -1, secret);
+	char secret_text[32];
+	snprintf(secret_text, sizeof(secret_text), "%016llx", (unsigned long long)secret);
+	json_t *checked = json_array(), *last = NULL;
+	for (int run = 0; run < runs; run++) {
+		struct bench_run_plan p;
+		bench_plan_run(stream, n_in, run, runs, checks, &p);
+		if (!p.checked)
+			continue;
+		lab->fill_input(in, s, bench_input_seed(seed, s, secret));
+		bench_apply_chunk(in, &p);
+		lab->reference(in, out, s);
+		char hash[32];
+		snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)bench_output_hash(out, n_out));
+		last = json_pack("{s:i, s:s}", "run", run, "hash", hash);
+		json_array_append_new(checked, last);
+	}
+	if (last && off) {
+		uint64_t h;
+		sscanf(json_string_value(json_object_get(last, "hash")), "%" SCNx64, &h);
+		char hash[32];
+		snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)(h + off));
+		json_object_set_new(last, "hash", json_string(hash));
+	}
+	free(in);
+	free(out);
+	return json_pack("{s:i, s:s, s:o}", "extra_shared", -1, "secret", secret_text, "checked", checked);
+}
+
+/* Lab 4's checks update the base output's hash by the changed chunk alone:
+ * they must expect exactly what the whole reference of each run's input
+ * gives, and catch one that differs. */
+Test(bench_check, an_elementwise_lab_checks_by_the_chunk_alone)
+{
+	static const struct shape sizes[] = { { 1, { 1 } }, { 1, { 63 } }, { 1, { 100003 } },
+					     { 1, { (1u << 20) + 7 } } };
+	char msg[512];
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct bench_checker c;
+		cr_assert_eq(bench_checker_open(&c, &lab4_occupancy, &sizes[i], msg, sizeof(msg)), 0);
+		json_t *right = timing_of(&lab4_occupancy, &sizes[i], 11, 0x5eed + i, 10, 3, 0);
+		json_t *wrong = timing_of(&lab4_occupancy, &sizes[i], 11, 0x5eed + i, 10, 3, 1);
+		cr_expect_eq(bench_check_outputs(&c, 11, right, 10, 3, msg, sizeof(msg)), 0, "size %zu: %s",
+			     sizes[i].dim[0], msg);
+		cr_expect_eq(bench_check_outputs(&c, 11, wrong, 10, 3, msg, sizeof(msg)), -1,
+			     "size %zu: a wrong hash was believed", sizes[i].dim[0]);
+		json_decref(right);
+		json_decref(wrong);
+		bench_checker_close(&c);
+	}
 }

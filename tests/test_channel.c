@@ -1,5 +1,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -58,4 +60,64 @@ Test(channel, corruption_is_detected)
 	memcpy(buf, &h, sizeof(h));
 	r = (struct channel_reader){ buf, sizeof(h), 0 };
 	cr_expect_eq(channel_next(&r, &type, &p, &len), -1, "an unknown type");
+}
+
+/* The whole file behind fd; *size its length (the caller frees it). */
+static unsigned char *memfd_bytes(int fd, size_t *size)
+{
+	off_t end = lseek(fd, 0, SEEK_END);
+	cr_assert_geq(end, 0);
+	unsigned char *buf = malloc((size_t)end + 1);
+	cr_assert_eq(pread(fd, buf, (size_t)end, 0), end);
+	*size = (size_t)end;
+	return buf;
+}
+
+/* A frame written in pieces (the harness's output through its small pinned
+ * buffers) is, byte for byte, the frame channel_send writes at once: pieces
+ * of uneven sizes, an empty one among them, between two whole frames. */
+Test(channel, frame_in_pieces_equals_channel_send)
+{
+	uint32_t words[1000];
+	for (size_t i = 0; i < 1000; i++)
+		words[i] = (uint32_t)(i * 2654435761u);
+	const unsigned char *p = (const unsigned char *)words;
+	static const size_t cuts[] = { 0, 1, 1, 7, 4000, 4000 };	/* piece boundaries, in bytes */
+	int whole = memfd_create("whole", 0), pieces = memfd_create("pieces", 0);
+	cr_assert_geq(whole, 0);
+	cr_assert_geq(pieces, 0);
+
+	cr_assert_eq(channel_send(whole, MSG_BEGIN, "{}", 2), 0);
+	cr_assert_eq(channel_send(whole, MSG_OUTPUT, words, sizeof(words)), 0);
+	cr_assert_eq(channel_send(whole, MSG_DONE, "{}", 2), 0);
+
+	cr_assert_eq(channel_send(pieces, MSG_BEGIN, "{}", 2), 0);
+	cr_assert_eq(channel_begin_frame(pieces, MSG_OUTPUT, sizeof(words)), 0);
+	for (size_t k = 0; k + 1 < sizeof(cuts) / sizeof(cuts[0]); k++)
+		cr_assert_eq(channel_write_all(pieces, p + cuts[k], cuts[k + 1] - cuts[k]), 0);
+	cr_assert_eq(channel_send(pieces, MSG_DONE, "{}", 2), 0);
+
+	size_t n_whole, n_pieces;
+	unsigned char *a = memfd_bytes(whole, &n_whole), *b = memfd_bytes(pieces, &n_pieces);
+	cr_assert_eq(n_whole, 3 * sizeof(struct frame_header) + 2 + sizeof(words) + 2);
+	cr_assert_eq(n_pieces, n_whole);
+	cr_expect_eq(memcmp(a, b, n_whole), 0, "the same bytes");
+
+	/* And the reader sees the words, whole, in one frame. */
+	struct channel_reader r = { b, n_pieces, 0 };
+	uint32_t type;
+	const unsigned char *payload;
+	uint64_t len;
+	cr_assert_eq(channel_next(&r, &type, &payload, &len), 1);
+	cr_assert_eq(channel_next(&r, &type, &payload, &len), 1);
+	cr_expect_eq(type, MSG_OUTPUT);
+	cr_expect_eq(len, sizeof(words));
+	cr_expect_eq(memcmp(payload, words, sizeof(words)), 0);
+	cr_assert_eq(channel_next(&r, &type, &payload, &len), 1);
+	cr_expect_eq(type, MSG_DONE);
+	cr_expect_eq(channel_next(&r, &type, &payload, &len), 0, "clean end");
+	free(a);
+	free(b);
+	close(whole);
+	close(pieces);
 }

@@ -91,6 +91,7 @@ ParameterizedTest(struct e2e_case *c, e2e_emu, grade, .timeout = 600)
 		char why[512];
 		int checked = check_expectations(c->file, "emu", g.report, why, sizeof(why));
 		cr_expect_geq(checked, 0, "%s\n%s", why, g.output);
+		cr_expect_geq(check_message(c->file, g.report, why, sizeof(why)), 0, "%s\n%s", why, g.output);
 		/* A fixture expected to fail a check here must make ./grade exit 1. */
 		if (expects_failure(c->file))
 			cr_expect_eq(g.exit_status, 1, "%s: expected to fail, exit %d\n%s", c->file,

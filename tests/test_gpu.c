@@ -41,6 +41,7 @@ ParameterizedTest(struct e2e_case *c, gpu, grade, .timeout = 900)
 	if (strcmp(c->kind, "fixture") == 0) {
 		int checked = check_expectations(c->file, "cuda", g.report, why, sizeof(why));
 		cr_expect_geq(checked, 0, "%s\n%s", why, g.output);
+		cr_expect_geq(check_message(c->file, g.report, why, sizeof(why)), 0, "%s\n%s", why, g.output);
 	}
 	/* One scale, and the bounds the weights promise (expect-score); a
 	 * reference keeps at least 95. */

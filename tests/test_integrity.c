@@ -102,13 +102,17 @@ Test(integrity, no_stand_ins_for_the_runtime)
 	cr_expect_not_null(judge(BACKEND_EMU, "cuemu_set_tracing", 0));
 }
 
-/* A weak C++ copy of an inline function is the compiler's, not a stand-in;
- * a weak C definition of a library function is one. */
+/* A weak C++ copy of an inline function, or of the personality pointer, is
+ * the compiler's, not a stand-in; a weak C definition of a library function
+ * is one. */
 Test(integrity, weak_definitions)
 {
 	struct object_symbol inl = { "_ZNSt6vectorIjSaIjEE17_M_realloc_insertIJRKjEEEvN9__gnu_cxx17__normal_iteratorIPjS1_EEDpOT_",
 				     "void std::vector<unsigned int>::_M_realloc_insert<unsigned int const&>(...)", 'W' };
 	cr_expect_null(integrity_judge(&r, BACKEND_CUDA, &known_cuda, &inl));
+	/* nvcc's object has it, and so does the kit's hash kernel. */
+	struct object_symbol personality = { "DW.ref.__gxx_personality_v0", "DW.ref.__gxx_personality_v0", 'V' };
+	cr_expect_null(integrity_judge(&r, BACKEND_CUDA, &known_cuda, &personality));
 	struct object_symbol w = { "write", "write", 'W' };
 	cr_expect_not_null(integrity_judge(&r, BACKEND_CUDA, &known_cuda, &w));
 }

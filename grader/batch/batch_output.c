@@ -42,17 +42,21 @@ void batch_write_skipped(const struct batch *b)
  * hashed beside it). */
 void batch_target(const struct batch_config *c, char *buf, size_t len)
 {
-	char p[5][PATH_MAX], rel[256], kit[65];
-	const char *paths[6] = { "/proc/self/exe" };
-	snprintf(rel, sizeof(rel), "build/harness/%s/harness_main.o",
-		 c->backend == BACKEND_CUDA ? "cuda" : "emu");
-	paths[1] = kit_path(p[0], sizeof(p[0]), rel);
+	char p[7][PATH_MAX], rel[256], kit[65];
+	const char *paths[8] = { "/proc/self/exe" }, *harness = c->backend == BACKEND_CUDA ? "cuda" : "emu";
+	int n = 1;
+	snprintf(rel, sizeof(rel), "build/harness/%s/harness_main.o", harness);
+	paths[n++] = kit_path(p[0], sizeof(p[0]), rel);
+	snprintf(rel, sizeof(rel), "build/harness/%s/bench.o", harness);
+	paths[n++] = kit_path(p[1], sizeof(p[1]), rel);
 	snprintf(rel, sizeof(rel), "build/harness/labs/%s_entry.o", c->lab->id);
-	paths[2] = kit_path(p[1], sizeof(p[1]), rel);
-	paths[3] = kit_path(p[2], sizeof(p[2]), "build/libkit.a");
-	paths[4] = kit_path(p[3], sizeof(p[3]), "build/emu/libcuemu.a");
-	paths[5] = kit_path(p[4], sizeof(p[4]), "build/emu/cuemu-cc");
-	batch_fingerprint(paths, 6, kit);	/* a GPU batch runs the emulator too, for the analysis */
+	paths[n++] = kit_path(p[2], sizeof(p[2]), rel);
+	paths[n++] = kit_path(p[3], sizeof(p[3]), "build/libkit.a");
+	paths[n++] = kit_path(p[4], sizeof(p[4]), "build/emu/libcuemu.a");
+	paths[n++] = kit_path(p[5], sizeof(p[5]), "build/emu/cuemu-cc");
+	if (c->backend == BACKEND_CUDA)	/* the checks it hashes on the GPU */
+		paths[n++] = kit_path(p[6], sizeof(p[6]), "build/harness/cuda/device_hash.o");
+	batch_fingerprint(paths, n, kit);	/* a GPU batch runs the emulator too, for the analysis */
 	char device[128], seed[32] = "fresh";
 	batch_target_device(c, device, sizeof(device));
 	if (c->o->seed_given)

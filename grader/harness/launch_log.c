@@ -16,7 +16,7 @@ struct launch {
 };
 
 static struct launch launches[MAX_CONFIGS];
-static int n_launches, overflow;
+static int n_launches, overflow, paused;
 
 /* Since CUDA 13, <<<>>> launches through a kernel handle from
  * __cudaGetKernel; the occupancy API wants the host stub, so remember which
@@ -43,8 +43,15 @@ static const void *stub_of(const void *kernel)
 	return kernel;
 }
 
+void launch_log_pause(int on)
+{
+	paused = on;
+}
+
 void launch_log_record(const void *kernel, unsigned blocks, unsigned threads, size_t shared)
 {
+	if (paused)
+		return;
 	const void *fn = stub_of(kernel);
 	for (int i = 0; i < n_launches; i++)
 		if (launches[i].fn == fn && launches[i].grid == blocks && launches[i].threads == threads &&

@@ -15,6 +15,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {	/* device_hash.cu, nvcc's C++, calls launch_log_pause */
+#endif
+
 /* The linker flags that route launches through the log. */
 #define LAUNCH_LOG_WRAP_FLAGS                                                                  \
 	"-Xlinker", "--wrap=__cudaLaunchKernel", "-Xlinker", "--wrap=__cudaLaunchKernel_ptsz",   \
@@ -29,11 +33,22 @@ void launch_log_handle(const void *handle, const void *fn);
 
 void launch_log_reset(void);
 
+/* paused != 0: launches are not recorded until launch_log_pause(0). The
+ * kit's own kernel (device_hash.cu) is launched paused: it is no launch of
+ * the student's, and lab 4 grades occupancy from this log. A student's
+ * file cannot call this: the lab's integrity rules refuse calls into the
+ * kit (grader/steps/integrity.c). */
+void launch_log_pause(int paused);
+
 /* Appends ,"launches":[{...}] to the JSON object being built in buf (at
  * offset at), one entry per distinct launch configuration since the last
  * reset: kernel name, grid and block size, dynamic and static shared memory,
  * registers, resident blocks per SM and occupancy from the CUDA occupancy
  * API, and how many times it was launched. Returns the new offset. */
 size_t launch_log_json(char *buf, size_t len, size_t at);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

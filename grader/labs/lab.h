@@ -56,6 +56,10 @@ struct lab {
 	/* Lab 4: the student also writes an occupancy calculator, and a variant
 	 * of the entry point that the grader sweeps over occupancy. */
 	int has_calculator;
+	/* Output word i depends on input word i alone (rank 1 only): the check of
+	 * a timed run recomputes the reference of the changed input chunk, not of
+	 * the whole input (grader/steps/bench_check.c). */
+	int elementwise;
 };
 
 /* The harness side: calls the student's entry point. Defined once per lab

@@ -24,6 +24,8 @@ struct bench_checker {
 	uint32_t *in, *out;
 	int filled;		/* in holds the base input of input_seed */
 	uint64_t input_seed;
+	int base_hashed;	/* an elementwise lab's: out is the base input's reference, */
+	uint64_t base_hash;	/* and this its hash */
 };
 
 /* Returns 0, or -1 with a message when the grader has no memory for it. */

@@ -2,6 +2,7 @@
 #include "steps/correctness.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,10 +93,40 @@ static int compare_words(const struct lab *lab, const struct shape *s, const uin
 	return 0;
 }
 
-int correctness_judge(const struct lab *lab, const struct shape *s, uint64_t seed,
-		      const struct harness_report *rep, char *msg, size_t len)
+/* The grader's expected output of one size: its own input, its own reference. */
+struct expected {
+	uint32_t *want;	/* NULL: not computed */
+	size_t words;
+};
+
+static int expect(const struct lab *lab, const struct shape *s, uint64_t seed, struct expected *e)
 {
-	size_t n_in = lab->in_count(s), n_out = lab->out_count(s);
+	size_t n_in = lab->in_count(s);
+	uint32_t *in = host_buffer_alloc(n_in * 4);
+	e->words = lab->out_count(s);
+	e->want = host_buffer_alloc(e->words * 4);
+	if (in && e->want) {
+		lab->fill_input(in, s, seed);
+		lab->reference(in, e->want, s);
+	} else {
+		host_buffer_free(e->want, e->words * 4);
+		e->want = NULL;
+	}
+	host_buffer_free(in, n_in * 4);
+	return e->want ? 0 : -1;
+}
+
+static void expected_free(struct expected *e)
+{
+	host_buffer_free(e->want, e->words * 4);
+	e->want = NULL;
+}
+
+/* correctness_judge, against `given` when it was computed ahead. */
+static int judge(const struct lab *lab, const struct shape *s, uint64_t seed,
+		 const struct harness_report *rep, const struct expected *given, char *msg, size_t len)
+{
+	size_t n_out = lab->out_count(s);
 	char where[64];
 	shape_format(s, where, sizeof(where));
 	if (rep->corrupt || !rep->done) {
@@ -118,25 +149,46 @@ int correctness_judge(const struct lab *lab, const struct shape *s, uint64_t see
 	}
 	if (!check_guards(lab, s, rep->output, n_out, msg, len))
 		return 0;
-	/* The grader's own inputs and reference: nothing from the child is used but its output. */
-	uint32_t *in = host_buffer_alloc(n_in * 4), *want = host_buffer_alloc(n_out * 4);
-	if (!in || !want) {
-		host_buffer_free(in, n_in * 4);
-		host_buffer_free(want, n_out * 4);
+	/* Nothing from the child is used but its output. */
+	struct expected own = { 0 };
+	const struct expected *e = given && given->want ? given : &own;
+	if (!e->want && expect(lab, s, seed, &own) < 0) {
 		snprintf(msg, len, "%s: the grader ran out of memory for the reference", where);
 		return 0;
 	}
-	lab->fill_input(in, s, seed);
-	lab->reference(in, want, s);
-	int ok = compare_words(lab, s, rep->output + GUARD_WORDS, want, n_out, msg, len);
-	host_buffer_free(in, n_in * 4);
-	host_buffer_free(want, n_out * 4);
+	int ok = compare_words(lab, s, rep->output + GUARD_WORDS, e->want, n_out, msg, len);
+	expected_free(&own);
 	if (ok && json_is_true(json_object_get(rep->done, "input_changed"))) {
 		snprintf(msg, len, "%s: the output is right, but your code wrote into d_in, which is const "
 			 "input", where);
 		return 0;
 	}
 	return ok;
+}
+
+int correctness_judge(const struct lab *lab, const struct shape *s, uint64_t seed,
+		      const struct harness_report *rep, char *msg, size_t len)
+{
+	return judge(lab, s, seed, rep, NULL, msg, len);
+}
+
+/* Every size's expected output, computed by a thread of the grader while
+ * the child runs: the child mostly waits on the GPU, and a gigabyte's
+ * input and reference take a fifth of a second. */
+struct expect_job {
+	const struct lab *lab;
+	const struct shape *shapes;
+	const uint64_t *seeds;
+	int n;
+	struct expected e[RUBRIC_MAX_SHAPES];
+};
+
+static void *expect_all(void *arg)
+{
+	struct expect_job *job = arg;
+	for (int i = 0; i < job->n; i++)
+		expect(job->lab, &job->shapes[i], job->seeds[i], &job->e[i]);	/* a miss is judged without */
+	return NULL;
 }
 
 /*
@@ -184,19 +236,26 @@ static int run_shared(const struct run_context *ctx, const struct shape *shapes,
 {
 	char err[256];
 	struct harness_report whole, parts[RUBRIC_MAX_SHAPES];
-	if (harness_correct_many(ctx, shapes, seeds, n, &whole, err, sizeof(err)) < 0)
-		return 0;
-	int began = harness_split(&whole, parts, n), settled = 0;
+	struct expect_job job = { .lab = ctx->lab, .shapes = shapes, .seeds = seeds, .n = n };
+	pthread_t ahead;
+	int computing = pthread_create(&ahead, NULL, expect_all, &job) == 0;
+	int started = harness_correct_many(ctx, shapes, seeds, n, &whole, err, sizeof(err)) == 0;
+	if (computing)
+		pthread_join(ahead, NULL);
+	int began = started ? harness_split(&whole, parts, n) : 0, settled = 0;
 	char msg[TEST_MESSAGE_LEN];
 	while (settled < began && parts[settled].done &&
-	       correctness_judge(ctx->lab, &shapes[settled], seeds[settled], &parts[settled], msg,
-				 sizeof(msg))) {
+	       judge(ctx->lab, &shapes[settled], seeds[settled], &parts[settled], &job.e[settled], msg,
+		     sizeof(msg))) {
 		test_pass(tests[settled], "%s", "");
 		settled++;
 	}
+	for (int i = 0; i < n; i++)
+		expected_free(&job.e[i]);
 	for (int i = 0; i < began; i++)
 		harness_part_free(&parts[i]);
-	harness_report_free(&whole);
+	if (started)
+		harness_report_free(&whole);
 	return settled;
 }
 

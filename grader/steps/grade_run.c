@@ -20,6 +20,7 @@
 #include "steps/performance.h"
 #include "steps/prediction.h"
 #include "steps/scale.h"
+#include "steps/side.h"
 
 int backend_resolve(enum backend asked, const struct device_info *dev, enum backend *out,
 		    char *why, size_t len)
@@ -36,6 +37,9 @@ int backend_resolve(enum backend asked, const struct device_info *dev, enum back
 	*out = BACKEND_CUDA;
 	return 0;
 }
+
+/* The steps run beside the GPU's: lab 4's calculator, the prediction, the analysis. */
+#define BESIDE_STEPS 3
 
 /* What one grade carries from step to step. */
 struct grade_run {
@@ -54,6 +58,8 @@ struct grade_run {
 	int emu_tried, emu_ok;
 	struct build_result emu;
 	char emu_log[8192];
+	/* On a GPU, the steps that need no GPU run beside the GPU's (side.h). */
+	struct side beside;
 };
 
 /* 1. Build. */
@@ -103,9 +109,15 @@ static int step_correctness(struct grade_run *run, struct grade *g)
 
 /* Lab 4's calculator: its own tests, which do not hold back the timing of a
  * correct kernel. */
-static int step_occupancy_check(struct grade_run *run, struct grade *g)
+static void occupancy_check(struct grade_run *run, struct grade *g)
 {
 	occupancy_check_run(&run->ctx, run->backend, run->req->occupancy_table, g);
+}
+
+static int step_occupancy_check(struct grade_run *run, struct grade *g)
+{
+	if (!run->beside.pid)
+		occupancy_check(run, g);
 	return 1;
 }
 
@@ -127,18 +139,24 @@ static const struct build_result *emu_build(struct grade_run *run)
 /* The performance model's prediction (of a kernel that ends): graded in the
  * emulator for a correct kernel, shown beside the measurement on a GPU it
  * knows. */
-static int step_prediction(struct grade_run *run, struct grade *g)
+static void predict(struct grade_run *run, struct grade *g)
 {
 	char gpu[128];
 	if (g->hangs || prediction_gpu(run->req->rubric, run->backend == BACKEND_CUDA ? run->dev->name : NULL,
 				       gpu, sizeof(gpu)) != 0)
-		return 1;
+		return;
 	const struct build_result *e = emu_build(run);
 	if (e)
 		prediction_run(&run->ctx, e->harness, gpu, g);
 	else if (g->metrics)
 		json_object_set_new(g->metrics, "prediction_error",
 				    json_string("the emulator could not build this file"));
+}
+
+static int step_prediction(struct grade_run *run, struct grade *g)
+{
+	if (!run->beside.pid)
+		predict(run, g);
 	return 1;
 }
 
@@ -224,12 +242,12 @@ static void analyse(const struct grade_request *req, const struct run_context *c
 	harness_report_free(&rep);
 }
 
-/* 5. Analysis by the emulator; not for a kernel that never ends. */
-static int step_analysis(struct grade_run *run, struct grade *g)
+/* Analysis by the emulator; not for a kernel that never ends. */
+static void analysis(struct grade_run *run, struct grade *g)
 {
 	const struct grade_request *req = run->req;
 	if (!analysis_checks_present(req->rubric))
-		return 1;
+		return;
 	if (!req->analysis) {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, 0);
 		t->status = TEST_NOT_MEASURED;
@@ -241,6 +259,90 @@ static int step_analysis(struct grade_run *run, struct grade *g)
 						       req->rubric->analysis_points);
 		test_fail(t, "not analysed: the kernel did not finish in time on %d sizes", g->hangs);
 	}
+}
+
+/*
+ * The forked grader runs its children as a sandbox uid of its own
+ * (side.h), so it builds and runs in a folder of its own, inside the
+ * grade's and handed to that uid as the grade's was (isolation_ready). Its
+ * children reach the staged submission through the grade's folder, which
+ * they may traverse but not list or write.
+ */
+static int own_folder(struct grade_request *req, struct isolation_policy *policy, char *dir, size_t len)
+{
+	struct stat st;
+	snprintf(dir, len, "%s/emulator", req->work_dir);
+	if (mkdir(dir, 0700) < 0 || stat(req->work_dir, &st) < 0 ||
+	    (geteuid() == 0 && chmod(req->work_dir, (st.st_mode & 07777) | 0011) < 0))
+		return -1;
+	if (req->isolation) {
+		*policy = *req->isolation;
+		policy->writable = dir;
+		req->isolation = policy;
+	}
+	req->work_dir = dir;
+	char err[512];
+	return isolation_ready(req->isolation, dir, err, sizeof(err));
+}
+
+/*
+ * The steps that need no GPU, in a forked grader beside the GPU's: lab 4's
+ * calculator (host code; its live table, where no batch made it, is read
+ * from the GPU's occupancy API while the correctness child runs, which is
+ * never timed), then the emulator's prediction and analysis. It cannot know
+ * whether the kernel hangs on the GPU; step_analysis drops its work if so.
+ * Without a folder of its own it ends unreported, and the grade runs the
+ * steps itself.
+ */
+static void beside_steps(void *arg, struct grade *g)
+{
+	struct grade_run *run = arg;
+	struct grade_request req = *run->req;
+	struct isolation_policy policy;
+	char dir[1100];
+	if (own_folder(&req, &policy, dir, sizeof(dir)) < 0)
+		_exit(1);
+	run->req = &req;
+	run->ctx.work_dir = req.work_dir;
+	run->ctx.isolation = req.isolation;
+	void (*part[BESIDE_STEPS])(struct grade_run *, struct grade *) = { occupancy_check, predict, analysis };
+	for (int i = 0; i < BESIDE_STEPS; i++) {
+		double t0 = now_s();
+		part[i](run, g);
+		g->step_seconds[i] = now_s() - t0;
+	}
+	g->n_steps = BESIDE_STEPS;
+}
+
+/* On a GPU: the steps beside start (side.h), and join the grade at
+ * step_analysis. A grader that cannot fork runs them in turn. */
+static int step_beside(struct grade_run *run, struct grade *g)
+{
+	if (run->backend == BACKEND_CUDA)
+		side_start(&run->beside, g->lab, beside_steps, run);
+	return 1;
+}
+
+/* 5. The analysis: joined from beside, or run here. The time the emulator's
+ * steps took beside goes into the metrics; the step table keeps the grade's
+ * own wall time (how long it waited for them). */
+static int step_analysis(struct grade_run *run, struct grade *g)
+{
+	double took[BESIDE_STEPS];
+	if (run->beside.pid && g->hangs) {
+		side_stop(&run->beside);	/* the kernel hangs: its analysis is not wanted */
+		occupancy_check(run, g);
+	} else if (run->beside.pid) {
+		if (side_join(&run->beside, g, took, BESIDE_STEPS) == 0) {
+			json_object_set_new(g->metrics, "beside_seconds",
+					    json_pack("{s:f, s:f, s:f}", "occupancy calculator", took[0],
+						      "prediction", took[1], "analysis", took[2]));
+			return 1;
+		}
+		occupancy_check(run, g);	/* the fork died: its part again, here */
+		predict(run, g);
+	}
+	analysis(run, g);
 	return 1;
 }
 
@@ -253,6 +355,7 @@ struct step {
 static const struct step steps[] = {
 	{ "build", step_build },
 	{ "integrity", step_integrity },
+	{ "emulator beside", step_beside },
 	{ "correctness", step_correctness },
 	{ "occupancy calculator", step_occupancy_check },
 	{ "prediction", step_prediction },
@@ -293,6 +396,7 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 		if (!go_on)
 			break;
 	}
+	side_stop(&run.beside);	/* only if a step ended the grade before the join */
 	gates_apply(req->rubric, run.checked && run.failed == 0, g);
 	scale_settle(req->rubric, NULL, g);
 }

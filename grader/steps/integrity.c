@@ -62,9 +62,12 @@ static const char *judge_definition(struct symbol_set *known, const struct objec
 	if (strcmp(s->raw, "main") == 0)
 		return "defines a symbol of the grading kit";	/* the harness's main */
 	/* A weak C++ definition is the compiler's copy of an inline function
-	 * or a template the file uses (std::vector's members, say); the
-	 * linker keeps one copy of the same code. */
-	if ((s->type == 'W' || s->type == 'V') && strncmp(s->raw, "_Z", 2) == 0)
+	 * or a template the file uses (std::vector's members, say), or of the
+	 * pointer to the exception personality routine (DW.ref.*) that every
+	 * C++ object with unwind tables carries, the kit's own included; the
+	 * linker keeps one copy of the same thing. */
+	if ((s->type == 'W' || s->type == 'V') &&
+	    (strncmp(s->raw, "_Z", 2) == 0 || strncmp(s->raw, "DW.ref.", 7) == 0))
 		return NULL;
 	unsigned from = symbol_set_find(known, s->raw);
 	if (!from)

@@ -114,7 +114,7 @@ for lab in $labs; do
 		-Xlinker --wrap=cudaLaunchKernel -Xlinker --wrap=cudaLaunchKernel_ptsz \
 		-Xlinker --wrap=__cudaGetKernel -Xlinker --wrap=exit build/harness/cuda/harness_main.o \
 		build/harness/cuda/bench.o build/harness/cuda/launch_log.o build/harness/cuda/launch_wrap.o \
-		"build/harness/labs/${lab}_entry.o" "$W/student-cuda.o" build/libkit.a
+		build/harness/cuda/device_hash.o "build/harness/labs/${lab}_entry.o" "$W/student-cuda.o" build/libkit.a
 	i=0
 	for shape in $correctness_shapes; do
 		seed=$((1000 + i))

@@ -1,0 +1,172 @@
+/* A part of a grade in a forked grader (see side.h). */
+#include "steps/side.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "channel.h"
+
+#define SIDE_MAGIC "KITSIDE1"
+
+/* What comes first through the pipe; the tests, then the two JSON texts follow. */
+struct side_header {
+	char magic[8];
+	int32_t n_tests;
+	int32_t n_steps;
+	int32_t internal_error;		/* the grader could not do its part (grade.h) */
+	char internal_message[512];
+	uint64_t metrics_len;
+	uint64_t analysis_len;
+	double steps[GRADE_MAX_STEPS];
+};
+
+static int read_all(int fd, void *p, size_t len)
+{
+	char *c = p;
+	while (len > 0) {
+		ssize_t r = read(fd, c, len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		c += r;
+		len -= (size_t)r;
+	}
+	return 0;
+}
+
+static int report(int fd, const struct grade *g)
+{
+	char *metrics = json_dumps(g->metrics, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	char *analysis = g->analysis ? json_dumps(g->analysis, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	struct side_header h = { .n_tests = g->n_tests, .n_steps = g->n_steps,
+				 .internal_error = g->internal_error };
+	memcpy(h.magic, SIDE_MAGIC, sizeof(h.magic));
+	memcpy(h.internal_message, g->internal_message, sizeof(h.internal_message));
+	h.metrics_len = metrics ? strlen(metrics) : 0;
+	h.analysis_len = analysis ? strlen(analysis) : 0;
+	memcpy(h.steps, g->step_seconds, sizeof(h.steps));
+	int rc = !metrics || (g->analysis && !analysis) ||
+		 channel_write_all(fd, &h, sizeof(h)) < 0 ||
+		 channel_write_all(fd, g->tests, (size_t)g->n_tests * sizeof(g->tests[0])) < 0 ||
+		 channel_write_all(fd, metrics, h.metrics_len) < 0 ||
+		 (analysis && channel_write_all(fd, analysis, h.analysis_len) < 0);
+	free(metrics);
+	free(analysis);
+	return rc ? -1 : 0;
+}
+
+int side_start(struct side *s, const struct lab *lab, void (*part)(void *arg, struct grade *g),
+	       void *arg)
+{
+	int p[2];
+	s->pid = 0;
+	s->fd = -1;
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	fflush(NULL);	/* nothing buffered is written twice */
+	pid_t parent = getpid(), pid = fork();
+	if (pid == 0) {
+		/* A grader that dies takes its part along. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		if (getppid() != parent)
+			_exit(1);
+		close(p[0]);
+		struct grade g;
+		grade_init(&g, lab);
+		part(arg, &g);
+		_exit(report(p[1], &g) == 0 ? 0 : 1);
+	}
+	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		return -1;
+	}
+	s->pid = pid;
+	s->fd = p[0];
+	return 0;
+}
+
+/* Its exit status, if it is still ours to wait for: the grader reaps the
+ * orphans its sandbox leaves (uid_reap_orphans), and that may be the fork. */
+static void reap(struct side *s)
+{
+	while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	close(s->fd);
+	s->pid = 0;
+	s->fd = -1;
+}
+
+/* Reads the fork's whole report into g's copy, or nothing. */
+static int receive(int fd, struct grade *g, double *seconds, int n)
+{
+	struct side_header h;
+	if (read_all(fd, &h, sizeof(h)) < 0 || memcmp(h.magic, SIDE_MAGIC, sizeof(h.magic)) != 0 ||
+	    h.n_tests < 0 || h.n_tests > GRADE_MAX_TESTS - g->n_tests || h.n_steps < 0 ||
+	    h.n_steps > GRADE_MAX_STEPS || h.metrics_len > ((uint64_t)1 << 32) ||
+	    h.analysis_len > ((uint64_t)1 << 32))
+		return -1;
+	struct test_result *tests = malloc((size_t)h.n_tests * sizeof(*tests) + 1);
+	char *metrics = malloc(h.metrics_len + 1), *analysis = malloc(h.analysis_len + 1);
+	json_t *m = NULL, *a = NULL;
+	int ok = tests && metrics && analysis &&
+		 read_all(fd, tests, (size_t)h.n_tests * sizeof(*tests)) == 0 &&
+		 read_all(fd, metrics, h.metrics_len) == 0 && read_all(fd, analysis, h.analysis_len) == 0;
+	if (ok) {
+		metrics[h.metrics_len] = analysis[h.analysis_len] = '\0';
+		m = json_loads(metrics, 0, NULL);
+		a = h.analysis_len ? json_loads(analysis, 0, NULL) : NULL;
+		ok = json_is_object(m) && (!h.analysis_len || a);
+	}
+	if (ok) {
+		memcpy(&g->tests[g->n_tests], tests, (size_t)h.n_tests * sizeof(*tests));
+		g->n_tests += h.n_tests;
+		json_object_update(g->metrics, m);
+		if (a) {
+			json_decref(g->analysis);
+			g->analysis = json_incref(a);
+		}
+		for (int i = 0; i < n; i++)
+			seconds[i] = i < h.n_steps ? h.steps[i] : 0;
+		if (h.internal_error) {
+			g->internal_error = 1;
+			h.internal_message[sizeof(h.internal_message) - 1] = '\0';
+			snprintf(g->internal_message, sizeof(g->internal_message), "%s", h.internal_message);
+		}
+	}
+	json_decref(m);
+	json_decref(a);
+	free(tests);
+	free(metrics);
+	free(analysis);
+	return ok ? 0 : -1;
+}
+
+int side_join(struct side *s, struct grade *g, double *seconds, int n)
+{
+	if (s->pid <= 0)
+		return -1;
+	int rc = receive(s->fd, g, seconds, n);
+	reap(s);
+	return rc;
+}
+
+void side_stop(struct side *s)
+{
+	if (s->pid <= 0)
+		return;
+	/* Killed only while it is our unreaped child: a pid already reaped
+	 * may be someone else's by now. */
+	if (waitpid(s->pid, NULL, WNOHANG) == 0)
+		kill(s->pid, SIGKILL);
+	reap(s);
+}
