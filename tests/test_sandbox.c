@@ -126,3 +126,21 @@ Test(sandbox, the_gpu_reaches_the_child_only)
 	cr_expect_str_eq(getenv("CUDA_VISIBLE_DEVICES"), "7", "the grader's environment changed");
 	unsetenv("CUDA_VISIBLE_DEVICES");
 }
+
+/* A channel made ready for a large report holds what the child wrote, and
+ * no more: the reserved pages past it are not part of the report. */
+Test(sandbox, a_reserved_channel_holds_what_was_written, .timeout = 30)
+{
+	char *argv[] = { "/bin/sh", "-c", "head -c 3000000 /dev/zero | tr '\\0' x >&3; printf end >&3", NULL };
+	struct sandbox_limits lim = { .wall_s = 20, .output_cap = 4096, .with_channel = 1,
+				      .channel_reserve = (size_t)64 << 20 };
+	struct child_result res;
+	char err[256];
+	cr_assert_eq(sandbox_run(argv, &lim, &res, err, sizeof(err)), 0, "%s", err);
+	cr_expect(res.exited && res.exit_status == 0, "%s", res.output);
+	cr_assert_eq(res.channel_len, 3000003, "the channel holds %zu bytes", res.channel_len);
+	cr_expect_eq(res.channel[0], 'x');
+	cr_expect_eq(res.channel[2999999], 'x');
+	cr_expect_eq(memcmp(res.channel + 3000000, "end", 3), 0);
+	child_result_free(&res);
+}

@@ -134,6 +134,8 @@ static int run_student(const struct run_context *ctx, char *const argv[], double
 		.resident_cap = (size_t)(r->memory_mb * 1048576.0),
 		.disk_cap = (size_t)(r->disk_mb * 1048576.0),
 		.with_channel = 1,
+		/* A correctness child's report is its outputs, whose size is known now. */
+		.channel_reserve = gpu == GPU_SHARED ? channel_bytes : 0,
 		.cwd = ctx->work_dir,
 		.writable_dir = ctx->work_dir,
 		.isolation = ctx->isolation,

@@ -27,6 +27,9 @@ struct sandbox_limits {
 	 * read-only to it); 0, it writes its part of writable_dir. */
 	size_t disk_cap;
 	int with_channel;	/* give the child a fresh memfd as CHANNEL_FD */
+	size_t channel_reserve;	/* bytes of the channel's memory made ready by the grader
+				 * while the child starts, for a report of a size known
+				 * before it (a correctness run's outputs); 0: none */
 	const char *cwd;	/* the child's working directory, or NULL */
 	const char *writable_dir;	/* with isolation: the only folder it may write */
 	/* How the child is isolated (isolation.h); NULL: it runs as the
