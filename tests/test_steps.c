@@ -5,8 +5,8 @@
 
 Test(steps, the_grade_in_order)
 {
-	static const char *const want[] = { "build", "integrity", "emulator beside", "correctness",
-					    "occupancy calculator",
+	static const char *const want[] = { "emulator beside", "build", "integrity", "calculator beside",
+					    "correctness", "occupancy calculator",
 					    "prediction", "reference", "performance", "occupancy sweep", "analysis" };
 	int n = (int)(sizeof(want) / sizeof(want[0]));
 	for (int i = 0; i < n; i++) {

@@ -38,8 +38,8 @@ int backend_resolve(enum backend asked, const struct device_info *dev, enum back
 	return 0;
 }
 
-/* The steps run beside the GPU's: lab 4's calculator, the prediction, the analysis. */
-#define BESIDE_STEPS 3
+/* What the emulator's fork does, in turn (beside_emulator). */
+enum { EMU_BUILD, EMU_PREDICTION, EMU_ANALYSIS, EMU_PARTS };
 
 /* What one grade carries from step to step. */
 struct grade_run {
@@ -54,13 +54,26 @@ struct grade_run {
 	struct build_result ref;
 	int timed;			/* the performance step timed the submission */
 	/* The submission's emulator build, for the prediction and the analysis:
-	 * in the emulator the grade's own; on a GPU built once, when first needed. */
-	int emu_tried, emu_ok;
+	 * in the emulator the grade's own; on a GPU built once, when first needed,
+	 * and its symbols checked (emu_refused: the check's words in emu_log). */
+	int emu_tried, emu_ok, emu_refused;
 	struct build_result emu;
 	char emu_log[8192];
-	/* On a GPU, the steps that need no GPU run beside the GPU's (side.h). */
-	struct side beside;
+	/* On a GPU, the steps that need no GPU run beside the GPU's (side.h):
+	 * the emulator's from the start, lab 4's calculator once its file is built. */
+	struct side emulator, calculator;
 };
+
+/* What the children of a grade share; harness is the build they run. */
+static struct run_context context_for(const struct grade_run *run, const char *harness)
+{
+	const struct grade_request *req = run->req;
+	return (struct run_context){ req->lab, req->rubric, harness, req->work_dir, req->seed, req->salt,
+				     req->isolation, req->gpu,
+				     /* the batch's GPU lock, child by child */
+				     run->backend == BACKEND_CUDA ? req->gpu_phase : NULL,
+				     req->gpu_phase_arg };
+}
 
 /* 1. Build. */
 static int step_build(struct grade_run *run, struct grade *g)
@@ -73,11 +86,7 @@ static int step_build(struct grade_run *run, struct grade *g)
 				  sizeof(g->build_log));
 	if (rc == 0) {
 		test_pass(t, "%s", "");
-		run->ctx = (struct run_context){ req->lab, req->rubric, run->built.harness, req->work_dir,
-						 req->seed, req->salt, req->isolation, req->gpu,
-						 /* the batch's GPU lock, child by child */
-						 run->backend == BACKEND_CUDA ? req->gpu_phase : NULL,
-						 req->gpu_phase_arg };
+		run->ctx = context_for(run, run->built.harness);
 		return 1;
 	}
 	if (rc < 0) {
@@ -116,9 +125,28 @@ static void occupancy_check(struct grade_run *run, struct grade *g)
 
 static int step_occupancy_check(struct grade_run *run, struct grade *g)
 {
-	if (!run->beside.pid)
+	if (!run->calculator.pid)
 		occupancy_check(run, g);
 	return 1;
+}
+
+/*
+ * On a GPU the emulator's build is not the one step_integrity checked, and
+ * a file can tell the two compilers apart: its symbols are checked too,
+ * or a stand-in defined for the emulator alone would report the analysis.
+ */
+static void emu_check(struct grade_run *run)
+{
+	struct grade scratch;
+	grade_init(&scratch, run->req->lab);
+	if (!integrity_check(run->req->rubric, BACKEND_EMU, run->emu.student_obj,
+			     isolation_for_tools(run->req->isolation), &scratch)) {
+		run->emu_ok = 0;
+		run->emu_refused = 1;
+		snprintf(run->emu_log, sizeof(run->emu_log), "%s",
+			 scratch.n_tests ? scratch.tests[scratch.n_tests - 1].message : "");
+	}
+	grade_free(&scratch);
 }
 
 static const struct build_result *emu_build(struct grade_run *run)
@@ -132,6 +160,8 @@ static const struct build_result *emu_build(struct grade_run *run)
 					       run->dev, isolation_for_tools(req->isolation),
 					       req->rubric->build_timeout_s, &run->emu, run->emu_log,
 					       sizeof(run->emu_log)) == 0;
+		if (run->emu_ok)
+			emu_check(run);
 	}
 	return run->emu_ok ? &run->emu : NULL;
 }
@@ -155,7 +185,7 @@ static void predict(struct grade_run *run, struct grade *g)
 
 static int step_prediction(struct grade_run *run, struct grade *g)
 {
-	if (!run->beside.pid)
+	if (!run->emulator.pid)
 		predict(run, g);
 	return 1;
 }
@@ -205,9 +235,14 @@ static int step_occupancy_sweep(struct grade_run *run, struct grade *g)
  * races, work. Runs on a GPU machine too, from its own emulated build.
  */
 static void analyse(const struct grade_request *req, const struct run_context *ctx,
-		    const struct build_result *use, const char *build_log, struct grade *g)
+		    const struct build_result *use, int refused, const char *build_log, struct grade *g)
 {
 	const struct rubric *r = req->rubric;
+	if (refused) {
+		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, r->analysis_points);
+		test_fail(t, "the emulator's build of your file was not analysed: %.900s", build_log);
+		return;
+	}
 	if (!use) {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, 0);
 		t->status = TEST_NOT_MEASURED;
@@ -253,7 +288,8 @@ static void analysis(struct grade_run *run, struct grade *g)
 		t->status = TEST_NOT_MEASURED;
 		snprintf(t->message, sizeof(t->message), "not analysed: this grade ran with --no-analysis");
 	} else if (g->hangs == 0) {
-		analyse(req, &run->ctx, emu_build(run), run->emu_log, g);
+		const struct build_result *use = emu_build(run);
+		analyse(req, &run->ctx, use, run->emu_refused, run->emu_log, g);
 	} else {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS,
 						       req->rubric->analysis_points);
@@ -262,16 +298,18 @@ static void analysis(struct grade_run *run, struct grade *g)
 }
 
 /*
- * The forked grader runs its children as a sandbox uid of its own
- * (side.h), so it builds and runs in a folder of its own, inside the
- * grade's and handed to that uid as the grade's was (isolation_ready). Its
- * children reach the staged submission through the grade's folder, which
- * they may traverse but not list or write.
+ * A forked grader runs its children as a sandbox uid of its own (side.h),
+ * so it builds and runs in a folder of its own (name), inside the grade's
+ * and handed to that uid as the grade's was (isolation_ready). Its children
+ * reach the staged submission through the grade's folder, which they may
+ * traverse but not list or write. Sets up run for the fork; -1: no folder.
  */
-static int own_folder(struct grade_request *req, struct isolation_policy *policy, char *dir, size_t len)
+static int own_folder(struct grade_run *run, const char *name, struct grade_request *req,
+		      struct isolation_policy *policy, char *dir, size_t len)
 {
 	struct stat st;
-	snprintf(dir, len, "%s/emulator", req->work_dir);
+	*req = *run->req;
+	snprintf(dir, len, "%s/%s", req->work_dir, name);
 	if (mkdir(dir, 0700) < 0 || stat(req->work_dir, &st) < 0 ||
 	    (geteuid() == 0 && chmod(req->work_dir, (st.st_mode & 07777) | 0011) < 0))
 		return -1;
@@ -281,66 +319,96 @@ static int own_folder(struct grade_request *req, struct isolation_policy *policy
 		req->isolation = policy;
 	}
 	req->work_dir = dir;
+	run->req = req;
+	run->ctx.work_dir = dir;
+	run->ctx.isolation = req->isolation;
 	char err[512];
 	return isolation_ready(req->isolation, dir, err, sizeof(err));
 }
 
 /*
- * The steps that need no GPU, in a forked grader beside the GPU's: lab 4's
- * calculator (host code; its live table, where no batch made it, is read
- * from the GPU's occupancy API while the correctness child runs, which is
- * never timed), then the emulator's prediction and analysis. It cannot know
- * whether the kernel hangs on the GPU; step_analysis drops its work if so.
- * Without a folder of its own it ends unreported, and the grade runs the
- * steps itself.
+ * The emulator's steps, in a forked grader from the grade's start: they
+ * need nothing the GPU's find out, not even the nvcc build (its own build
+ * is checked by emu_check). It cannot know whether the kernel hangs on the
+ * GPU; step_analysis drops its work if so. Without a folder of its own it
+ * ends unreported, and the grade runs the steps itself.
  */
-static void beside_steps(void *arg, struct grade *g)
+static void beside_emulator(void *arg, struct grade *g)
 {
 	struct grade_run *run = arg;
-	struct grade_request req = *run->req;
+	struct grade_request req;
 	struct isolation_policy policy;
 	char dir[1100];
-	if (own_folder(&req, &policy, dir, sizeof(dir)) < 0)
+	run->ctx = context_for(run, NULL);	/* each step names the emulator build it runs */
+	if (own_folder(run, "emulator", &req, &policy, dir, sizeof(dir)) < 0)
 		_exit(1);
-	run->req = &req;
-	run->ctx.work_dir = req.work_dir;
-	run->ctx.isolation = req.isolation;
-	void (*part[BESIDE_STEPS])(struct grade_run *, struct grade *) = { occupancy_check, predict, analysis };
-	for (int i = 0; i < BESIDE_STEPS; i++) {
+	for (int i = 0; i < EMU_PARTS; i++) {
 		double t0 = now_s();
-		part[i](run, g);
+		if (i == EMU_BUILD)
+			emu_build(run);
+		else if (i == EMU_PREDICTION)
+			predict(run, g);
+		else
+			analysis(run, g);
 		g->step_seconds[i] = now_s() - t0;
 	}
-	g->n_steps = BESIDE_STEPS;
+	g->n_steps = EMU_PARTS;
 }
 
-/* On a GPU: the steps beside start (side.h), and join the grade at
- * step_analysis. A grader that cannot fork runs them in turn. */
-static int step_beside(struct grade_run *run, struct grade *g)
+/* Lab 4's calculator (host code) in a forked grader, once the file is
+ * built: its live table, where no batch made it, is read from the GPU's
+ * occupancy API while the correctness child runs, which is never timed. */
+static void beside_calculator(void *arg, struct grade *g)
+{
+	struct grade_run *run = arg;
+	struct grade_request req;
+	struct isolation_policy policy;
+	char dir[1100];
+	if (own_folder(run, "calculator", &req, &policy, dir, sizeof(dir)) < 0)
+		_exit(1);
+	double t0 = now_s();
+	occupancy_check(run, g);
+	g->step_seconds[0] = now_s() - t0;
+	g->n_steps = 1;
+}
+
+/* On a GPU: the emulator's steps start beside (side.h) before anything
+ * else, and join the grade at step_analysis. A grader that cannot fork
+ * runs them in turn. */
+static int step_emulator_beside(struct grade_run *run, struct grade *g)
 {
 	if (run->backend == BACKEND_CUDA)
-		side_start(&run->beside, g->lab, beside_steps, run);
+		side_start(&run->emulator, g->lab, beside_emulator, run);
 	return 1;
 }
 
-/* 5. The analysis: joined from beside, or run here. The time the emulator's
- * steps took beside goes into the metrics; the step table keeps the grade's
- * own wall time (how long it waited for them). */
+static int step_calculator_beside(struct grade_run *run, struct grade *g)
+{
+	if (run->backend == BACKEND_CUDA && run->req->lab->has_calculator &&
+	    run->req->rubric->occupancy_points > 0)
+		side_start(&run->calculator, g->lab, beside_calculator, run);
+	return 1;
+}
+
+/* 5. The analysis: joined from beside, or run here. The time the steps
+ * took beside goes into the metrics; the step table keeps the grade's own
+ * wall time (how long it waited for them). */
 static int step_analysis(struct grade_run *run, struct grade *g)
 {
-	double took[BESIDE_STEPS];
-	if (run->beside.pid && g->hangs) {
-		side_stop(&run->beside);	/* the kernel hangs: its analysis is not wanted */
-		occupancy_check(run, g);
-	} else if (run->beside.pid) {
-		if (side_join(&run->beside, g, took, BESIDE_STEPS) == 0) {
+	double calc = 0, emu[EMU_PARTS] = { 0 };
+	if (run->calculator.pid && side_join(&run->calculator, g, &calc, 1) < 0)
+		occupancy_check(run, g);	/* the fork died: its part again, here */
+	if (run->emulator.pid && g->hangs) {
+		side_stop(&run->emulator);	/* the kernel hangs: its analysis is not wanted */
+	} else if (run->emulator.pid) {
+		if (side_join(&run->emulator, g, emu, EMU_PARTS) == 0) {
 			json_object_set_new(g->metrics, "beside_seconds",
-					    json_pack("{s:f, s:f, s:f}", "occupancy calculator", took[0],
-						      "prediction", took[1], "analysis", took[2]));
+					    json_pack("{s:f, s:f, s:f, s:f}", "occupancy calculator", calc,
+						      "emulator build", emu[EMU_BUILD], "prediction",
+						      emu[EMU_PREDICTION], "analysis", emu[EMU_ANALYSIS]));
 			return 1;
 		}
-		occupancy_check(run, g);	/* the fork died: its part again, here */
-		predict(run, g);
+		predict(run, g);	/* the fork died: its part again, here */
 	}
 	analysis(run, g);
 	return 1;
@@ -353,9 +421,10 @@ struct step {
 
 /* The grade, in order (DESIGN.md, "How a grade is made"). */
 static const struct step steps[] = {
+	{ "emulator beside", step_emulator_beside },
 	{ "build", step_build },
 	{ "integrity", step_integrity },
-	{ "emulator beside", step_beside },
+	{ "calculator beside", step_calculator_beside },
 	{ "correctness", step_correctness },
 	{ "occupancy calculator", step_occupancy_check },
 	{ "prediction", step_prediction },
@@ -396,7 +465,8 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 		if (!go_on)
 			break;
 	}
-	side_stop(&run.beside);	/* only if a step ended the grade before the join */
+	side_stop(&run.emulator);	/* only if a step ended the grade before the joins */
+	side_stop(&run.calculator);
 	gates_apply(req->rubric, run.checked && run.failed == 0, g);
 	scale_settle(req->rubric, NULL, g);
 }

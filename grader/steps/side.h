@@ -1,11 +1,11 @@
 /*
  * A part of a grade run in a forked grader, beside the rest of the grade.
  *
- * On a GPU, lab 4's occupancy calculator and the emulator's steps (its
- * build of the file, the performance model's prediction, the analysis) need
+ * On a GPU, the emulator's steps (its build of the file, the performance
+ * model's prediction, the analysis) and lab 4's occupancy calculator need
  * nothing the GPU steps find out, so grade_run.c runs them this way while
- * the GPU steps run: 1.1 to 2.5 s of work a grade no longer waits for on
- * an H100, 3 to 5 s for lab 1's largest analysis size
+ * nvcc and the GPU steps run: 1.1 to 2.5 s of work a grade no longer waits
+ * for on an H100, 3 to 5 s for lab 1's largest analysis size
  * (docs/results/h100-2026-11-25b).
  *
  * A fork, not a thread: the sandbox kills every process of its run's
