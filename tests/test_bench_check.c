@@ -86,7 +86,7 @@ static int bench(const char *file, char *msg, size_t len)
 	struct run_context ctx = { .lab = &lab3_transpose, .rubric = &r, .harness = b.harness, .work_dir = work,
 				   .seed = 11 };
 	struct bench_run st;
-	int rc = bench_harness(&ctx, b.harness, &st, msg, len);
+	int rc = bench_harness(&ctx, b.harness, 0, &st, msg, len);
 	bench_run_free(&st);
 	char rm[1100];
 	snprintf(rm, sizeof(rm), "rm -rf %s", work);

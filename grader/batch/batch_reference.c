@@ -63,7 +63,7 @@ static void time_one(struct batch_config *c, int i)
 				   .gpu = g->visible[0] ? g->visible : NULL, .gpu_phase = batch_gpu_phase,
 				   .gpu_phase_arg = &locks };
 	struct bench_run *run = calloc(1, sizeof(*run));
-	int rc = run ? bench_harness(&ctx, g->reference_harness, run, msg, sizeof(msg)) : -1;
+	int rc = run ? bench_harness(&ctx, g->reference_harness, 0, run, msg, sizeof(msg)) : -1;
 	if (locks.lock_fd >= 0)
 		close(locks.lock_fd);
 	if (locks.turn_fd >= 0)

@@ -64,7 +64,7 @@ static double time_file(const struct run_context *ctx, const struct device_info 
 		return -1;
 	}
 	struct bench_run run;
-	if (bench_harness(ctx, b.harness, &run, msg, sizeof(msg)) < 0) {
+	if (bench_harness(ctx, b.harness, 0, &run, msg, sizeof(msg)) < 0) {
 		fprintf(stderr, "calibrate: %s: %s\n", rel, msg);
 		return -1;
 	}

@@ -3,11 +3,11 @@
  *
  *   harness device
  *   harness correct LAB SHAPE SEED [SHAPE SEED ...]   (one CUDA context for all)
- *   harness bench LAB RUNS SEED SHAPE [SHAPE ...]   (bench.c)
+ *   harness bench LAB RUNS SEED SHAPE [SHAPE ...] [sweep RUNS SHAPE]   (bench.c; the
+ *                                          sweep: lab 4's bandwidth against occupancy)
  *   harness analysis LAB SHAPE SEED        (emulator build only)
  *   harness predict LAB SHAPE SEED SMS [computed]  (emulator build only: the performance model's trace)
  *   harness occupancy LAB QUERIES          (lab 4's calculator, on the CPU)
- *   harness sweep LAB RUNS SEED SHAPE      (lab 4: bandwidth against occupancy; bench.c)
  *
  * It reports on CHANNEL_FD (see common/channel.h) and nowhere else. Nothing
  * it reports is taken on trust: the grader regenerates the inputs from the
@@ -364,9 +364,9 @@ static void run_occupancy(const char *path)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: harness device | correct LAB (SHAPE SEED)... | bench LAB RUNS SEED SHAPE... | "
-			"analysis LAB SHAPE SEED | predict LAB SHAPE SEED SMS [computed] | occupancy LAB QUERIES | "
-			"sweep LAB RUNS SEED SHAPE\n");
+	fprintf(stderr, "usage: harness device | correct LAB (SHAPE SEED)... | bench LAB RUNS SEED SHAPE... "
+			"[sweep RUNS SHAPE] | analysis LAB SHAPE SEED | predict LAB SHAPE SEED SMS [computed] | "
+			"occupancy LAB QUERIES\n");
 	exit(2);
 }
 
@@ -400,24 +400,27 @@ int main(int argc, char **argv)
 			struct shape s = need_shape(lab, argv[i]);
 			run_correct(lab, &s, strtoull(argv[i + 1], NULL, 10));
 		}
-	} else if (strcmp(cmd, "bench") == 0 && argc >= 6 && argc - 5 <= HARNESS_MAX_BENCH) {
+	} else if (strcmp(cmd, "bench") == 0 && argc >= 6) {
 		const struct lab *lab = need_lab(argv[2]);
-		int runs = atoi(argv[3]);
-		if (runs < 1 || runs > 10000)
-			usage();
+		int runs = atoi(argv[3]), n = 0, at = 5;
+		uint64_t seed = strtoull(argv[4], NULL, 10);
 		struct shape shapes[HARNESS_MAX_BENCH];
-		for (int i = 5; i < argc; i++)
-			shapes[i - 5] = need_shape(lab, argv[i]);
-		send_device();
-		bench_sizes(lab, shapes, argc - 5, runs, strtoull(argv[4], NULL, 10));
-	} else if (strcmp(cmd, "sweep") == 0 && argc == 6) {
-		const struct lab *lab = need_lab(argv[2]);
-		int runs = atoi(argv[3]);
-		if (runs < 1 || runs > 10000 || !lab_sweep_call)
+		for (; at < argc && strcmp(argv[at], "sweep") != 0; at++) {
+			if (n == HARNESS_MAX_BENCH)
+				usage();
+			shapes[n++] = need_shape(lab, argv[at]);
+		}
+		/* Lab 4's sweep in the same process: one CUDA context, one start. */
+		int sweep_runs = at + 2 < argc ? atoi(argv[at + 1]) : 0;
+		if (runs < 1 || runs > 10000 || n == 0 || (at < argc && (at + 3 != argc || sweep_runs < 1 ||
+									    sweep_runs > 10000 || !lab_sweep_call)))
 			usage();
-		struct shape s = need_shape(lab, argv[5]);
 		send_device();
-		bench_sweep(lab, &s, runs, strtoull(argv[4], NULL, 10));
+		bench_sizes(lab, shapes, n, runs, seed);
+		if (at < argc) {
+			struct shape s = need_shape(lab, argv[at + 2]);
+			bench_sweep(lab, &s, sweep_runs, seed);
+		}
 	} else if (strcmp(cmd, "occupancy") == 0 && argc == 4) {
 		need_lab(argv[2]);
 #ifdef KIT_EMU

@@ -53,6 +53,7 @@ struct grade_run {
 	const char *ref_harness;	/* the reference solution built for this GPU, or NULL */
 	struct build_result ref;
 	int timed;			/* the performance step timed the submission */
+	json_t *sweep;			/* lab 4: the sweep's points, timed by the same child */
 	/* The submission's emulator build, for the prediction and the analysis:
 	 * in the emulator the grade's own; on a GPU built once, when first needed,
 	 * and its symbols checked (emu_refused: the check's words in emu_log). */
@@ -214,19 +215,24 @@ static int step_reference(struct grade_run *run, struct grade *g)
 	return 1;
 }
 
-/* 4. Performance, on a GPU, for a correct kernel only; beside the reference. */
+/* 4. Performance, on a GPU, for a correct kernel only; beside the reference.
+ * Lab 4's sweep is timed by the same child, after the graded sizes. */
 static int step_performance(struct grade_run *run, struct grade *g)
 {
-	run->timed = performance_run(&run->ctx, run->backend, run->failed == 0,
-				     run->req->reference_timing, run->ref_harness, run->dev, g);
+	const struct grade_request *req = run->req;
+	int sweeps = req->lab->has_calculator && req->rubric->sweep_runs > 0;
+	run->timed = performance_run(&run->ctx, run->backend, run->failed == 0, req->reference_timing,
+				     run->ref_harness, run->dev, sweeps ? &run->sweep : NULL, g);
 	return 1;
 }
 
 /* Lab 4: bandwidth against occupancy, for a kernel that was timed. */
 static int step_occupancy_sweep(struct grade_run *run, struct grade *g)
 {
-	if (run->timed && run->req->rubric->sweep_runs > 0)
-		occupancy_sweep(&run->ctx, g);
+	if (run->timed && run->sweep)
+		occupancy_sweep(&run->ctx, run->sweep, g);
+	json_decref(run->sweep);
+	run->sweep = NULL;
 	return 1;
 }
 

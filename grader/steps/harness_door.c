@@ -236,14 +236,15 @@ int harness_split(const struct harness_report *whole, struct harness_report *par
 }
 
 int harness_bench(const struct run_context *ctx, const char *harness, const struct shape *shapes,
-		  int n, struct harness_report *rep, char *err, size_t errlen)
+		  int n, int sweep, struct harness_report *rep, char *err, size_t errlen)
 {
-	char runs[16], seed[32], texts[GRADE_MAX_BENCH][64];
-	char *argv[GRADE_MAX_BENCH + 6];
+	const struct rubric *r = ctx->rubric;
+	char runs[16], seed[32], texts[GRADE_MAX_BENCH][64], sweep_runs[16], sweep_shape[64];
+	char *argv[GRADE_MAX_BENCH + 9];
 	int a = 0;
 	if (n > GRADE_MAX_BENCH)
 		n = GRADE_MAX_BENCH;
-	snprintf(runs, sizeof(runs), "%d", ctx->rubric->runs);
+	snprintf(runs, sizeof(runs), "%d", r->runs);
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)ctx->seed);
 	argv[a++] = (char *)harness;
 	argv[a++] = "bench";
@@ -252,9 +253,16 @@ int harness_bench(const struct run_context *ctx, const char *harness, const stru
 	argv[a++] = seed;
 	for (int i = 0; i < n; i++)
 		argv[a++] = (char *)shape_format(&shapes[i], texts[i], sizeof(texts[i]));
+	if (sweep) {
+		snprintf(sweep_runs, sizeof(sweep_runs), "%d", r->sweep_runs);
+		argv[a++] = "sweep";
+		argv[a++] = sweep_runs;
+		argv[a++] = (char *)shape_format(&r->perf_shape, sweep_shape, sizeof(sweep_shape));
+	}
 	argv[a] = NULL;
-	/* One MSG_TIMING per shape: samples and a launch log, well under 1 MiB. */
-	return run_student(ctx, argv, ctx->rubric->bench_timeout_s, 1 << 20, GPU_ALONE, rep, err, errlen);
+	/* One MSG_TIMING per shape and per point of the sweep: samples and a
+	 * launch log, well under 1 MiB. */
+	return run_student(ctx, argv, r->bench_timeout_s, 1 << 20, GPU_ALONE, rep, err, errlen);
 }
 
 int harness_analysis(const struct run_context *ctx, const char *harness, const struct shape *s,
@@ -293,18 +301,6 @@ int harness_occupancy(const struct run_context *ctx, const char *path, int n,
 	size_t want = (size_t)n * sizeof(struct occ_result);
 	return run_student(ctx, argv, ctx->rubric->occupancy_timeout_s, want + 65536, GPU_NONE, rep, err,
 			   errlen);
-}
-
-int harness_sweep(const struct run_context *ctx, struct harness_report *rep, char *err, size_t errlen)
-{
-	const struct rubric *r = ctx->rubric;
-	char runs[16], seed[32], shape[64];
-	snprintf(runs, sizeof(runs), "%d", r->sweep_runs);
-	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)ctx->seed);
-	shape_format(&r->perf_shape, shape, sizeof(shape));
-	char *argv[] = { (char *)ctx->harness, "sweep", (char *)ctx->lab->id, runs, seed, shape, NULL };
-	/* One MSG_TIMING per point of the sweep. */
-	return run_student(ctx, argv, r->bench_timeout_s, 1 << 20, GPU_ALONE, rep, err, errlen);
 }
 
 void harness_part_free(struct harness_report *part)

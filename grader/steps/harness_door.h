@@ -62,9 +62,12 @@ void harness_part_free(struct harness_report *part);
 
 /* bench: harness (the submission's or the reference's) timed at each of
  * shapes[0..n), rubric->runs runs each, beside a copy of the same bytes;
- * ctx->seed chooses the inputs and the checked runs (common/bench_plan.h). */
+ * ctx->seed chooses the inputs and the checked runs (common/bench_plan.h).
+ * sweep: then, in the same process, lab 4's kernel at the performance
+ * shape with more and more dynamic shared memory, rubric->sweep_runs runs
+ * per point (one MSG_TIMING each, after the shapes'). */
 int harness_bench(const struct run_context *ctx, const char *harness, const struct shape *shapes,
-		  int n, struct harness_report *rep, char *err, size_t errlen);
+		  int n, int sweep, struct harness_report *rep, char *err, size_t errlen);
 
 /* analysis: harness (an emulator build) at shape s (analysis_shape.h) with
  * ctx->seed's inputs and traced blocks, sending the emulator's metrics. */
@@ -83,10 +86,6 @@ int harness_predict(const struct run_context *ctx, const char *harness, const st
  * (one struct occ_result back for each). */
 int harness_occupancy(const struct run_context *ctx, const char *path, int n,
 		      struct harness_report *rep, char *err, size_t errlen);
-
-/* sweep: lab 4's kernel at the performance shape, with more and more
- * dynamic shared memory, rubric->sweep_runs runs per point. */
-int harness_sweep(const struct run_context *ctx, struct harness_report *rep, char *err, size_t errlen);
 
 void harness_report_free(struct harness_report *rep);
 

@@ -6,7 +6,6 @@
 
 #include "bench_plan.h"
 #include "steps/bench_check.h"
-#include "steps/harness_door.h"
 #include "steps/timing.h"
 
 /* Keeps the sweep sorted by occupancy, one point per occupancy (several
@@ -28,46 +27,40 @@ static void insert_point(json_t *sweep, json_t *point)
 	json_array_insert_new(sweep, at, point);
 }
 
-void occupancy_sweep(const struct run_context *ctx, struct grade *g)
+void occupancy_sweep(const struct run_context *ctx, json_t *points, struct grade *g)
 {
 	const struct rubric *r = ctx->rubric;
-	char err[256], msg[512];
-	struct harness_report rep;
-	if (harness_sweep(ctx, &rep, err, sizeof(err)) < 0) {
-		json_object_set_new(g->metrics, "sweep_error", json_string(err));
-		return;
-	}
+	char msg[512];
 	json_t *sweep = json_array();
 	double bytes = ctx->lab->min_bytes(&r->perf_shape), sum_ms = 0;
 	size_t i;
 	json_t *t;
 	/* One checker for every point: they share the base input (bench_plan.h). */
 	struct bench_checker checker = { 0 };
-	int bad = rep.corrupt || !rep.ended || json_array_size(rep.timings) == 0;
-	if (!bad && bench_checker_open(&checker, ctx->lab, &r->perf_shape, msg, sizeof(msg)) < 0) {
-		json_object_set_new(g->metrics, "sweep_error", json_string(msg));
-		harness_report_free(&rep);
-		return;
-	}
-	json_array_foreach(rep.timings, i, t) {
+	int bad = bench_checker_open(&checker, ctx->lab, &r->perf_shape, msg, sizeof(msg)) < 0;
+	json_array_foreach(points, i, t) {
 		double gbps, copy, spread;
 		char launch[224];
 		double occ = launches_max_occupancy(json_object_get(t, "launches"), launch, sizeof(launch));
-		if (bad || timing_read(t, r->sweep_runs, bytes, &gbps, &copy, &spread, &sum_ms) < 0 || occ < 0) {
+		if (bad)
+			break;
+		if (timing_read(t, r->sweep_runs, bytes, &gbps, &copy, &spread, &sum_ms) < 0 || occ < 0) {
+			snprintf(msg, sizeof(msg), "the harness's report of a point of the sweep is malformed%s",
+				 occ < 0 ? " (no launch recorded)" : "");
 			bad = 1;
 			break;
 		}
 		/* The performance test's rules: outputs checked, nothing above the ceiling. */
 		if (bench_check_outputs(&checker, ctx->seed, t, r->sweep_runs, BENCH_SWEEP_CHECKED_RUNS, msg,
 					sizeof(msg)) < 0) {
-			bad = 3;
+			bad = 1;
 			break;
 		}
 		if (timing_above_ceiling(100 * gbps / copy)) {
 			snprintf(msg, sizeof(msg), "a point of the sweep ran at %.1f%% of a device-to-device "
 				 "copy of the same bytes: no correct kernel beats a copy, so the sweep is not "
 				 "believed", 100 * gbps / copy);
-			bad = 3;
+			bad = 1;
 			break;
 		}
 		insert_point(sweep, json_pack("{s:f, s:f, s:f, s:f, s:I, s:s}", "occupancy_pct", 100 * occ,
@@ -78,17 +71,10 @@ void occupancy_sweep(const struct run_context *ctx, struct grade *g)
 	}
 	if (checker.in)
 		bench_checker_close(&checker);
-	if (!bad && timings_outlast_child(sum_ms, &rep))
-		bad = 2;
 	if (bad) {
-		if (bad == 1)
-			harness_explain_abort(&rep, "stream_scale_shared", "the occupancy sweep", msg, sizeof(msg));
-		else if (bad == 2)
-			snprintf(msg, sizeof(msg), "the reported times outlast the process: not believed");
 		json_object_set_new(g->metrics, "sweep_error", json_string(msg));
 		json_decref(sweep);
 	} else {
 		json_object_set_new(g->metrics, "sweep", sweep);
 	}
-	harness_report_free(&rep);
 }

@@ -11,9 +11,10 @@
 #include "steps/correctness.h"
 #include "steps/grade.h"
 
-/* Adds g->metrics "sweep": [{"occupancy_pct", "gbps", "copy_gbps",
+/* From the points the performance step's child timed (performance.h):
+ * adds g->metrics "sweep": [{"occupancy_pct", "gbps", "copy_gbps",
  * "percent_of_copy", "extra_shared"}], by occupancy, one point per
- * occupancy; or "sweep_error" with why it could not be measured. */
-void occupancy_sweep(const struct run_context *ctx, struct grade *g);
+ * occupancy; or "sweep_error" with why they are not believed. */
+void occupancy_sweep(const struct run_context *ctx, json_t *points, struct grade *g);
 
 #endif

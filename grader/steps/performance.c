@@ -42,11 +42,38 @@ static int perf_index(const struct bench_run *b, const struct shape *s)
 void bench_run_free(struct bench_run *b)
 {
 	json_decref(b->launches);
-	b->launches = NULL;
+	json_decref(b->sweep);
+	b->launches = b->sweep = NULL;
 }
 
-int bench_harness(const struct run_context *ctx, const char *harness, struct bench_run *out,
-		  char *msg, size_t len)
+/* The sweep's points: the timings after the n sizes'. Adds their times to
+ * *sum_ms, for the check that no child reports more time than it lived. */
+static void take_sweep(const struct run_context *ctx, const struct harness_report *rep, int n,
+		       struct bench_run *out, double *sum_ms)
+{
+	const struct rubric *r = ctx->rubric;
+	double bytes = ctx->lab->min_bytes(&r->perf_shape), gbps, copy, spread;
+	if (!rep->ended || json_array_size(rep->timings) == (size_t)n) {
+		harness_explain_abort(rep, "stream_scale_shared", "the occupancy sweep", out->sweep_error,
+				      sizeof(out->sweep_error));
+		return;
+	}
+	out->sweep = json_array();
+	for (size_t i = (size_t)n; i < json_array_size(rep->timings); i++) {
+		json_t *t = json_array_get(rep->timings, i);
+		if (timing_read(t, r->sweep_runs, bytes, &gbps, &copy, &spread, sum_ms) < 0) {
+			snprintf(out->sweep_error, sizeof(out->sweep_error),
+				 "the harness's report of a point of the sweep is malformed");
+			json_decref(out->sweep);
+			out->sweep = NULL;
+			return;
+		}
+		json_array_append(out->sweep, t);
+	}
+}
+
+int bench_harness(const struct run_context *ctx, const char *harness, int sweep,
+		  struct bench_run *out, char *msg, size_t len)
 {
 	const struct rubric *r = ctx->rubric;
 	memset(out, 0, sizeof(*out));
@@ -56,12 +83,14 @@ int bench_harness(const struct run_context *ctx, const char *harness, struct ben
 		shape_format(&out->shapes[i], texts[i], sizeof(texts[i]));
 
 	struct harness_report rep;
-	if (harness_bench(ctx, harness, out->shapes, out->n, &rep, err, sizeof(err)) < 0) {
+	if (harness_bench(ctx, harness, out->shapes, out->n, sweep, &rep, err, sizeof(err)) < 0) {
 		snprintf(msg, len, "the grader could not start the harness: %s", err);
 		return -1;
 	}
 	int rc = -1;
-	if (rep.corrupt || !rep.ended || (int)json_array_size(rep.timings) != out->n) {
+	size_t got = json_array_size(rep.timings);
+	/* The sizes' timings whole; what the sweep after them did is its own. */
+	if (rep.corrupt || got < (size_t)out->n || (!sweep && (!rep.ended || got != (size_t)out->n))) {
 		harness_explain_abort(&rep, ctx->lab->entry, "timing", msg, len);
 		goto done;
 	}
@@ -84,6 +113,8 @@ int bench_harness(const struct run_context *ctx, const char *harness, struct ben
 		if (checked < 0)
 			goto done;
 	}
+	if (sweep)
+		take_sweep(ctx, &rep, out->n, out, &sum_ms);
 	json_t *graded = json_object_get(json_array_get(rep.timings, (size_t)perf_index(out, &r->perf_shape)),
 					 "launches");
 	out->launches = json_is_array(graded) ? json_deep_copy(graded) : NULL;
@@ -258,7 +289,7 @@ static void score_prediction(const struct rubric *r, const char *shape, struct t
 
 int performance_run(const struct run_context *ctx, enum backend backend, int correct,
 		    const struct bench_run *reference_timing, const char *reference_harness,
-		    const struct device_info *dev, struct grade *g)
+		    const struct device_info *dev, json_t **sweep, struct grade *g)
 {
 	const struct rubric *r = ctx->rubric;
 	char shape[64], name[96], msg[TEST_MESSAGE_LEN];
@@ -283,14 +314,19 @@ int performance_run(const struct run_context *ctx, enum backend backend, int cor
 		return 0;
 	}
 	struct bench_run st, ref;
-	if (bench_harness(ctx, ctx->harness, &st, msg, sizeof(msg)) < 0) {
+	if (bench_harness(ctx, ctx->harness, sweep != NULL, &st, msg, sizeof(msg)) < 0) {
 		test_fail(t, "%s", msg);
 		bench_run_free(&st);
 		return 0;
 	}
+	if (sweep) {
+		*sweep = json_incref(st.sweep);
+		if (!st.sweep)
+			json_object_set_new(g->metrics, "sweep_error", json_string(st.sweep_error));
+	}
 	const struct bench_run *use = reference_timing;
 	int timed_now = !use && reference_harness;
-	if (timed_now && bench_harness(ctx, reference_harness, &ref, msg, sizeof(msg)) == 0)
+	if (timed_now && bench_harness(ctx, reference_harness, 0, &ref, msg, sizeof(msg)) == 0)
 		use = &ref;
 	record(g, &st, use);
 	score(ctx, &st, use, dev, t, g);

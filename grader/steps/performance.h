@@ -19,6 +19,10 @@ struct bench_run {
 	/* The kernels the call launched at the graded size (CUDA: the harness's
 	 * launch log), or NULL; freed by bench_run_free. */
 	json_t *launches;
+	/* Lab 4's sweep, timed by the same child when asked (bench_harness):
+	 * its points' MSG_TIMINGs, or NULL and why in sweep_error. */
+	json_t *sweep;
+	char sweep_error[512];
 };
 
 void bench_run_free(struct bench_run *b);
@@ -26,21 +30,24 @@ void bench_run_free(struct bench_run *b);
 /* Points for pct on a band: 0 below lower, full above upper, linear between. */
 double band_points(const struct band *b, double pct, double max_points);
 
-/* Times ctx->harness at the performance size (and the chart's sizes).
- * Returns 0, or -1 with why in msg (a crash, a CUDA error, implausible timings). */
-int bench_harness(const struct run_context *ctx, const char *harness, struct bench_run *out,
-		  char *msg, size_t len);
+/* Times harness at the performance size (and the chart's sizes), and with
+ * sweep lab 4's sweep after them in the same child. Returns 0, or -1 with
+ * why in msg (a crash, a CUDA error, implausible timings); a sweep that
+ * fails after the sizes were timed costs the sweep alone (out->sweep_error). */
+int bench_harness(const struct run_context *ctx, const char *harness, int sweep,
+		  struct bench_run *out, char *msg, size_t len);
 
 /*
  * The performance test. correct: every correctness test passed (else the
  * test is skipped: speed counts only for a correct kernel). reference_timing:
  * the solution already timed on this GPU model (a batch times it once), or
  * NULL; else reference_harness: the solution built for this GPU, timed now,
- * or NULL. Returns 1 when the submission was timed (lab 4's occupancy sweep
- * follows only then), else 0.
+ * or NULL. sweep: NULL, or where lab 4's sweep, timed by the same child,
+ * is handed back (its points, or NULL with "sweep_error" in g's metrics).
+ * Returns 1 when the submission was timed, else 0.
  */
 int performance_run(const struct run_context *ctx, enum backend backend, int correct,
 		    const struct bench_run *reference_timing, const char *reference_harness,
-		    const struct device_info *dev, struct grade *g);
+		    const struct device_info *dev, json_t **sweep, struct grade *g);
 
 #endif

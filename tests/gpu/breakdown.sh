@@ -144,19 +144,17 @@ for lab in $labs; do
 	fi
 	bench_shapes=$performance_chart_shapes
 	case " $bench_shapes " in *" $performance_shape "*) ;; *) bench_shapes="$bench_shapes $performance_shape" ;; esac
+	# Lab 4's sweep is timed by the same child, after the sizes (harness_door.c).
+	sweep=
+	[ -n "$performance_sweep_runs" ] && sweep="sweep $performance_sweep_runs $performance_shape"
 	# shellcheck disable=SC2086
-	timed "$lab" "bench child: $performance_runs runs x ($bench_shapes)" \
-		"$W/harness-cuda" bench "$lab" "$performance_runs" 1 $bench_shapes 3>"$W/bench.chan"
+	timed "$lab" "bench child: $performance_runs runs x ($bench_shapes)${sweep:+, then the sweep}" \
+		"$W/harness-cuda" bench "$lab" "$performance_runs" 1 $bench_shapes $sweep 3>"$W/bench.chan"
 	"$TOOLS/breakdown-cpu" frames "$W/bench.chan" >"$W/bench.frames"
-	if [ -n "$performance_sweep_runs" ]; then
-		timed "$lab" "sweep child: $performance_sweep_runs runs x 10 occupancies at $performance_shape" \
-			"$W/harness-cuda" sweep "$lab" "$performance_sweep_runs" 1 "$performance_shape" 3>"$W/sweep.chan"
-		"$TOOLS/breakdown-cpu" frames "$W/sweep.chan" >"$W/sweep.frames"
-	fi
-	python3 - "$lab" "$W/bench.frames" "$W/sweep.frames" >>"$ROWS" <<'EOF'
+	python3 - "$lab" "$W/bench.frames" >>"$ROWS" <<'EOF'
 import json, sys, statistics
 lab = sys.argv[1]
-for path, what in ((sys.argv[2], 'bench'), (sys.argv[3], 'sweep')):
+for path, what in ((sys.argv[2], 'bench'),):
     try:
         lines = open(path).read().splitlines()
     except OSError:
