@@ -41,9 +41,9 @@ void occupancy_sweep(const struct run_context *ctx, json_t *points, struct grade
 	json_array_foreach(points, i, t) {
 		double gbps, copy, spread;
 		char launch[224];
-		double occ = launches_max_occupancy(json_object_get(t, "launches"), launch, sizeof(launch));
 		if (bad)
 			break;
+		double occ = launches_max_occupancy(json_object_get(t, "launches"), launch, sizeof(launch));
 		if (timing_read(t, r->sweep_runs, bytes, &gbps, &copy, &spread, &sum_ms) < 0 || occ < 0) {
 			snprintf(msg, sizeof(msg), "the harness's report of a point of the sweep is malformed%s",
 				 occ < 0 ? " (no launch recorded)" : "");

@@ -153,23 +153,23 @@ for lab in $labs; do
 	"$TOOLS/breakdown-cpu" frames "$W/bench.chan" >"$W/bench.frames"
 	python3 - "$lab" "$W/bench.frames" >>"$ROWS" <<'EOF'
 import json, sys, statistics
-lab = sys.argv[1]
-for path, what in ((sys.argv[2], 'bench'),):
-    try:
-        lines = open(path).read().splitlines()
-    except OSError:
+lab, path = sys.argv[1], sys.argv[2]
+what = 'bench'
+try:
+    lines = open(path).read().splitlines()
+except OSError:
+    lines = []
+for line in lines:
+    kind, js = line.split('\t', 1)
+    if kind != '5':
         continue
-    for line in lines:
-        kind, js = line.split('\t', 1)
-        if kind != '5':
-            continue
-        t = json.loads(js)
-        st, cp = t['student_ms'], t['copy_ms']
-        label = '%s %s%s' % (what, t['shape'], '' if t.get('extra_shared', -1) < 0 else
-                             ' (extra shared %d)' % t['extra_shared'])
-        print('%s\t%s: timed loop (%d runs, L2 flush + call + flush + copy)\t%.4f\t'
-              'median call %.3f ms, median copy %.3f ms' % (lab, label, len(st), t['wall_ms'] / 1e3,
-              statistics.median(st), statistics.median(cp)))
+    t = json.loads(js)
+    st, cp = t['student_ms'], t['copy_ms']
+    label = '%s %s%s' % (what, t['shape'], '' if t.get('extra_shared', -1) < 0 else
+                         ' (extra shared %d)' % t['extra_shared'])
+    print('%s\t%s: timed loop (%d runs, L2 flush + call + flush + copy)\t%.4f\t'
+          'median call %.3f ms, median copy %.3f ms' % (lab, label, len(st), t['wall_ms'] / 1e3,
+          statistics.median(st), statistics.median(cp)))
 EOF
 
 	if [ -n "$analysis_shape" ]; then
