@@ -119,19 +119,19 @@ $(BUILD)/libkit.a: $(COMMON_OBJ)
 	ar rcs $@ $^
 
 # The parts that need the CUDA toolkit: the harness for the GPU (its main and
-# timing objects), its launch log and wrapper, the kit's hash kernel, the
-# device probe and lab 4's occupancy API.
+# timing objects), its launch log and wrapper, the kit's kernels (the input's
+# fill and the hash), the device probe and lab 4's occupancy API.
+KIT_KERNELS := $(BUILD)/harness/cuda/device_fill.o $(BUILD)/harness/cuda/device_hash.o
 CUDA_PARTS := $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/cuda/bench.o \
               $(BUILD)/harness/cuda/launch_log.o $(BUILD)/harness/cuda/launch_wrap.o \
-              $(BUILD)/harness/cuda/device_hash.o \
-              $(BUILD)/harness/device-probe $(BUILD)/harness/occupancy-api
+              $(KIT_KERNELS) $(BUILD)/harness/device-probe $(BUILD)/harness/occupancy-api
 
 harness: $(BUILD)/libkit.a $(BUILD)/harness/emu/harness_main.o $(BUILD)/harness/emu/predict.o \
          $(BUILD)/harness/emu/bench.o $(ENTRY_SRC:grader/%.c=$(BUILD)/harness/%.o) \
          $(if $(CUDA_SKIP),,$(CUDA_PARTS))
 ifneq ($(CUDA_SKIP),)
 	@echo "make: GPU backend not built ($(CUDA_SKIP)); skipped: the CUDA harness," \
-	      "launch log and wrapper, the kit's hash kernel, device probe, lab 4's occupancy API." \
+	      "launch log and wrapper, the kit's kernels, device probe, lab 4's occupancy API." \
 	      "The emulator grades everything."
 	@rm -f $(CUDA_PARTS)
 endif
@@ -152,18 +152,18 @@ $(BUILD)/harness/cuda/launch_%.o: grader/harness/launch_%.c | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -I$(CUDA_INC) -c $< -o $@
 
-# The kit's hash kernel (device_hash.cu) runs on whatever GPU grades, not
-# only the one it was built beside: machine code for the A100's and H100's
-# generations, and PTX for the oldest architecture this toolkit knows, which
-# the driver compiles for any newer GPU when the harness loads it. (Recursive
-# '=': nvcc is asked only when one of these is built.)
-HASH_PTX = $(firstword $(filter compute_%,$(shell $(NVCC) --list-gpu-arch 2>/dev/null)))
+# The kit's kernels (device_fill.cu, device_hash.cu) run on whatever GPU
+# grades, not only the one they were built beside: machine code for the
+# A100's and H100's generations, and PTX for the oldest architecture this
+# toolkit knows, which the driver compiles for any newer GPU when the harness
+# loads it. (Recursive '=': nvcc is asked only when one of these is built.)
+KIT_PTX = $(firstword $(filter compute_%,$(shell $(NVCC) --list-gpu-arch 2>/dev/null)))
 comma := ,
-HASH_GENCODE = -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
-                $(if $(HASH_PTX),-gencode arch=$(HASH_PTX)$(comma)code=$(HASH_PTX))
-$(BUILD)/harness/cuda/device_hash.o: grader/harness/device_hash.cu | $(BUILD)/.deps-ok
+KIT_GENCODE = -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+               $(if $(KIT_PTX),-gencode arch=$(KIT_PTX)$(comma)code=$(KIT_PTX))
+$(KIT_KERNELS): $(BUILD)/harness/cuda/%.o: grader/harness/%.cu | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
-	$(NVCC) $(HASH_GENCODE) -std=c++17 -O2 $(DEPFLAGS) -c $< -o $@
+	$(NVCC) $(KIT_GENCODE) -std=c++17 -O2 $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/harness/emu/harness_main.o: $(HARNESS_SRC) | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
@@ -180,7 +180,7 @@ $(BUILD)/harness/%.o: grader/%.c | $(BUILD)/.deps-ok
 # Finds out whether there is a CUDA device, and which, without any student
 # code: the cuda harness linked with an entry that is never called.
 $(BUILD)/harness/device-probe: $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/cuda/bench.o \
-                               $(BUILD)/harness/cuda/launch_log.o $(BUILD)/harness/cuda/device_hash.o \
+                               $(BUILD)/harness/cuda/launch_log.o $(KIT_KERNELS) \
                                $(BUILD)/harness/harness/no_entry.o $(COMMON_OBJ)
 	$(NVCC) $^ -o $@
 
@@ -232,12 +232,14 @@ $(BUILD)/tests/%.o: CPPFLAGS += -Icommon -Igrader
 # Criterion is checked (and installed) only when a test is built.
 $(TEST_SRC:%.c=$(BUILD)/%.o) $(EMU_TEST_OBJ): | $(BUILD)/.deps-test-ok
 
-# The kit's hash kernel against bench_output_hash (tests/test_device_hash.c):
-# one program built for the GPU, linked as a harness is (the launch log's
-# --wrap flags, as launch_log.h's LAUNCH_LOG_WRAP_FLAGS lists them), and by
-# the emulator's compiler, which runs the same kernel on any machine.
+# The kit's kernels against the C functions they stand for, bench_output_hash
+# and rng_fill_words (tests/test_device_hash.c): one program built for the
+# GPU, linked as a harness is (the launch log's --wrap flags, as
+# launch_log.h's LAUNCH_LOG_WRAP_FLAGS lists them), and by the emulator's
+# compiler, which runs the same kernels on any machine.
 HASH_CHECK_SRC  := tests/gpu/device_hash_check.cu
 HASH_CHECK_DEPS := grader/harness/device_hash.cu grader/harness/device_hash.h \
+                   grader/harness/device_fill.cu grader/harness/device_fill.h \
                    grader/harness/launch_log.h common/rng.h common/bench_plan.h
 LAUNCH_WRAP_LDFLAGS := $(foreach f,__cudaLaunchKernel __cudaLaunchKernel_ptsz cudaLaunchKernel \
                        cudaLaunchKernel_ptsz __cudaGetKernel,-Xlinker --wrap=$(f))
@@ -245,23 +247,23 @@ HASH_CHECKS := $(BUILD)/tests/device-hash-check-emu $(if $(CUDA_SKIP),,$(BUILD)/
 # Built (and kept up to date) wherever the unit tests are, which run them.
 $(BUILD)/tests/unit: | $(HASH_CHECKS)
 
-$(BUILD)/tests/device-hash-check: $(HASH_CHECK_SRC) $(HASH_CHECK_DEPS) $(BUILD)/harness/cuda/device_hash.o \
+$(BUILD)/tests/device-hash-check: $(HASH_CHECK_SRC) $(HASH_CHECK_DEPS) $(KIT_KERNELS) \
                                   $(BUILD)/harness/cuda/launch_log.o $(BUILD)/harness/cuda/launch_wrap.o \
                                   $(BUILD)/libkit.a
 	@mkdir -p $(dir $@)
-	$(NVCC) $(HASH_GENCODE) -std=c++17 -O2 $(LAUNCH_WRAP_LDFLAGS) $(HASH_CHECK_SRC) \
+	$(NVCC) $(KIT_GENCODE) -std=c++17 -O2 $(LAUNCH_WRAP_LDFLAGS) $(HASH_CHECK_SRC) \
 		$(filter %.o %.a,$^) -o $@
 
 # Compiled apart: the wrapper's link puts the objects it is given before
 # those it compiles, and the kit's library must come after both.
-$(BUILD)/tests/emu-hash/device_hash.o: $(HASH_CHECK_DEPS) $(EMU_TOOLS) | $(BUILD)/.deps-ok
+$(BUILD)/tests/emu-hash/device_%.o: $(HASH_CHECK_DEPS) $(EMU_TOOLS) | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
-	$(EMU_CC) -c grader/harness/device_hash.cu -o $@
+	$(EMU_CC) -c grader/harness/device_$*.cu -o $@
 $(BUILD)/tests/emu-hash/check.o: $(HASH_CHECK_SRC) $(HASH_CHECK_DEPS) $(EMU_TOOLS) | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(EMU_CC) -c $(HASH_CHECK_SRC) -o $@
 $(BUILD)/tests/device-hash-check-emu: $(BUILD)/tests/emu-hash/check.o $(BUILD)/tests/emu-hash/device_hash.o \
-                                      $(BUILD)/libkit.a $(EMU_TOOLS)
+                                      $(BUILD)/tests/emu-hash/device_fill.o $(BUILD)/libkit.a $(EMU_TOOLS)
 	$(EMU_CC) -o $@ $(filter %.o %.a,$^)
 
 # The GPU tests (tests/test_gpu.c) run only where there is a GPU; say which.

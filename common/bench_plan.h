@@ -49,7 +49,7 @@ struct bench_run_plan {
  * seed's and yet no file can work it out beforehand from its command line. */
 uint64_t bench_seed(uint64_t seed, const struct shape *s, long extra, uint64_t secret);
 
-/* The stream the base input of shape s is filled with (fill_input), for
+/* The stream the base input of shape s is filled with (lab_fill_input), for
  * every timed call of that shape in the process. */
 uint64_t bench_input_seed(uint64_t seed, const struct shape *s, uint64_t secret);
 

@@ -1,5 +1,6 @@
 /*
- * Large host buffers (the harness's inputs and outputs, up to gigabytes):
+ * Large host buffers (the grader's inputs and references, the emulated
+ * harness's inputs, an output brought back whole: up to gigabytes):
  * anonymous mappings aligned to 2 MiB and marked for transparent huge pages,
  * so that the first touch of a gigabyte faults 512 pages, not 262144. Where
  * the kernel gives no huge pages the buffer still works, at 4 KiB a fault.

@@ -9,45 +9,56 @@
 
 uint64_t rng_at(uint64_t seed, uint64_t i)
 {
-	return rng_mix64(rng_mix64(seed) ^ (i * 0xd1b54a32d192ed03ull));
+	return rng_bits(rng_key(seed), i);
 }
 
 /* Inputs are generated in parallel (parallel.h): every word depends only on
- * the key and its index, so the pieces are independent. */
+ * the key and its index, so the pieces are independent. The words are
+ * rng.h's, which the GPU's fill kernel makes too. */
 #define FILL_GRAIN ((size_t)1 << 20)
 
 struct fill_job {
 	void *dst;
+	size_t first;	/* the stream's index of dst[0] */
+	enum rng_kind kind;
 	uint64_t key;
 };
 
-static void fill_u32_piece(size_t begin, size_t end, void *arg)
+/* One test of the kind a piece, not one a word. */
+static void fill_words_piece(size_t begin, size_t end, void *arg)
 {
 	const struct fill_job *job = arg;
 	uint32_t *dst = job->dst;
-	for (size_t i = begin; i < end; i++)
-		dst[i] = (uint32_t)(rng_mix64(job->key ^ (i * 0xd1b54a32d192ed03ull)) >> 32);
+	if (job->kind == RNG_U32)
+		for (size_t k = begin; k < end; k++)
+			dst[k] = rng_word_u32(job->key, job->first + k);
+	else
+		for (size_t k = begin; k < end; k++)
+			dst[k] = rng_word(RNG_F32, job->key, job->first + k);
 }
 
 static void fill_f32_piece(size_t begin, size_t end, void *arg)
 {
 	const struct fill_job *job = arg;
 	float *dst = job->dst;
-	for (size_t i = begin; i < end; i++) {
-		uint32_t bits = (uint32_t)(rng_mix64(job->key ^ (i * 0xd1b54a32d192ed03ull)) >> 40);
-		dst[i] = (float)bits * (2.0f / 16777216.0f) - 1.0f;	/* 24 bits: exact */
-	}
+	for (size_t i = begin; i < end; i++)
+		dst[i] = rng_word_f32(job->key, i);
+}
+
+void rng_fill_words(uint32_t *dst, size_t first, size_t count, enum rng_kind kind, uint64_t seed)
+{
+	struct fill_job job = { dst, first, kind, rng_key(seed) };
+	parallel_for(count, FILL_GRAIN, fill_words_piece, &job);
 }
 
 void rng_fill_u32(uint32_t *dst, size_t n, uint64_t seed)
 {
-	struct fill_job job = { dst, rng_mix64(seed) };
-	parallel_for(n, FILL_GRAIN, fill_u32_piece, &job);
+	rng_fill_words(dst, 0, n, RNG_U32, seed);
 }
 
 void rng_fill_f32(float *dst, size_t n, uint64_t seed)
 {
-	struct fill_job job = { dst, rng_mix64(seed) };
+	struct fill_job job = { dst, 0, RNG_F32, rng_key(seed) };
 	parallel_for(n, FILL_GRAIN, fill_f32_piece, &job);
 }
 

@@ -134,7 +134,7 @@ static json_t *timing_of(const struct lab *lab, const struct shape *s, uint64_t 
 		bench_plan_run(stream, n_in, run, runs, checks, &p);
 		if (!p.checked)
 			continue;
-		lab->fill_input(in, s, bench_input_seed(seed, s, secret));
+		lab_fill_input(lab, in, s, bench_input_seed(seed, s, secret));
 		bench_apply_chunk(in, &p);
 		lab->reference(in, out, s);
 		char hash[32];

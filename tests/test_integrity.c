@@ -6,6 +6,7 @@
 
 #include "steps/integrity.h"
 #include "steps/known_symbols.h"
+#include "sys/kit_paths.h"
 
 static struct rubric r;
 static struct symbol_set known_cuda, known_emu;
@@ -100,6 +101,18 @@ Test(integrity, no_stand_ins_for_the_runtime)
 	cr_expect_not_null(judge(BACKEND_EMU, "cuemu_metrics_reset", 0),
 			   "the analysis must not be reset from inside the submission");
 	cr_expect_not_null(judge(BACKEND_EMU, "cuemu_set_tracing", 0));
+}
+
+/* The kit's kernels' entry points are the kit's names too, where the CUDA
+ * toolkit built them (the only place a GPU harness links them). */
+Test(integrity, no_stand_ins_for_the_kits_kernels)
+{
+	char fill_o[1024];
+	kit_path(fill_o, sizeof fill_o, "build/harness/cuda/device_fill.o");
+	if (access(fill_o, R_OK) != 0)
+		cr_skip_test("the kit's kernels are not built (no CUDA toolkit)");
+	cr_expect_not_null(judge(BACKEND_CUDA, "kit_device_fill", 1), "the kit's fill defined");
+	cr_expect_not_null(judge(BACKEND_CUDA, "kit_device_hash", 1), "the kit's hash defined");
 }
 
 /* A weak C++ copy of an inline function, or of the personality pointer, is

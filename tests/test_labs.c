@@ -32,7 +32,7 @@ Test(labs, references_follow_the_definitions)
 {
 	struct shape s = { 1, { 5 } };
 	uint32_t in[5], inc[5], exc[5];
-	lab_find("lab1")->fill_input(in, &s, 9);
+	lab_fill_input(lab_find("lab1"), in, &s, 9);
 	lab_find("lab1")->reference(in, inc, &s);
 	lab_find("lab2")->reference(in, exc, &s);
 	cr_expect_eq(exc[0], 0u);
@@ -47,7 +47,7 @@ Test(labs, transpose_inputs_are_floats_and_messages_name_both_ends)
 	const struct lab *l = lab_find("lab3");
 	struct shape s = { 2, { 3, 5 } };
 	uint32_t in[15], out[15];
-	l->fill_input(in, &s, 1);
+	lab_fill_input(l, in, &s, 1);
 	l->reference(in, out, &s);
 	float f;
 	memcpy(&f, &in[7], 4);

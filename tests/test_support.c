@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/guard.h"
 #include "sys/kit_paths.h"
@@ -19,7 +20,7 @@ struct harness_report correct_report(const struct lab *lab, const struct shape *
 	uint32_t *in = malloc(n_in * 4), *span = malloc((n + 2 * GUARD_WORDS) * 4);
 	for (size_t i = 0; i < n + 2 * GUARD_WORDS; i++)
 		span[i] = POISON_WORD;
-	lab->fill_input(in, s, seed);
+	lab_fill_input(lab, in, s, seed);
 	lab->reference(in, span + GUARD_WORDS, s);
 	free(in);
 	struct harness_report rep;
@@ -110,4 +111,19 @@ void test_write_file(const char *path, const char *text)
 	cr_assert_not_null(f, "%s", path);
 	fputs(text, f);
 	fclose(f);
+}
+
+void run_kit_kernel_check(const char *rel, const char *args)
+{
+	char exe[1024], cmd[1300], out[32768] = "";
+	kit_path(exe, sizeof(exe), rel);
+	cr_assert_eq(access(exe, X_OK), 0, "%s is not built: run make test-build", exe);
+	snprintf(cmd, sizeof(cmd), "'%s' %s 2>&1", exe, args);
+	FILE *p = popen(cmd, "r");
+	cr_assert_not_null(p, "%s", cmd);
+	size_t n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	int status = pclose(p);
+	cr_expect_eq(status, 0, "%s %s: exit status %d\n%s", rel, args, status, out);
+	cr_expect(strstr(out, "kit kernels: all checks held") != NULL, "%s %s\n%s", rel, args, out);
 }

@@ -36,6 +36,10 @@ void emu_lab3_build(const char *file, struct rubric *r, char *work, struct build
 void add_graded_test(struct grade *g, const char *name, enum test_group group, enum test_status st,
 		     double points, double max, const char *message);
 
+/* Runs the kit's check of its kernels (tests/gpu/device_hash_check.cu) at
+ * the kit's path rel with args ("hash" or "fill"); asserts it held. */
+void run_kit_kernel_check(const char *rel, const char *args);
+
 /* Makes a fresh folder /tmp/NAME-XXXXXX; its path in out (the test fails if it cannot). */
 void test_temp_dir(char *out, size_t len, const char *name);
 

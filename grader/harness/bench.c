@@ -10,7 +10,8 @@
  * call that recognises a repeat (its arguments, its pointers) and skips or
  * copies work leaves poison or stale words, and the check fails. One
  * secret is drawn per process, so the base input of a size is generated
- * and sent to the GPU once, however many sweep points time it.
+ * once, however many sweep points time it: on the GPU, in its own memory
+ * (device_fill.h), as each run's changed chunk is put back.
  */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
@@ -20,9 +21,9 @@
 
 #include "../../common/bench_plan.h"
 #include "../../common/guard.h"
-#include "../../common/host_buffer.h"
 #include "../../common/rng.h"
 #include "../labs/lab.h"
+#include "device_fill.h"
 #include "device_hash.h"
 #include "harness.h"
 
@@ -98,16 +99,17 @@ static void reset_launches(void)
 #endif
 }
 
-/* Device buffers for timing: the input (its base words kept on the host,
- * to undo each run's chunk), the output with room to move, an L2 flusher. */
+/* Device buffers for timing: the input (each run's chunk undone by
+ * generating its base words again), the output with room to move, an L2
+ * flusher. */
 struct bench_buffers {
-	uint32_t *h_in;
 	uint32_t *d_in, *d_out;
 	void *flush;
 	size_t in_words, out_words, flush_bytes;
 	cudaEvent_t a, b;
 	struct bench_run_plan last;	/* the chunk written last */
 	int filled;			/* d_in holds the base input of input_seed */
+	enum rng_kind input;		/* the lab's (lab.h) */
 	uint64_t input_seed;
 };
 
@@ -118,9 +120,7 @@ static void buffers_open(struct bench_buffers *bb, const struct lab *lab, const 
 	bb->in_words = lab->in_count(s);
 	bb->out_words = lab->out_count(s);
 	bb->flush_bytes = flush_bytes;
-	bb->h_in = host_buffer_alloc(bb->in_words * 4);
-	if (!bb->h_in)
-		fail("host memory", "out of host memory");
+	bb->input = lab->input;
 	check(cudaMalloc((void **)&bb->d_in, bb->in_words * 4), "cudaMalloc (input)");
 	check(cudaMalloc((void **)&bb->d_out, (bb->out_words + BENCH_SLACK_WORDS) * 4), "cudaMalloc (output)");
 	check(cudaMalloc(&bb->flush, flush_bytes), "cudaMalloc (L2 flush buffer)");
@@ -128,18 +128,23 @@ static void buffers_open(struct bench_buffers *bb, const struct lab *lab, const 
 	check(cudaEventCreate(&bb->b), "cudaEventCreate");
 }
 
+/* The base input's words [first, first + count), generated in d_in. */
+static void fill_base(struct bench_buffers *bb, size_t first, size_t count)
+{
+	check(kit_device_fill(bb->d_in + first, first, count, bb->input, bb->input_seed),
+	      "the kit's fill of the input");
+}
+
 /* The base input of one timed size, unless d_in holds it already (the
  * last run's chunk is undone by the next prepare_run). */
-static void buffers_fill(struct bench_buffers *bb, const struct lab *lab, const struct shape *s,
-			 uint64_t input_seed)
+static void buffers_fill(struct bench_buffers *bb, uint64_t input_seed)
 {
 	if (bb->filled && bb->input_seed == input_seed)
 		return;
-	lab->fill_input(bb->h_in, s, input_seed);
-	check(cudaMemcpy(bb->d_in, bb->h_in, bb->in_words * 4, cudaMemcpyHostToDevice), "cudaMemcpy (input)");
+	bb->input_seed = input_seed;
+	fill_base(bb, 0, bb->in_words);
 	bb->last.chunk_words = 0;
 	bb->filled = 1;
-	bb->input_seed = input_seed;
 }
 
 static void buffers_close(struct bench_buffers *bb)
@@ -149,7 +154,6 @@ static void buffers_close(struct bench_buffers *bb)
 	cudaFree(bb->d_in);
 	cudaFree(bb->d_out);
 	cudaFree(bb->flush);
-	host_buffer_free(bb->h_in, bb->in_words * 4);
 }
 
 /* Before a call: the last run's chunk undone, this run's written, the
@@ -158,8 +162,7 @@ static uint32_t *prepare_run(struct bench_buffers *bb, const struct bench_run_pl
 {
 	const struct bench_run_plan *l = &bb->last;
 	if (l->chunk_words)
-		check(cudaMemcpy(bb->d_in + l->chunk_at, bb->h_in + l->chunk_at, l->chunk_words * 4,
-				 cudaMemcpyHostToDevice), "cudaMemcpy (input)");
+		fill_base(bb, l->chunk_at, l->chunk_words);
 	check(cudaMemset(bb->d_in + p->chunk_at, p->chunk_byte, p->chunk_words * 4), "cudaMemset (input)");
 	bb->last = *p;
 	uint32_t *out = bb->d_out + p->out_offset;
@@ -183,12 +186,12 @@ static unsigned long long output_hash(struct bench_buffers *bb, const uint32_t *
  * see the same clocks and temperature; sends one MSG_TIMING with the
  * samples and the hashes of the checked runs.
  */
-static void time_and_send(struct bench_buffers *bb, const struct lab *lab, const struct shape *s,
-			  int runs, long extra, uint64_t seed, uint64_t secret, int checks)
+static void time_and_send(struct bench_buffers *bb, const struct shape *s, int runs, long extra,
+			  uint64_t seed, uint64_t secret, int checks)
 {
 	uint64_t stream = bench_seed(seed, s, extra, secret);
 	struct bench_run_plan p;
-	buffers_fill(bb, lab, s, bench_input_seed(seed, s, secret));
+	buffers_fill(bb, bench_input_seed(seed, s, secret));
 	/* Warm-up: module loading, first-touch allocations, clocks ramping up. */
 	for (int i = 0; i < 3; i++) {
 		bench_plan_run(stream, bb->in_words, runs + i, runs, checks, &p);
@@ -252,7 +255,7 @@ void bench_sizes(const struct lab *lab, const struct shape *shapes, int n, int r
 	for (int i = 0; i < n; i++) {
 		struct bench_buffers bb;
 		buffers_open(&bb, lab, &shapes[i], flush);
-		time_and_send(&bb, lab, &shapes[i], runs, -1, seed, secret, BENCH_CHECKED_RUNS);
+		time_and_send(&bb, &shapes[i], runs, -1, seed, secret, BENCH_CHECKED_RUNS);
 		buffers_close(&bb);
 	}
 }
@@ -278,8 +281,8 @@ void bench_sweep(const struct lab *lab, const struct shape *s, int runs, uint64_
 		extra = (extra + 127) / 128 * 128;
 		if (extra > (long)p.sharedMemPerBlockOptin)
 			extra = (long)p.sharedMemPerBlockOptin;
-		time_and_send(&bb, lab, s, runs, extra, seed, secret, BENCH_SWEEP_CHECKED_RUNS);
+		time_and_send(&bb, s, runs, extra, seed, secret, BENCH_SWEEP_CHECKED_RUNS);
 	}
-	time_and_send(&bb, lab, s, runs, 0, seed, secret, BENCH_SWEEP_CHECKED_RUNS);
+	time_and_send(&bb, s, runs, 0, seed, secret, BENCH_SWEEP_CHECKED_RUNS);
 	buffers_close(&bb);
 }

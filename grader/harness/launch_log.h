@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 #ifdef __cplusplus
-extern "C" {	/* device_hash.cu, nvcc's C++, calls launch_log_pause */
+extern "C" {	/* device_hash.cu and device_fill.cu, nvcc's C++, call launch_log_pause */
 #endif
 
 /* The linker flags that route launches through the log. */
@@ -34,10 +34,10 @@ void launch_log_handle(const void *handle, const void *fn);
 void launch_log_reset(void);
 
 /* paused != 0: launches are not recorded until launch_log_pause(0). The
- * kit's own kernel (device_hash.cu) is launched paused: it is no launch of
- * the student's, and lab 4 grades occupancy from this log. A student's
- * file cannot call this: the lab's integrity rules refuse calls into the
- * kit (grader/steps/integrity.c). */
+ * kit's own kernels (device_hash.cu, device_fill.cu) are launched paused:
+ * they are no launches of the student's, and lab 4 grades occupancy from
+ * this log. A student's file cannot call this: the lab's integrity rules
+ * refuse calls into the kit (grader/steps/integrity.c). */
 void launch_log_pause(int paused);
 
 /* Appends ,"launches":[{...}] to the JSON object being built in buf (at

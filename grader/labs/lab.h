@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../common/rng.h"
 #include "../../common/shape.h"
 
 enum elem_kind { ELEM_U32, ELEM_F32 };
@@ -43,7 +44,10 @@ struct lab {
 	/* Minimum bytes a correct kernel must move: each input read once,
 	 * each output written once. */
 	double (*min_bytes)(const struct shape *s);
-	void (*fill_input)(uint32_t *in, const struct shape *s, uint64_t seed);
+	/* What the in_count input words are, from a test's seed: the grader's
+	 * input (lab_fill_input) and the harness's, which a GPU generates in
+	 * its own memory (grader/harness/device_fill.h), follow this alone. */
+	enum rng_kind input;
 	void (*reference)(const uint32_t *in, uint32_t *out, const struct shape *s);
 	/* Where output word i sits, in the student's terms ("index 1025",
 	 * "out[7][3] (row 7, col 3)"). */
@@ -86,9 +90,11 @@ const char *lab_ids(char *buf, size_t len);
 /* Shared helpers for descriptions. */
 void lab_format_word(enum elem_kind elem, uint32_t w, char *buf, size_t len);
 /* For the labs over a vector of n 32-bit words (the scans, lab 4's stream):
- * n words in and out, n read plus n written, full-range random input. */
+ * n words in and out, n read plus n written. */
 size_t lab_vector_count(const struct shape *s);
 double lab_vector_bytes(const struct shape *s);
-void lab_vector_fill(uint32_t *in, const struct shape *s, uint64_t seed);
+
+/* The input of shape s for seed: its in_count words of lab->input's stream. */
+void lab_fill_input(const struct lab *lab, uint32_t *in, const struct shape *s, uint64_t seed);
 
 #endif

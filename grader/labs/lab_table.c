@@ -49,7 +49,7 @@ double lab_vector_bytes(const struct shape *s)
 	return 2.0 * (double)s->dim[0] * 4.0;
 }
 
-void lab_vector_fill(uint32_t *in, const struct shape *s, uint64_t seed)
+void lab_fill_input(const struct lab *lab, uint32_t *in, const struct shape *s, uint64_t seed)
 {
-	rng_fill_u32(in, s->dim[0], seed);
+	rng_fill_words(in, 0, lab->in_count(s), lab->input, seed);
 }

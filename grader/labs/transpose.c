@@ -4,7 +4,6 @@
 #include <stdio.h>
 
 #include "../../common/reference.h"
-#include "../../common/rng.h"
 
 static size_t transpose_count(const struct shape *s)
 {
@@ -14,11 +13,6 @@ static size_t transpose_count(const struct shape *s)
 static double transpose_bytes(const struct shape *s)
 {
 	return 2.0 * (double)s->dim[0] * (double)s->dim[1] * 4.0;
-}
-
-static void transpose_fill(uint32_t *in, const struct shape *s, uint64_t seed)
-{
-	rng_fill_f32((float *)in, s->dim[0] * s->dim[1], seed);
 }
 
 static void transpose_ref(const uint32_t *in, uint32_t *out, const struct shape *s)
@@ -46,7 +40,7 @@ const struct lab lab3_transpose = {
 	.in_count = transpose_count,
 	.out_count = transpose_count,
 	.min_bytes = transpose_bytes,
-	.fill_input = transpose_fill,
+	.input = RNG_F32,	/* floats in [-1, 1): a transpose compares bits */
 	.reference = transpose_ref,
 	.describe_index = transpose_describe,
 	.slow_hint = "The usual cause: uncoalesced writes. When neighbouring threads write addresses a "

@@ -100,7 +100,7 @@ int bench_check_outputs(struct bench_checker *c, uint64_t seed, json_t *timing, 
 	uint64_t stream = bench_seed(seed, &c->shape, (long)json_integer_value(extra), secret);
 	uint64_t input_seed = bench_input_seed(seed, &c->shape, secret);
 	if (!c->filled || c->input_seed != input_seed) {
-		c->lab->fill_input(c->in, &c->shape, input_seed);
+		lab_fill_input(c->lab, c->in, &c->shape, input_seed);
 		c->filled = 1;
 		c->input_seed = input_seed;
 		c->base_hashed = 0;

@@ -110,14 +110,15 @@ int build_compile_only(enum backend backend, const char *submission, const char 
 /* The lab's harness: the backend's harness_main.o and bench.o, the lab's entry adapter,
  * the student's object and the kit library; on CUDA, the launch log, which
  * sees every kernel launch on its way to the runtime (launch_log.h), and the
- * kit's hash kernel (device_hash.cu). exit() is wrapped (harness_main.c's
- * __wrap_exit): nothing runs after it. */
+ * kit's kernels, the input's fill (device_fill.cu) and the hash
+ * (device_hash.cu). exit() is wrapped (harness_main.c's __wrap_exit):
+ * nothing runs after it. */
 static int link_harness(const struct lab *lab, enum backend backend, const char *obj,
 			const char *exe, const struct isolation_policy *tools, double timeout_s, char *log,
 			size_t loglen)
 {
 	char main_o[1024], entry_o[1024], libkit[1024], entry_rel[256], linker[1024], log_o[1024],
-		wrap_o[1024], predict_o[1024], bench_o[1024], hash_o[1024];
+		wrap_o[1024], predict_o[1024], bench_o[1024], hash_o[1024], fill_o[1024];
 	snprintf(entry_rel, sizeof(entry_rel), "build/harness/labs/%s_entry.o", lab->id);
 	kit_path(entry_o, sizeof(entry_o), entry_rel);
 	kit_path(libkit, sizeof(libkit), "build/libkit.a");
@@ -133,18 +134,19 @@ static int link_harness(const struct lab *lab, enum backend backend, const char 
 	kit_path(log_o, sizeof(log_o), "build/harness/cuda/launch_log.o");
 	kit_path(wrap_o, sizeof(wrap_o), "build/harness/cuda/launch_wrap.o");
 	kit_path(hash_o, sizeof(hash_o), "build/harness/cuda/device_hash.o");
+	kit_path(fill_o, sizeof(fill_o), "build/harness/cuda/device_fill.o");
 	kit_path(predict_o, sizeof(predict_o), "build/harness/emu/predict.o");
-	/* The last two only on CUDA. */
+	/* The last three only on CUDA. */
 	const char *need[] = { main_o, bench_o, entry_o, libkit, backend == BACKEND_CUDA ? log_o : predict_o,
-			       wrap_o, hash_o };
-	for (int i = 0; i < (backend == BACKEND_CUDA ? 7 : 5); i++)
+			       wrap_o, hash_o, fill_o };
+	for (int i = 0; i < (backend == BACKEND_CUDA ? 8 : 5); i++)
 		if (!file_exists(need[i])) {
 			snprintf(log, loglen, "the kit is not built: %s is missing (run make)", need[i]);
 			return -1;
 		}
 	if (backend == BACKEND_CUDA) {
 		char *argv[] = { linker, "-o", (char *)exe, LAUNCH_LOG_WRAP_FLAGS, "-Xlinker", "--wrap=exit",
-				 main_o, bench_o, log_o, wrap_o, hash_o, entry_o, (char *)obj, libkit, NULL };
+				 main_o, bench_o, log_o, wrap_o, hash_o, fill_o, entry_o, (char *)obj, libkit, NULL };
 		return run_tool(argv, tools, timeout_s, "link", log, loglen);
 	}
 	char *argv[] = { linker, "-o", (char *)exe, "-Wl,--wrap=exit", main_o, bench_o, predict_o, entry_o,

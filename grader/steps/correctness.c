@@ -106,7 +106,7 @@ static int expect(const struct lab *lab, const struct shape *s, uint64_t seed, s
 	e->words = lab->out_count(s);
 	e->want = host_buffer_alloc(e->words * 4);
 	if (in && e->want) {
-		lab->fill_input(in, s, seed);
+		lab_fill_input(lab, in, s, seed);
 		lab->reference(in, e->want, s);
 	} else {
 		host_buffer_free(e->want, e->words * 4);

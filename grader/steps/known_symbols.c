@@ -115,7 +115,7 @@ static int add_cudart(struct symbol_set *set, const char *path, char *err, size_
  * lab_entry_call would replace the kit's own. */
 static int kit_objects(struct strvec *files, char *err, size_t errlen)
 {
-	/* The launch log, its wrapper and the hash kernel are linked only into a GPU harness,
+	/* The launch log, its wrapper and the kit's kernels are linked only into a GPU harness,
 	 * and built only where the CUDA toolkit is (the Makefile). Without
 	 * them no GPU harness links (build.c says so), and their names are
 	 * nobody's to clash with; the checks of the rules still hold. */
@@ -123,6 +123,7 @@ static int kit_objects(struct strvec *files, char *err, size_t errlen)
 		{ "build/libkit.a", 0 }, { "build/harness/*/harness_main.o", 0 },
 		{ "build/harness/*/bench.o", 0 }, { "build/harness/labs/*.o", 0 },
 		{ "build/harness/cuda/launch_*.o", 1 }, { "build/harness/cuda/device_hash.o", 1 },
+		{ "build/harness/cuda/device_fill.o", 1 },
 	};
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
 		char pattern[1024];

@@ -109,12 +109,16 @@ for lab in $labs; do
 	say "$lab: replayed step by step"
 	timed "$lab" "build: nvcc -c (grader/build.c's line)" "$NVCC" -O3 -arch="$ARCH" -lineinfo \
 		-std=c++17 -I"$KIT/common" -c "$sol" -o "$W/student-cuda.o"
+	# The kit's kernels, as many as this version of the kit has (device_hash.cu,
+	# device_fill.cu, or none).
+	kit_kernels=(build/harness/cuda/device_*.o)
+	[ -e "${kit_kernels[0]}" ] || kit_kernels=()
 	timed "$lab" "build: link the harness (nvcc)" "$NVCC" -o "$W/harness-cuda" \
 		-Xlinker --wrap=__cudaLaunchKernel -Xlinker --wrap=__cudaLaunchKernel_ptsz \
 		-Xlinker --wrap=cudaLaunchKernel -Xlinker --wrap=cudaLaunchKernel_ptsz \
 		-Xlinker --wrap=__cudaGetKernel -Xlinker --wrap=exit build/harness/cuda/harness_main.o \
 		build/harness/cuda/bench.o build/harness/cuda/launch_log.o build/harness/cuda/launch_wrap.o \
-		build/harness/cuda/device_hash.o "build/harness/labs/${lab}_entry.o" "$W/student-cuda.o" build/libkit.a
+		"${kit_kernels[@]}" "build/harness/labs/${lab}_entry.o" "$W/student-cuda.o" build/libkit.a
 	i=0
 	for shape in $correctness_shapes; do
 		seed=$((1000 + i))

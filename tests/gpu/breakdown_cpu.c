@@ -114,7 +114,7 @@ static int time_correct(const char *lab_id, const char *shape_text, uint64_t see
 		fprintf(stderr, "breakdown-cpu: out of memory\n");
 		return 1;
 	}
-	lab->fill_input(in, &s, seed);
+	lab_fill_input(lab, in, &s, seed);
 	double t2 = now_s();
 	lab->reference(in, want, &s);
 	double t3 = now_s();
