@@ -37,14 +37,6 @@ static void fill_words_piece(size_t begin, size_t end, void *arg)
 			dst[k] = rng_word(RNG_F32, job->key, job->first + k);
 }
 
-static void fill_f32_piece(size_t begin, size_t end, void *arg)
-{
-	const struct fill_job *job = arg;
-	float *dst = job->dst;
-	for (size_t i = begin; i < end; i++)
-		dst[i] = rng_word_f32(job->key, i);
-}
-
 void rng_fill_words(uint32_t *dst, size_t first, size_t count, enum rng_kind kind, uint64_t seed)
 {
 	struct fill_job job = { dst, first, kind, rng_key(seed) };
@@ -58,8 +50,7 @@ void rng_fill_u32(uint32_t *dst, size_t n, uint64_t seed)
 
 void rng_fill_f32(float *dst, size_t n, uint64_t seed)
 {
-	struct fill_job job = { dst, 0, RNG_F32, rng_key(seed) };
-	parallel_for(n, FILL_GRAIN, fill_f32_piece, &job);
+	rng_fill_words((uint32_t *)dst, 0, n, RNG_F32, seed);	/* the floats' bits */
 }
 
 uint64_t rng_test_seed(uint64_t run_seed, uint64_t salt, unsigned test_index)

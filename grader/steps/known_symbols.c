@@ -122,8 +122,7 @@ static int kit_objects(struct strvec *files, char *err, size_t errlen)
 	static const struct { const char *pattern; int cuda_only; } parts[] = {
 		{ "build/libkit.a", 0 }, { "build/harness/*/harness_main.o", 0 },
 		{ "build/harness/*/bench.o", 0 }, { "build/harness/labs/*.o", 0 },
-		{ "build/harness/cuda/launch_*.o", 1 }, { "build/harness/cuda/device_hash.o", 1 },
-		{ "build/harness/cuda/device_fill.o", 1 },
+		{ "build/harness/cuda/launch_*.o", 1 }, { "build/harness/cuda/device_*.o", 1 },
 	};
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
 		char pattern[1024];
