@@ -240,7 +240,8 @@ $(TEST_SRC:%.c=$(BUILD)/%.o) $(EMU_TEST_OBJ): | $(BUILD)/.deps-test-ok
 HASH_CHECK_SRC  := tests/gpu/device_hash_check.cu
 HASH_CHECK_DEPS := grader/harness/device_hash.cu grader/harness/device_hash.h \
                    grader/harness/device_fill.cu grader/harness/device_fill.h \
-                   grader/harness/launch_log.h common/rng.h common/bench_plan.h
+                   grader/harness/kit_kernel.h grader/harness/launch_log.h common/rng.h \
+                   common/bench_plan.h
 LAUNCH_WRAP_LDFLAGS := $(foreach f,__cudaLaunchKernel __cudaLaunchKernel_ptsz cudaLaunchKernel \
                        cudaLaunchKernel_ptsz __cudaGetKernel,-Xlinker --wrap=$(f))
 HASH_CHECKS := $(BUILD)/tests/device-hash-check-emu $(if $(CUDA_SKIP),,$(BUILD)/tests/device-hash-check)
