@@ -5,7 +5,7 @@
 #
 #   sh mk/deps.sh grade   what grading needs: a C compiler, make, jansson, inih
 #                         (gnuplot and bubblewrap optional)
-#   sh mk/deps.sh test    the same, and Criterion for `make test`
+#   sh mk/deps.sh test    the same, and Criterion and headless Chromium for `make test`
 #   sh mk/deps.sh slurm   Slurm and munge, for make test-slurm's cluster
 #
 # Libraries are found with pkg-config (their headers as a fallback, for a
@@ -56,6 +56,8 @@ else
 	have_library jansson jansson.h || need libjansson-dev:jansson-devel
 	have_library inih ini.h || need libinih-dev:inih-devel
 	[ "$what" = test ] && { have_library criterion criterion/criterion.h || need libcriterion-dev:criterion-devel; }
+	# The HTML report's tests load it in a real browser.
+	[ "$what" = test ] && { have_program chromium || have_program chromium-browser || need chromium:chromium; }
 	have_program gnuplot || optional="$optional gnuplot-nox:gnuplot"
 	[ "$what" = grade ] && { have_program bwrap || optional="$optional bubblewrap:bubblewrap"; }
 fi
