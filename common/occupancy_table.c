@@ -95,10 +95,10 @@ static const struct {
 	unsigned bit;
 	const char *name;
 } limit_names[] = {
-	{ OCC_LIMIT_WARPS, "warps" },
-	{ OCC_LIMIT_REGISTERS, "registers" },
-	{ OCC_LIMIT_SHARED, "shared" },
-	{ OCC_LIMIT_BLOCKS, "blocks" },
+	{ KIT_OCC_LIMIT_WARPS, "warps" },
+	{ KIT_OCC_LIMIT_REGISTERS, "registers" },
+	{ KIT_OCC_LIMIT_SHARED, "shared" },
+	{ KIT_OCC_LIMIT_BLOCKS, "blocks" },
 };
 #define N_LIMITS (int)(sizeof(limit_names) / sizeof(limit_names[0]))
 
@@ -106,7 +106,7 @@ const char *occ_limits_format(unsigned limits, char *buf, size_t len)
 {
 	size_t at = 0;
 	buf[0] = '\0';
-	if (limits == OCC_LIMITS_UNKNOWN) {
+	if (limits == KIT_OCC_LIMITS_UNKNOWN) {
 		snprintf(buf, len, "?");
 		return buf;
 	}
@@ -123,7 +123,7 @@ const char *occ_limits_format(unsigned limits, char *buf, size_t len)
 int occ_limits_parse(const char *text, unsigned *limits)
 {
 	if (strcmp(text, "?") == 0) {
-		*limits = OCC_LIMITS_UNKNOWN;
+		*limits = KIT_OCC_LIMITS_UNKNOWN;
 		return 0;
 	}
 	*limits = 0;

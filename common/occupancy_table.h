@@ -28,11 +28,11 @@ extern "C" {
 #endif
 
 #define OCC_TABLE_MAX_ROWS 8192
-#define OCC_LIMITS_UNKNOWN 0x80000000u
+#define KIT_OCC_LIMITS_UNKNOWN 0x80000000u
 
 struct occ_row {
 	struct occ_kernel k;
-	struct occ_result r;		/* r.limits may be OCC_LIMITS_UNKNOWN */
+	struct occ_result r;		/* r.limits may be KIT_OCC_LIMITS_UNKNOWN */
 };
 
 struct occ_table {

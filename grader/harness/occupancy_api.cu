@@ -127,7 +127,7 @@ int main(int argc, char **argv)
 		if (occ_cuda_header(d, &k[i], &header) == 0 && header.blocks_per_sm == blocks) {
 			row->r.limits = header.limits;
 		} else {
-			row->r.limits = OCC_LIMITS_UNKNOWN;
+			row->r.limits = KIT_OCC_LIMITS_UNKNOWN;
 			disagree++;
 		}
 	}

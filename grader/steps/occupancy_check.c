@@ -17,13 +17,13 @@ static const char *hint_for(const struct occ_result *want)
 	if (want->blocks_per_sm == 0)
 		return "one block does not fit at all here: check each resource against what one block "
 		       "may have before dividing";
-	if (want->limits & OCC_LIMIT_REGISTERS)
+	if (want->limits & KIT_OCC_LIMIT_REGISTERS)
 		return "registers go to a warp in units of reg_alloc_unit (regs x 32 rounded up), and each "
 		       "of the sub_partitions holds a quarter of the register file, whole warps only";
-	if (want->limits & OCC_LIMIT_SHARED)
+	if (want->limits & KIT_OCC_LIMIT_SHARED)
 		return "each block also takes shared_reserved_per_block, and the total is rounded up to "
 		       "shared_alloc_unit";
-	if (want->limits & OCC_LIMIT_WARPS)
+	if (want->limits & KIT_OCC_LIMIT_WARPS)
 		return "a block takes whole warps: threads rounded up to a multiple of warp_size";
 	return "an SM holds at most max_blocks_per_sm blocks, however small";
 }
@@ -32,7 +32,7 @@ static int same(const struct occ_result *want, const struct occ_result *got)
 {
 	return want->blocks_per_sm == got->blocks_per_sm && want->warps_per_sm == got->warps_per_sm &&
 	       fabs(want->occupancy - got->occupancy) <= 1e-9 &&
-	       (want->limits == OCC_LIMITS_UNKNOWN || want->limits == got->limits);
+	       (want->limits == KIT_OCC_LIMITS_UNKNOWN || want->limits == got->limits);
 }
 
 /* Describes row i (wrong) at the end of msg. */
