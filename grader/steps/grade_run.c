@@ -17,6 +17,7 @@
 #include "sys/kit_paths.h"
 #include "steps/occupancy_check.h"
 #include "steps/occupancy_sweep.h"
+#include "steps/own_calculator.h"
 #include "steps/performance.h"
 #include "steps/prediction.h"
 #include "steps/scale.h"
@@ -105,8 +106,12 @@ static int step_build(struct grade_run *run, struct grade *g)
 /* 2. Integrity: nothing runs that calls what the lab forbids. */
 static int step_integrity(struct grade_run *run, struct grade *g)
 {
-	return integrity_check(run->req->rubric, run->backend, run->built.student_obj,
-			       isolation_for_tools(run->req->isolation), g);
+	const struct grade_request *req = run->req;
+	return integrity_check(req->rubric, run->backend, run->built.student_obj,
+			       isolation_for_tools(req->isolation), g) &&
+	       own_calculator_check(req->lab, run->backend, req->submission, run->built.student_obj,
+				    req->work_dir, run->dev, isolation_for_tools(req->isolation),
+				    req->rubric->build_timeout_s, &g->tests[g->n_tests - 1]);
 }
 
 /* 3. Correctness, one child per size. */
