@@ -12,6 +12,7 @@
 #include "steps/correctness.h"
 #include "steps/gates.h"
 #include "steps/integrity.h"
+#include "steps/launch_match.h"
 #include "sys/clock.h"
 #include "sys/isolation.h"
 #include "sys/kit_paths.h"
@@ -410,21 +411,27 @@ static int step_calculator_beside(struct grade_run *run, struct grade *g)
 static int step_analysis(struct grade_run *run, struct grade *g)
 {
 	double calc = 0, emu[EMU_PARTS] = { 0 };
+	int joined = 0;
 	if (run->calculator.pid && side_join(&run->calculator, g, &calc, 1) < 0)
 		occupancy_check(run, g);	/* the fork died: its part again, here */
 	if (run->emulator.pid && g->hangs) {
 		side_stop(&run->emulator);	/* the kernel hangs: its analysis is not wanted */
 	} else if (run->emulator.pid) {
-		if (side_join(&run->emulator, g, emu, EMU_PARTS) == 0) {
+		joined = side_join(&run->emulator, g, emu, EMU_PARTS) == 0;
+		if (joined)
 			json_object_set_new(g->metrics, "beside_seconds",
 					    json_pack("{s:f, s:f, s:f, s:f}", "occupancy calculator", calc,
 						      "emulator build", emu[EMU_BUILD], "prediction",
 						      emu[EMU_PREDICTION], "analysis", emu[EMU_ANALYSIS]));
-			return 1;
-		}
-		predict(run, g);	/* the fork died: its part again, here */
+		else
+			predict(run, g);	/* the fork died: its part again, here */
 	}
-	analysis(run, g);
+	if (!joined)
+		analysis(run, g);
+	/* On a GPU the analysis is of the emulator's build: believed only if
+	 * it launches what nvcc's build launches. */
+	if (run->backend == BACKEND_CUDA && !g->hangs)
+		launch_match_apply(&run->ctx, g);
 	return 1;
 }
 

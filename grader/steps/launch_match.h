@@ -13,6 +13,9 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "steps/grade.h"
+#include "steps/run_context.h"
+
 #define LAUNCH_MATCH_MAX 64
 
 /* One launch configuration, and how many launches had it. */
@@ -47,5 +50,13 @@ int launch_list_from_log(const json_t *launches, int overflow, struct launch_lis
  * the first difference in why, in the student's terms. */
 int launch_lists_differ(const struct launch_list *emu, const struct launch_list *gpu, char *why,
 			size_t len);
+
+/* On a GPU, once the emulator's analysis is in g (g->analysis): the GPU
+ * build's launches at the analysis shape (gpu: the nvcc build's context,
+ * whose seed and rubric choose the shape as the analysis did), its output
+ * checked too. Where they differ every analysis test fails, "not believed",
+ * with the first difference, and the gates on them stay closed; the
+ * verdict is in g->metrics as "launch_match". */
+void launch_match_apply(const struct run_context *gpu, struct grade *g);
 
 #endif
