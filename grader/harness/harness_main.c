@@ -5,7 +5,7 @@
  *   harness correct LAB SHAPE SEED [SHAPE SEED ...]   (one CUDA context for all)
  *   harness bench LAB RUNS SEED SHAPE [SHAPE ...] [sweep RUNS SHAPE]   (bench.c; the
  *                                          sweep: lab 4's bandwidth against occupancy)
- *   harness analysis LAB SHAPE SEED        (emulator build only)
+ *   harness analysis LAB SHAPE SEED [SMS]  (emulator build only)
  *   harness predict LAB SHAPE SEED SMS [computed]  (emulator build only: the performance model's trace)
  *   harness occupancy LAB QUERIES          (lab 4's calculator, on the CPU)
  *
@@ -397,7 +397,7 @@ static void run_occupancy(const char *path)
 static void usage(void)
 {
 	fprintf(stderr, "usage: harness device | correct LAB (SHAPE SEED)... | bench LAB RUNS SEED SHAPE... "
-			"[sweep RUNS SHAPE] | analysis LAB SHAPE SEED | predict LAB SHAPE SEED SMS [computed] | "
+			"[sweep RUNS SHAPE] | analysis LAB SHAPE SEED [SMS] | predict LAB SHAPE SEED SMS [computed] | "
 			"occupancy LAB QUERIES\n");
 	exit(2);
 }
@@ -460,10 +460,17 @@ int main(int argc, char **argv)
 #endif
 		run_occupancy(argv[3]);
 #ifdef KIT_EMU
-	} else if (strcmp(cmd, "analysis") == 0 && argc == 5) {
+	} else if (strcmp(cmd, "analysis") == 0 && (argc == 5 || argc == 6)) {
 		const struct lab *lab = need_lab(argv[2]);
 		struct shape s = need_shape(lab, argv[3]);
 		uint64_t seed = strtoull(argv[4], NULL, 10);
+		/* On a GPU machine, the GPU's multiprocessors: the file sizes its
+		 * grids as it does there (grader/steps/launch_match.h). */
+		int sms = argc == 6 ? atoi(argv[5]) : 0;
+		if (argc == 6 && (sms < 1 || sms > 4096))
+			usage();
+		if (sms > 0)
+			cuemu_set_device_sms(sms);
 		/* The traced blocks: a sample spread over the grid (emu/runtime/
 		 * sample.c), chosen by the run's seed and a secret, so that a file
 		 * that reads the seed on its command line cannot know them. */
