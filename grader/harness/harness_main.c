@@ -466,11 +466,10 @@ int main(int argc, char **argv)
 		uint64_t seed = strtoull(argv[4], NULL, 10);
 		/* On a GPU machine, the GPU's multiprocessors: the file sizes its
 		 * grids as it does there (grader/steps/launch_match.h). */
-		int sms = argc == 6 ? atoi(argv[5]) : 0;
-		if (argc == 6 && (sms < 1 || sms > 4096))
+		if (argc == 6 && (atoi(argv[5]) < 1 || atoi(argv[5]) > 4096))
 			usage();
-		if (sms > 0)
-			cuemu_set_device_sms(sms);
+		if (argc == 6)
+			cuemu_set_device_sms(atoi(argv[5]));
 		/* The traced blocks: a sample spread over the grid (emu/runtime/
 		 * sample.c), chosen by the run's seed and a secret, so that a file
 		 * that reads the seed on its command line cannot know them. */
