@@ -47,12 +47,14 @@ struct occ_kernel {
 };
 
 /* Which resources stop one more block from fitting: every one whose own
- * limit equals the answer (ties are common, and all of them count). */
+ * limit equals the answer (ties are common, and all of them count). The
+ * names carry the kit's prefix: the toolkit's cuda_occupancy.h, which any
+ * lab file but lab 4's may include, names its own OCC_LIMIT_*. */
 enum occ_limit {
-	OCC_LIMIT_WARPS = 1,		/* warp slots: max_threads_per_sm / warp_size */
-	OCC_LIMIT_REGISTERS = 2,	/* the register file */
-	OCC_LIMIT_SHARED = 4,		/* shared memory */
-	OCC_LIMIT_BLOCKS = 8,		/* max_blocks_per_sm */
+	KIT_OCC_LIMIT_WARPS = 1,	/* warp slots: max_threads_per_sm / warp_size */
+	KIT_OCC_LIMIT_REGISTERS = 2,	/* the register file */
+	KIT_OCC_LIMIT_SHARED = 4,	/* shared memory */
+	KIT_OCC_LIMIT_BLOCKS = 8,	/* max_blocks_per_sm */
 };
 
 struct occ_result {

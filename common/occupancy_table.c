@@ -95,10 +95,10 @@ static const struct {
 	unsigned bit;
 	const char *name;
 } limit_names[] = {
-	{ OCC_LIMIT_WARPS, "warps" },
-	{ OCC_LIMIT_REGISTERS, "registers" },
-	{ OCC_LIMIT_SHARED, "shared" },
-	{ OCC_LIMIT_BLOCKS, "blocks" },
+	{ KIT_OCC_LIMIT_WARPS, "warps" },
+	{ KIT_OCC_LIMIT_REGISTERS, "registers" },
+	{ KIT_OCC_LIMIT_SHARED, "shared" },
+	{ KIT_OCC_LIMIT_BLOCKS, "blocks" },
 };
 #define N_LIMITS (int)(sizeof(limit_names) / sizeof(limit_names[0]))
 
@@ -106,7 +106,7 @@ const char *occ_limits_format(unsigned limits, char *buf, size_t len)
 {
 	size_t at = 0;
 	buf[0] = '\0';
-	if (limits == OCC_LIMITS_UNKNOWN) {
+	if (limits == KIT_OCC_LIMITS_UNKNOWN) {
 		snprintf(buf, len, "?");
 		return buf;
 	}
@@ -123,7 +123,7 @@ const char *occ_limits_format(unsigned limits, char *buf, size_t len)
 int occ_limits_parse(const char *text, unsigned *limits)
 {
 	if (strcmp(text, "?") == 0) {
-		*limits = OCC_LIMITS_UNKNOWN;
+		*limits = KIT_OCC_LIMITS_UNKNOWN;
 		return 0;
 	}
 	*limits = 0;
@@ -227,6 +227,26 @@ static int parse_row(const char *line, const struct occ_device *d, struct occ_ro
 	return 0;
 }
 
+static int is_hex(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && s[i] && strchr("0123456789abcdef", s[i]))
+		i++;
+	return i == n && s[n] == '\0';
+}
+
+/* A hashed table's row: the question, and the answer's digest. */
+static int parse_hashed_row(const char *line, struct occ_row *row)
+{
+	int used = 0;
+	if (sscanf(line, "%d,%d,%d,%n", &row->k.threads_per_block, &row->k.regs_per_thread,
+		   &row->k.shared_per_block, &used) != 3 || !is_hex(line + used, OCC_DIGEST_HEX))
+		return -1;
+	snprintf(row->digest, sizeof(row->digest), "%s", line + used);
+	row->r = (struct occ_result){ -1, -1, -1.0, KIT_OCC_LIMITS_UNKNOWN };
+	return 0;
+}
+
 int occ_table_load(const char *path, struct occ_table *t, char *err, size_t errlen)
 {
 	memset(t, 0, sizeof(*t));
@@ -250,12 +270,17 @@ int occ_table_load(const char *path, struct occ_table *t, char *err, size_t errl
 		} else if (strncmp(line, "device ", 7) == 0) {
 			rc = parse_device(line + 7, &t->dev);
 			have_device = rc == 0;
-		} else if (strcmp(line, "threads,regs,shared,blocks,warps,limits") == 0) {
+		} else if (strncmp(line, "salt ", 5) == 0 && !have_header) {
+			rc = is_hex(line + 5, OCC_DIGEST_HEX) ? 0 : -1;
+			snprintf(t->salt, sizeof(t->salt), "%.32s", line + 5);
+		} else if (strcmp(line, t->salt[0] ? "threads,regs,shared,digest" :
+					     "threads,regs,shared,blocks,warps,limits") == 0) {
 			have_header = 1;
 		} else if (!have_device || !have_header || t->n_rows == OCC_TABLE_MAX_ROWS) {
 			rc = -1;
 		} else {
-			rc = parse_row(line, &t->dev, &t->rows[t->n_rows]);
+			rc = t->salt[0] ? parse_hashed_row(line, &t->rows[t->n_rows]) :
+					  parse_row(line, &t->dev, &t->rows[t->n_rows]);
 			t->n_rows += rc == 0;
 		}
 	}
@@ -280,13 +305,19 @@ int occ_table_write(FILE *f, const struct occ_table *t)
 #define WRITE_FIELD(x) fprintf(f, " %s=%d", #x, d->x);
 	DEVICE_FIELDS(WRITE_FIELD)
 #undef WRITE_FIELD
-	fprintf(f, "\nthreads,regs,shared,blocks,warps,limits\n");
+	if (t->salt[0])
+		fprintf(f, "\nsalt %s\nthreads,regs,shared,digest\n", t->salt);
+	else
+		fprintf(f, "\nthreads,regs,shared,blocks,warps,limits\n");
 	for (int i = 0; i < t->n_rows; i++) {
 		const struct occ_row *r = &t->rows[i];
 		char limits[96];
-		fprintf(f, "%d,%d,%d,%d,%d,%s\n", r->k.threads_per_block, r->k.regs_per_thread,
-			r->k.shared_per_block, r->r.blocks_per_sm, r->r.warps_per_sm,
-			occ_limits_format(r->r.limits, limits, sizeof(limits)));
+		fprintf(f, "%d,%d,%d,", r->k.threads_per_block, r->k.regs_per_thread, r->k.shared_per_block);
+		if (t->salt[0])
+			fprintf(f, "%s\n", r->digest);
+		else
+			fprintf(f, "%d,%d,%s\n", r->r.blocks_per_sm, r->r.warps_per_sm,
+				occ_limits_format(r->r.limits, limits, sizeof(limits)));
 	}
 	return ferror(f) ? -1 : 0;
 }

@@ -14,6 +14,12 @@
  *
  * limits is the occ_limit names joined by '+', or '?' where the source gave
  * the number of blocks but not why.
+ *
+ * The students' copy of the kit (mk/student_kit.sh) holds the tables hashed:
+ * a line "salt HEX" before the rows, the header
+ * "threads,regs,shared,digest", and each row's answer replaced by its
+ * digest (grader/steps/occupancy_digest.h), which checks an answer without
+ * saying it.
  */
 #ifndef KIT_OCCUPANCY_TABLE_H
 #define KIT_OCCUPANCY_TABLE_H
@@ -28,14 +34,18 @@ extern "C" {
 #endif
 
 #define OCC_TABLE_MAX_ROWS 8192
-#define OCC_LIMITS_UNKNOWN 0x80000000u
+#define KIT_OCC_LIMITS_UNKNOWN 0x80000000u
+
+#define OCC_DIGEST_HEX 32
 
 struct occ_row {
 	struct occ_kernel k;
-	struct occ_result r;		/* r.limits may be OCC_LIMITS_UNKNOWN */
+	struct occ_result r;		/* r.limits may be KIT_OCC_LIMITS_UNKNOWN */
+	char digest[OCC_DIGEST_HEX + 1];	/* a hashed table's row: r is unknown; else "" */
 };
 
 struct occ_table {
+	char salt[OCC_DIGEST_HEX + 1];	/* a hashed table's; "" for a plain one */
 	char source[256];
 	struct occ_device dev;
 	struct occ_row *rows;

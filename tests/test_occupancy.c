@@ -56,22 +56,22 @@ Test(occupancy, stored_sm90_answers_worked_cases)
 	cr_expect_eq(r->r.blocks_per_sm, 6);
 	cr_expect_eq(r->r.warps_per_sm, 48);
 	cr_expect_float_eq(r->r.occupancy, 0.75, 1e-12);
-	cr_expect_eq(r->r.limits, OCC_LIMIT_REGISTERS);
+	cr_expect_eq(r->r.limits, KIT_OCC_LIMIT_REGISTERS);
 	/* 100 threads take 4 warps; 16 blocks fill the 64 slots. */
 	r = find(&t, 100, 16, 0);
 	cr_assert(r);
 	cr_expect_eq(r->r.blocks_per_sm, 16);
-	cr_expect_eq(r->r.limits, OCC_LIMIT_WARPS);
+	cr_expect_eq(r->r.limits, KIT_OCC_LIMIT_WARPS);
 	/* 1024 threads of 255 registers cannot fit a block. */
 	r = find(&t, 1024, 255, 0);
 	cr_assert(r);
 	cr_expect_eq(r->r.blocks_per_sm, 0);
-	cr_expect_eq(r->r.limits, OCC_LIMIT_REGISTERS);
+	cr_expect_eq(r->r.limits, KIT_OCC_LIMIT_REGISTERS);
 	/* One byte over what a block may opt in to. */
 	r = find(&t, 128, 32, 232449);
 	cr_assert(r);
 	cr_expect_eq(r->r.blocks_per_sm, 0);
-	cr_expect_eq(r->r.limits, OCC_LIMIT_SHARED);
+	cr_expect_eq(r->r.limits, KIT_OCC_LIMIT_SHARED);
 	occ_table_free(&t);
 }
 
@@ -131,11 +131,11 @@ Test(occupancy, limits_names_round_trip)
 {
 	char buf[64];
 	unsigned l;
-	cr_expect_str_eq(occ_limits_format(OCC_LIMIT_WARPS | OCC_LIMIT_SHARED, buf, sizeof(buf)), "warps+shared");
+	cr_expect_str_eq(occ_limits_format(KIT_OCC_LIMIT_WARPS | KIT_OCC_LIMIT_SHARED, buf, sizeof(buf)), "warps+shared");
 	cr_expect_eq(occ_limits_parse("warps+shared", &l), 0);
-	cr_expect_eq(l, (unsigned)(OCC_LIMIT_WARPS | OCC_LIMIT_SHARED));
+	cr_expect_eq(l, (unsigned)(KIT_OCC_LIMIT_WARPS | KIT_OCC_LIMIT_SHARED));
 	cr_expect_eq(occ_limits_parse("?", &l), 0);
-	cr_expect_eq(l, OCC_LIMITS_UNKNOWN);
+	cr_expect_eq(l, KIT_OCC_LIMITS_UNKNOWN);
 	cr_expect_lt(occ_limits_parse("warps+", &l) + occ_limits_parse("", &l) + occ_limits_parse("regs", &l), 0);
 	cr_expect_str_eq(occ_limits_format(0, buf, sizeof(buf)), "none");
 	cr_expect_str_eq(occ_limits_format(0x30, buf, sizeof(buf)), "bits 0x30", "stray bits are shown");
@@ -165,10 +165,10 @@ Test(occupancy, compare_names_the_configuration_and_the_granularity)
 	got[at].blocks_per_sm = 8;
 	got[at].warps_per_sm = 64;
 	got[at].occupancy = 1.0;
-	got[at].limits = OCC_LIMIT_WARPS;
+	got[at].limits = KIT_OCC_LIMIT_WARPS;
 	/* ... and one that is right but for the limits, and one with a NaN. */
 	int tie = (int)(find(&t, 256, 32, 0) - t.rows);
-	got[tie].limits = OCC_LIMIT_WARPS;
+	got[tie].limits = KIT_OCC_LIMIT_WARPS;
 	int nan = (int)(find(&t, 1024, 255, 0) - t.rows);
 	got[nan].occupancy = 0.0 / 0.0;
 	cr_expect_eq(occupancy_compare(&t, got, msg, sizeof(msg)), 3);
@@ -188,8 +188,8 @@ Test(occupancy, unknown_limits_are_not_held_against_the_student)
 	struct occ_result *got = right_answers(&t);
 	char msg[1024];
 	for (int i = 0; i < t.n_rows; i++) {
-		got[i].limits = OCC_LIMIT_BLOCKS;
-		t.rows[i].r.limits = OCC_LIMITS_UNKNOWN;
+		got[i].limits = KIT_OCC_LIMIT_BLOCKS;
+		t.rows[i].r.limits = KIT_OCC_LIMITS_UNKNOWN;
 	}
 	cr_expect_eq(occupancy_compare(&t, got, msg, sizeof(msg)), 0, "%s", msg);
 	free(got);

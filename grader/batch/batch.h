@@ -80,7 +80,8 @@ int batch_scan(const char *dir, const struct lab *lab, const char *skip_path, st
 	       char *err, size_t errlen);
 void roster_free(struct roster *r);
 
-/* Copies src (a regular file, not a link, at most BATCH_MAX_SOURCE bytes)
+/* Copies src (a regular file, not a link, with one name, that its owner may
+ * read, at most BATCH_MAX_SOURCE bytes)
  * to dst, created new. Returns 0, or -1 with why. */
 int batch_copy_source(const char *src, const char *dst, char *why, size_t len);
 

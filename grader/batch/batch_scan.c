@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,15 +36,34 @@ static struct student *add_student(struct roster *r, const char *name)
 	return s;
 }
 
-/* Why path cannot be graded as the lab's file, or NULL when it can. A link
- * is refused: it could point at anything the grader (root) may read. */
-static const char *source_problem(const char *path, const char *file, char *buf, size_t len)
+/* Whether uid may read the file st describes, by its mode bits alone (a
+ * group's members are not looked up: a file only a group may read is
+ * refused, and the message says how to share it). */
+static int readable_by(const struct stat *st, uid_t uid)
+{
+	return st->st_uid == uid ? (st->st_mode & S_IRUSR) != 0 : (st->st_mode & S_IROTH) != 0;
+}
+
+/* Why path cannot be graded as the lab's file, or NULL when it can. The
+ * grader reads it as root, so nothing but the student's own file may pass:
+ * a symbolic link could point at anything root may read, and so could a
+ * hard link (another name of a file elsewhere: /etc/shadow, another class's
+ * work). owner is the uid of the student's entry in the class folder (their
+ * folder, or the .cu file itself): the file must be one that owner may
+ * read. */
+static const char *source_problem(const char *path, const char *file, uid_t owner, char *buf, size_t len)
 {
 	struct stat st;
 	if (lstat(path, &st) < 0)
 		snprintf(buf, len, "no submission: expected %s", file);
 	else if (S_ISLNK(st.st_mode))
 		snprintf(buf, len, "not graded: %s is a symbolic link", file);
+	else if (S_ISREG(st.st_mode) && st.st_nlink > 1)
+		snprintf(buf, len, "not graded: %s is a hard link (the file has %ju names); copy it instead",
+			 file, (uintmax_t)st.st_nlink);
+	else if (S_ISREG(st.st_mode) && !readable_by(&st, owner))
+		snprintf(buf, len, "not graded: %s is not readable by the owner of its folder (make it "
+			 "readable by its owner or by all)", file);
 	else if (!S_ISREG(st.st_mode))
 		snprintf(buf, len, "not graded: %s is not a regular file", file);
 	else if (st.st_size > BATCH_MAX_SOURCE)
@@ -96,7 +116,7 @@ static int scan_entry(const char *dir, const char *name, const struct lab *lab,
 		snprintf(s->source, sizeof(s->source), "%s", path);
 	else
 		snprintf(s->source, sizeof(s->source), "%.3800s/%.200s", path, lab->file);
-	const char *problem = source_problem(s->source, lab->file, why, sizeof(why));
+	const char *problem = source_problem(s->source, lab->file, st.st_uid, why, sizeof(why));
 	if (problem)
 		snprintf(s->problem, sizeof(s->problem), "%s", problem);
 	return 0;
@@ -139,11 +159,15 @@ void roster_free(struct roster *r)
 
 int batch_copy_source(const char *src, const char *dst, char *why, size_t len)
 {
+	/* The scan's checks again, on the file opened: the name may have been
+	 * pointed elsewhere since (a link swapped in between scan and copy). */
 	int in = open(src, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
-	if (in < 0 || fstat(in, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > BATCH_MAX_SOURCE) {
+	if (in < 0 || fstat(in, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > BATCH_MAX_SOURCE ||
+	    st.st_nlink > 1 || !readable_by(&st, st.st_uid)) {
 		snprintf(why, len, "cannot read %s: %s", src,
-			 in < 0 ? strerror(errno) : "not a regular file of at most 1 MiB");
+			 in < 0 ? strerror(errno) : "not a regular file of at most 1 MiB, with one name, "
+						    "that its owner may read");
 		if (in >= 0)
 			close(in);
 		return -1;

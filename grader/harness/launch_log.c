@@ -3,6 +3,7 @@
 
 #include <cuda_runtime_api.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_CONFIGS 32
@@ -10,7 +11,7 @@
 
 struct launch {
 	const void *fn;		/* the kernel's host stub: what the occupancy API takes */
-	unsigned grid, threads;
+	unsigned grid[3], block[3];
 	size_t shared;
 	long count;
 };
@@ -48,14 +49,14 @@ void launch_log_pause(int on)
 	paused = on;
 }
 
-void launch_log_record(const void *kernel, unsigned blocks, unsigned threads, size_t shared)
+void launch_log_record(const void *kernel, const unsigned grid[3], const unsigned block[3], size_t shared)
 {
 	if (paused)
 		return;
 	const void *fn = stub_of(kernel);
 	for (int i = 0; i < n_launches; i++)
-		if (launches[i].fn == fn && launches[i].grid == blocks && launches[i].threads == threads &&
-		    launches[i].shared == shared) {
+		if (launches[i].fn == fn && memcmp(launches[i].grid, grid, sizeof launches[i].grid) == 0 &&
+		    memcmp(launches[i].block, block, sizeof launches[i].block) == 0 && launches[i].shared == shared) {
 			launches[i].count++;
 			return;
 		}
@@ -63,7 +64,12 @@ void launch_log_record(const void *kernel, unsigned blocks, unsigned threads, si
 		overflow = 1;
 		return;
 	}
-	launches[n_launches++] = (struct launch){ fn, blocks, threads, shared, 1 };
+	struct launch *l = &launches[n_launches++];
+	l->fn = fn;
+	memcpy(l->grid, grid, sizeof l->grid);
+	memcpy(l->block, block, sizeof l->block);
+	l->shared = shared;
+	l->count = 1;
 }
 
 void launch_log_reset(void)
@@ -71,6 +77,9 @@ void launch_log_reset(void)
 	n_launches = 0;
 	overflow = 0;
 }
+
+/* The C++ runtime's demangler (the harness is linked by nvcc, with it). */
+char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status);
 
 /* Kernel names are the compiler's (mangled C++), made safe for a JSON string. */
 static void json_name(const char *s, char *out, size_t len)
@@ -100,7 +109,9 @@ size_t launch_log_json(char *buf, size_t len, size_t at)
 			regs = a.numRegs;
 			static_shared = (int)a.sharedSizeBytes;
 		}
-		if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, l->fn, (int)l->threads, l->shared) !=
+		if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, l->fn,
+								  (int)(l->block[0] * l->block[1] * l->block[2]),
+								  l->shared) !=
 		    cudaSuccess)
 			blocks = -1;
 #if CUDART_VERSION >= 12030
@@ -109,13 +120,23 @@ size_t launch_log_json(char *buf, size_t len, size_t at)
 #endif
 		cudaGetLastError();
 		json_name(raw ? raw : "?", name, sizeof(name));
-		int warps = blocks < 0 || warp <= 0 ? -1 : blocks * (int)((l->threads + warp - 1) / warp);
+		/* An extern "C" kernel's name is no mangled name: it stays as it is. */
+		int status = -1;
+		char *plain = raw ? __cxa_demangle(raw, NULL, NULL, &status) : NULL;
+		char demangled[256];
+		json_name(status == 0 && plain ? plain : raw ? raw : "?", demangled, sizeof(demangled));
+		free(plain);
+		unsigned grid = l->grid[0] * l->grid[1] * l->grid[2];
+		unsigned threads = l->block[0] * l->block[1] * l->block[2];
+		int warps = blocks < 0 || warp <= 0 ? -1 : blocks * (int)((threads + warp - 1) / warp);
 		at += (size_t)snprintf(buf + at, at < len ? len - at : 0,
-				       "%s{\"kernel\":\"%s\",\"grid\":%u,\"threads\":%u,\"dynamic_shared\":%zu,"
+				       "%s{\"kernel\":\"%s\",\"name\":\"%s\",\"grid\":%u,\"threads\":%u,"
+				       "\"grid_dims\":[%u,%u,%u],\"block_dims\":[%u,%u,%u],\"dynamic_shared\":%zu,"
 				       "\"static_shared\":%d,\"registers\":%d,\"blocks_per_sm\":%d,"
 				       "\"warps_per_sm\":%d,\"occupancy\":%.6f,\"count\":%ld}",
-				       i ? "," : "", name, l->grid, l->threads, l->shared, static_shared, regs,
-				       blocks, warps, warps < 0 ? -1.0 : (double)warps / max_warps, l->count);
+				       i ? "," : "", name, demangled, grid, threads, l->grid[0], l->grid[1],
+				       l->grid[2], l->block[0], l->block[1], l->block[2], l->shared, static_shared,
+				       regs, blocks, warps, warps < 0 ? -1.0 : (double)warps / max_warps, l->count);
 	}
 	at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "]");
 	return at;

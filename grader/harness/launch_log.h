@@ -25,10 +25,10 @@ extern "C" {	/* device_hash.cu and device_fill.cu, nvcc's C++, call launch_log_p
 		"-Xlinker", "--wrap=cudaLaunchKernel", "-Xlinker", "--wrap=cudaLaunchKernel_ptsz", \
 		"-Xlinker", "--wrap=__cudaGetKernel"
 
-/* From launch_wrap.c: one launch (the handle or host stub it names, blocks
- * in the grid, threads per block, dynamic shared bytes), and which host
+/* From launch_wrap.c: one launch (the handle or host stub it names, the
+ * grid's and the block's x, y, z, dynamic shared bytes), and which host
  * stub a CUDA 13 kernel handle stands for. */
-void launch_log_record(const void *kernel, unsigned blocks, unsigned threads, size_t shared);
+void launch_log_record(const void *kernel, const unsigned grid[3], const unsigned block[3], size_t shared);
 void launch_log_handle(const void *handle, const void *fn);
 
 void launch_log_reset(void);
@@ -42,7 +42,10 @@ void launch_log_pause(int paused);
 
 /* Appends ,"launches":[{...}] to the JSON object being built in buf (at
  * offset at), one entry per distinct launch configuration since the last
- * reset: kernel name, grid and block size, dynamic and static shared memory,
+ * reset: kernel name (the compiler's, and demangled as "name"), grid and
+ * block size (blocks and threads, and "grid_dims" and "block_dims", each
+ * [x, y, z], which the grader compares with the emulator's launches,
+ * grader/steps/launch_match.h), dynamic and static shared memory,
  * registers, resident blocks per SM and occupancy from the CUDA occupancy
  * API, and how many times it was launched. Returns the new offset. */
 size_t launch_log_json(char *buf, size_t len, size_t at);

@@ -18,8 +18,8 @@ static int depth;	/* a runtime launch calling another is one launch */
 				  cudaStream_t stream)                                              \
 	{                                                                                           \
 		if (depth == 0)                                                                     \
-			launch_log_record(kernel, grid.x * grid.y * grid.z,                         \
-					  block.x * block.y * block.z, shared);                     \
+			launch_log_record(kernel, (const unsigned[3]){ grid.x, grid.y, grid.z },    \
+					  (const unsigned[3]){ block.x, block.y, block.z }, shared); \
 		depth++;                                                                            \
 		cudaError_t e = __real_##name(kernel, grid, block, args, shared, stream);           \
 		depth--;                                                                            \

@@ -17,7 +17,12 @@
 #include <unistd.h>
 
 #include "../../common/occupancy_table.h"
+/* The students' copy of the kit has no cuda_occupancy.h questioner (mk/
+ * student_kit.sh): there every limiting factor is '?'. */
+#if __has_include("../labs/occupancy/occ_cuda.h")
 #include "../labs/occupancy/occ_cuda.h"
+#define HAVE_OCC_CUDA 1
+#endif
 
 #define VALUES 160
 
@@ -123,13 +128,14 @@ int main(int argc, char **argv)
 		}
 		row->k = k[i];
 		occ_result_set_blocks(d, k[i].threads_per_block, blocks, &row->r);
+		row->r.limits = KIT_OCC_LIMITS_UNKNOWN;
+#ifdef HAVE_OCC_CUDA
 		struct occ_result header;
-		if (occ_cuda_header(d, &k[i], &header) == 0 && header.blocks_per_sm == blocks) {
+		if (occ_cuda_header(d, &k[i], &header) == 0 && header.blocks_per_sm == blocks)
 			row->r.limits = header.limits;
-		} else {
-			row->r.limits = OCC_LIMITS_UNKNOWN;
+		else
 			disagree++;
-		}
+#endif
 	}
 
 	char tmp[4096];

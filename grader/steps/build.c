@@ -79,6 +79,9 @@ static const char *nvcc_path(void)
 	return file_exists(path) ? path : "nvcc";
 }
 
+/* nvcc's flags for a submission: the compile's and the preprocessing's. */
+#define NVCC_FLAGS(arch, include) "-O3", arch, "-lineinfo", "-std=c++17", include
+
 static int compile(enum backend backend, const char *submission, const char *obj,
 		   const struct device_info *dev, const struct isolation_policy *tools, double timeout_s,
 		   char *log, size_t loglen)
@@ -88,13 +91,27 @@ static int compile(enum backend backend, const char *submission, const char *obj
 	snprintf(include, sizeof(include), "-I%s", kit_path(common, sizeof(common), "common"));
 	if (backend == BACKEND_CUDA) {
 		snprintf(arch, sizeof(arch), "-arch=sm_%d%d", dev->major, dev->minor);
-		char *argv[] = { (char *)nvcc_path(), "-O3", arch, "-lineinfo", "-std=c++17", include,
-				 "-c", (char *)submission, "-o", (char *)obj, NULL };
+		char *argv[] = { (char *)nvcc_path(), NVCC_FLAGS(arch, include), "-c", (char *)submission,
+				 "-o", (char *)obj, NULL };
 		return run_tool(argv, tools, timeout_s, "nvcc", log, loglen);
 	}
 	kit_path(cc, sizeof(cc), "build/emu/cuemu-cc");
 	char *argv[] = { cc, include, "-c", (char *)submission, "-o", (char *)obj, NULL };
 	return run_tool(argv, tools, timeout_s, "cuemu-cc", log, loglen);
+}
+
+int build_preprocess_cuda(const char *submission, int host_pass, const char *out,
+			  const struct device_info *dev, const struct isolation_policy *tools,
+			  double timeout_s, char *log, size_t loglen)
+{
+	char arch[32], include[1100], common[1024];
+	snprintf(include, sizeof(include), "-I%s", kit_path(common, sizeof(common), "common"));
+	snprintf(arch, sizeof(arch), "-arch=sm_%d%d", dev->major, dev->minor);
+	/* -E is nvcc's device pass; --cuda its host pass, after cudafe++. */
+	char *argv[] = { (char *)nvcc_path(), NVCC_FLAGS(arch, include), host_pass ? "--cuda" : "-E",
+			 (char *)submission, "-o", (char *)out, NULL };
+	int rc = run_tool(argv, tools, timeout_s, "nvcc's preprocessor", log, loglen);
+	return rc == 0 ? 0 : rc < 0 ? -1 : 1;
 }
 
 int build_compile_only(enum backend backend, const char *submission, const char *work_dir,

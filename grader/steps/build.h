@@ -49,6 +49,13 @@ int build_reference(const struct lab *lab, const char *work_dir, const struct de
 		    const struct isolation_policy *tools, double timeout_s, struct build_result *out,
 		    char *log, size_t loglen);
 
+/* nvcc's preprocessing of submission, with the compile's flags, into out:
+ * the device pass (host_pass 0) or the host pass as cudafe++ leaves it (1).
+ * Returns as build_compile_only. */
+int build_preprocess_cuda(const char *submission, int host_pass, const char *out,
+			  const struct device_info *dev, const struct isolation_policy *tools,
+			  double timeout_s, char *log, size_t loglen);
+
 /* Only compiles (no harness), for `make labN`. Same return values. */
 int build_compile_only(enum backend backend, const char *submission, const char *work_dir,
 		       const struct device_info *dev, const struct isolation_policy *tools,

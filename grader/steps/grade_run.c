@@ -12,11 +12,13 @@
 #include "steps/correctness.h"
 #include "steps/gates.h"
 #include "steps/integrity.h"
+#include "steps/launch_match.h"
 #include "sys/clock.h"
 #include "sys/isolation.h"
 #include "sys/kit_paths.h"
 #include "steps/occupancy_check.h"
 #include "steps/occupancy_sweep.h"
+#include "steps/own_calculator.h"
 #include "steps/performance.h"
 #include "steps/prediction.h"
 #include "steps/scale.h"
@@ -73,7 +75,7 @@ static struct run_context context_for(const struct grade_run *run, const char *h
 				     req->isolation, req->gpu,
 				     /* the batch's GPU lock, child by child */
 				     run->backend == BACKEND_CUDA ? req->gpu_phase : NULL,
-				     req->gpu_phase_arg };
+				     req->gpu_phase_arg, run->backend == BACKEND_CUDA ? run->dev->sms : 0 };
 }
 
 /* 1. Build. */
@@ -105,8 +107,12 @@ static int step_build(struct grade_run *run, struct grade *g)
 /* 2. Integrity: nothing runs that calls what the lab forbids. */
 static int step_integrity(struct grade_run *run, struct grade *g)
 {
-	return integrity_check(run->req->rubric, run->backend, run->built.student_obj,
-			       isolation_for_tools(run->req->isolation), g);
+	const struct grade_request *req = run->req;
+	return integrity_check(req->rubric, run->backend, run->built.student_obj,
+			       isolation_for_tools(req->isolation), g) &&
+	       own_calculator_check(req->lab, run->backend, req->submission, run->built.student_obj,
+				    req->work_dir, run->dev, isolation_for_tools(req->isolation),
+				    req->rubric->build_timeout_s, &g->tests[g->n_tests - 1]);
 }
 
 /* 3. Correctness, one child per size. */
@@ -405,21 +411,27 @@ static int step_calculator_beside(struct grade_run *run, struct grade *g)
 static int step_analysis(struct grade_run *run, struct grade *g)
 {
 	double calc = 0, emu[EMU_PARTS] = { 0 };
+	int joined = 0;
 	if (run->calculator.pid && side_join(&run->calculator, g, &calc, 1) < 0)
 		occupancy_check(run, g);	/* the fork died: its part again, here */
 	if (run->emulator.pid && g->hangs) {
 		side_stop(&run->emulator);	/* the kernel hangs: its analysis is not wanted */
 	} else if (run->emulator.pid) {
-		if (side_join(&run->emulator, g, emu, EMU_PARTS) == 0) {
+		joined = side_join(&run->emulator, g, emu, EMU_PARTS) == 0;
+		if (joined)
 			json_object_set_new(g->metrics, "beside_seconds",
 					    json_pack("{s:f, s:f, s:f, s:f}", "occupancy calculator", calc,
 						      "emulator build", emu[EMU_BUILD], "prediction",
 						      emu[EMU_PREDICTION], "analysis", emu[EMU_ANALYSIS]));
-			return 1;
-		}
-		predict(run, g);	/* the fork died: its part again, here */
+		else
+			predict(run, g);	/* the fork died: its part again, here */
 	}
-	analysis(run, g);
+	if (!joined)
+		analysis(run, g);
+	/* On a GPU the analysis is of the emulator's build: believed only if
+	 * it launches what nvcc's build launches. */
+	if (run->backend == BACKEND_CUDA && !g->hangs)
+		launch_match_apply(&run->ctx, g);
 	return 1;
 }
 

@@ -28,6 +28,11 @@ struct run_context {
 	 * between children (references, comparisons) holds no GPU. */
 	void (*gpu_phase)(void *arg, int timed, int begin);
 	void *gpu_phase_arg;
+	/* On a GPU machine, the GPU's multiprocessors, which the emulator's
+	 * analysis run reports as its own: a grid sized by them is the one the
+	 * GPU launches, which the analysis is compared with (launch_match.h).
+	 * 0: the emulator's own. */
+	int device_sms;
 };
 
 #endif

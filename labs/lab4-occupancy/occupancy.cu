@@ -78,7 +78,7 @@ extern "C" void occupancy(const struct occ_device *dev, const struct occ_kernel 
 	r->occupancy = 0.0;
 	r->limits = 0;
 	if (k->threads_per_block <= 0) {	/* no such block: nothing fits */
-		r->limits = OCC_LIMIT_WARPS;
+		r->limits = KIT_OCC_LIMIT_WARPS;
 		return;
 	}
 
@@ -116,7 +116,7 @@ extern "C" void occupancy(const struct occ_device *dev, const struct occ_kernel 
 	 * the answer: ties are common (256 threads with 32 registers are limited
 	 * by warps and registers alike). When a block cannot fit at all, that is
 	 * every limit that is 0. */
-	r->limits = OCC_LIMIT_WARPS;
+	r->limits = KIT_OCC_LIMIT_WARPS;
 }
 
 /* ----------------------------------------------------------------------------

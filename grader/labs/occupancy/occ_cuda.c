@@ -1,16 +1,5 @@
 /* lab 4's questions put to cuda_occupancy.h (see occ_cuda.h). */
-/* cuda_occupancy.h names its limiting factors as lab 4 does (OCC_LIMIT_WARPS
- * ...): students meet the words of CUDA's own calculator. Here both are in
- * one file, so CUDA's are renamed on the way in. */
-#define OCC_LIMIT_WARPS CUDA_OCC_LIMIT_WARPS
-#define OCC_LIMIT_REGISTERS CUDA_OCC_LIMIT_REGISTERS
-#define OCC_LIMIT_SHARED_MEMORY CUDA_OCC_LIMIT_SHARED_MEMORY
-#define OCC_LIMIT_BLOCKS CUDA_OCC_LIMIT_BLOCKS
 #include <cuda_occupancy.h>
-#undef OCC_LIMIT_WARPS
-#undef OCC_LIMIT_REGISTERS
-#undef OCC_LIMIT_SHARED_MEMORY
-#undef OCC_LIMIT_BLOCKS
 
 #include <string.h>
 
@@ -58,13 +47,13 @@ int occ_cuda_header(const struct occ_device *d, const struct occ_kernel *k, stru
 		return -1;
 	occ_result_set_blocks(d, k->threads_per_block, res.activeBlocksPerMultiprocessor, r);
 	r->limits = 0;
-	if (res.limitingFactors & CUDA_OCC_LIMIT_WARPS)
-		r->limits |= OCC_LIMIT_WARPS;
-	if (res.limitingFactors & CUDA_OCC_LIMIT_REGISTERS)
-		r->limits |= OCC_LIMIT_REGISTERS;
-	if (res.limitingFactors & CUDA_OCC_LIMIT_SHARED_MEMORY)
-		r->limits |= OCC_LIMIT_SHARED;
-	if (res.limitingFactors & CUDA_OCC_LIMIT_BLOCKS)
-		r->limits |= OCC_LIMIT_BLOCKS;
+	if (res.limitingFactors & OCC_LIMIT_WARPS)
+		r->limits |= KIT_OCC_LIMIT_WARPS;
+	if (res.limitingFactors & OCC_LIMIT_REGISTERS)
+		r->limits |= KIT_OCC_LIMIT_REGISTERS;
+	if (res.limitingFactors & OCC_LIMIT_SHARED_MEMORY)
+		r->limits |= KIT_OCC_LIMIT_SHARED;
+	if (res.limitingFactors & OCC_LIMIT_BLOCKS)
+		r->limits |= KIT_OCC_LIMIT_BLOCKS;
 	return 0;
 }

@@ -1,0 +1,62 @@
+/*
+ * One program on both machines. On a GPU the emulator's build of the file is
+ * analysed and nvcc's build is timed; a file can make them two programs
+ * (a macro or a property only one of them has). So the launches the
+ * emulator analysed are compared with those the GPU made at the same shape
+ * (the harness's launch log, launch_log.h): kernel names, grid, block,
+ * dynamic shared memory and how many times each. Where they differ the
+ * analysis is not believed, and the first difference says why.
+ */
+#ifndef GRADER_LAUNCH_MATCH_H
+#define GRADER_LAUNCH_MATCH_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "steps/grade.h"
+#include "steps/run_context.h"
+
+#define LAUNCH_MATCH_MAX 64
+
+/* One launch configuration, and how many launches had it. */
+struct launch_entry {
+	char name[96];		/* the kernel's own name: no namespace, template arguments or parameters */
+	unsigned grid[3], block[3];
+	size_t dynamic_shared;
+	long count;
+};
+
+struct launch_list {
+	struct launch_entry e[LAUNCH_MATCH_MAX];
+	int n;
+	int overflow;		/* more configurations than fit: no comparison can be believed */
+};
+
+/* The kernel's own name from a demangled C++ name ("void ns::k<true>(unsigned
+ * int*)"), a launch site's ("ns::k<T, 4>", "::k") or a plain one ("k"). */
+void launch_base_name(const char *in, char *out, size_t len);
+
+/* Adds one launch (count of them) to l, merged with an equal configuration. */
+void launch_list_add(struct launch_list *l, const char *name, const unsigned grid[3],
+		     const unsigned block[3], size_t dynamic_shared, long count);
+
+/* The emulator's metrics (docs/emu-metrics.md: "launches", one per launch)
+ * and the GPU's launch log (launch_log.h: "launches", one per configuration
+ * with its "count"). Return 0, or -1 when the JSON is not of that form. */
+int launch_list_from_metrics(const json_t *metrics, struct launch_list *l);
+int launch_list_from_log(const json_t *launches, int overflow, struct launch_list *l);
+
+/* 0 when the two lists hold the same launches (in any order); else 1, with
+ * the first difference in why, in the student's terms. */
+int launch_lists_differ(const struct launch_list *emu, const struct launch_list *gpu, char *why,
+			size_t len);
+
+/* On a GPU, once the emulator's analysis is in g (g->analysis): the GPU
+ * build's launches at the analysis shape (gpu: the nvcc build's context,
+ * whose seed and rubric choose the shape as the analysis did), its output
+ * checked too. Where they differ every analysis test fails, "not believed",
+ * with the first difference, and the gates on them stay closed; the
+ * verdict is in g->metrics as "launch_match". */
+void launch_match_apply(const struct run_context *gpu, struct grade *g);
+
+#endif

@@ -1,0 +1,65 @@
+/* The GPU's launches at the analysis shape, against the emulator's (see launch_match.h). */
+#include "steps/launch_match.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "steps/analysis_shape.h"
+#include "steps/correctness.h"
+#include "steps/harness_door.h"
+
+/* Every analysis test fails with why: its figures are of another program. */
+static void not_believed(struct grade *g, const char *shape, const char *why)
+{
+	char text[TEST_MESSAGE_LEN];
+	snprintf(text, sizeof text, "not believed: the emulator's build and the GPU's are not the same "
+		 "program at %s: %s. The analysis must be of the code the GPU runs.", shape, why);
+	for (int i = 0; i < g->n_tests; i++)
+		if (g->tests[i].group == GROUP_ANALYSIS &&
+		    (g->tests[i].status == TEST_PASSED || g->tests[i].status == TEST_FAILED))
+			test_fail(&g->tests[i], "%s", text);
+	json_object_set_new(g->metrics, "launch_match", json_pack("{s:b, s:s}", "believed", 0, "why", why));
+}
+
+/* Why the GPU's run rep does not stand for the analysed one, or NULL. */
+static const char *compare(const struct run_context *gpu, const struct shape *s,
+			   const struct harness_report *rep, const json_t *metrics, char *why, size_t len)
+{
+	struct launch_list emu, dev;
+	if (!correctness_judge(gpu->lab, s, gpu->seed, rep, why, len))
+		return why;
+	const json_t *log = rep->done ? json_object_get(rep->done, "launches") : NULL;
+	if (!log) {
+		snprintf(why, len, "the GPU's run sent no launch log");
+		return why;
+	}
+	if (launch_list_from_metrics(metrics, &emu) < 0 ||
+	    launch_list_from_log(log, json_is_true(json_object_get(rep->done, "launches_overflow")), &dev) < 0) {
+		snprintf(why, len, "a list of launches could not be read");
+		return why;
+	}
+	return launch_lists_differ(&emu, &dev, why, len) ? why : NULL;
+}
+
+void launch_match_apply(const struct run_context *gpu, struct grade *g)
+{
+	int analysed = 0;
+	for (int i = 0; i < g->n_tests; i++)
+		analysed |= g->tests[i].group == GROUP_ANALYSIS && g->tests[i].status == TEST_PASSED;
+	if (!g->analysis || !analysed)
+		return;	/* nothing believed yet: nothing to compare */
+	struct shape s = analysis_shape_choose(gpu->rubric, gpu->seed);
+	char shape[64], why[TEST_MESSAGE_LEN / 2], err[256];
+	shape_format(&s, shape, sizeof shape);
+	struct harness_report rep;
+	if (harness_correct(gpu, &s, gpu->seed, &rep, err, sizeof err) < 0) {
+		snprintf(why, sizeof why, "the GPU's run at this shape could not start: %s", err);
+		not_believed(g, shape, why);
+		return;
+	}
+	if (compare(gpu, &s, &rep, g->analysis, why, sizeof why))
+		not_believed(g, shape, why);
+	else
+		json_object_set_new(g->metrics, "launch_match", json_pack("{s:b}", "believed", 1));
+	harness_report_free(&rep);
+}

@@ -1,0 +1,93 @@
+/*
+ * One program on both machines (grader/steps/launch_match.h): the launches
+ * the emulator analysed against those the GPU made, fed as typed lists and
+ * as the two JSON forms; names are compared as the kernel's own name.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "steps/launch_match.h"
+
+static const unsigned G1[3] = { 64, 1, 1 }, G2[3] = { 1, 1, 1 }, B[3] = { 1024, 1, 1 }, B2[3] = { 32, 32, 1 };
+
+Test(launch_match, names_are_the_kernels_own)
+{
+	char n[96];
+	launch_base_name("void ns::scan_step<true, 4>(unsigned int*, unsigned int const*, unsigned long)", n, sizeof n);
+	cr_expect_str_eq(n, "scan_step");
+	launch_base_name("ns::scan_step<T, 4>", n, sizeof n);
+	cr_expect_str_eq(n, "scan_step");
+	launch_base_name("::add_sums", n, sizeof n);
+	cr_expect_str_eq(n, "add_sums");
+	launch_base_name("transpose_tiled", n, sizeof n);
+	cr_expect_str_eq(n, "transpose_tiled");
+}
+
+Test(launch_match, the_same_launches_in_any_order_match)
+{
+	struct launch_list emu = { 0 }, gpu = { 0 };
+	char why[512] = "";
+	launch_list_add(&emu, "scan_blocks", G1, B, 0, 1);
+	launch_list_add(&emu, "scan_blocks", G2, B, 0, 1);
+	launch_list_add(&emu, "add_sums", G1, B, 0, 1);
+	launch_list_add(&gpu, "void add_sums(unsigned int*, unsigned int const*)", G1, B, 0, 1);
+	launch_list_add(&gpu, "void scan_blocks(unsigned int*)", G2, B, 0, 1);
+	launch_list_add(&gpu, "void scan_blocks(unsigned int*)", G1, B, 0, 1);
+	cr_expect_eq(launch_lists_differ(&emu, &gpu, why, sizeof why), 0, "%s", why);
+}
+
+Test(launch_match, each_difference_is_named)
+{
+	struct launch_list emu = { 0 }, gpu = { 0 };
+	char why[512];
+	launch_list_add(&emu, "blelloch", G1, B, 0, 1);
+	launch_list_add(&gpu, "hillis_steele", G1, B, 0, 1);
+	cr_expect_eq(launch_lists_differ(&emu, &gpu, why, sizeof why), 1);
+	cr_expect(strstr(why, "the emulator launched blelloch<<<(64, 1, 1), (1024, 1, 1), 0>>>"), "%s", why);
+
+	memset(&gpu, 0, sizeof gpu);
+	launch_list_add(&gpu, "blelloch", G1, B2, 0, 1);	/* same threads, other shape */
+	cr_expect_eq(launch_lists_differ(&emu, &gpu, why, sizeof why), 1, "a block's shape counts");
+
+	memset(&gpu, 0, sizeof gpu);
+	launch_list_add(&gpu, "blelloch", G1, B, 4096, 1);
+	cr_expect_eq(launch_lists_differ(&emu, &gpu, why, sizeof why), 1, "dynamic shared memory counts");
+
+	memset(&gpu, 0, sizeof gpu);
+	launch_list_add(&gpu, "blelloch", G1, B, 0, 2);
+	cr_expect_eq(launch_lists_differ(&emu, &gpu, why, sizeof why), 1);
+	cr_expect(strstr(why, "1 time, the GPU 2"), "%s", why);
+
+	/* A launch the GPU made and the emulator did not. */
+	memset(&gpu, 0, sizeof gpu);
+	launch_list_add(&gpu, "blelloch", G1, B, 0, 1);
+	launch_list_add(&gpu, "copy", G1, B, 0, 1);
+	cr_expect_eq(launch_lists_differ(&emu, &gpu, why, sizeof why), 1);
+	cr_expect(strstr(why, "the GPU launched copy"), "%s", why);
+
+	gpu.overflow = 1;
+	cr_expect_eq(launch_lists_differ(&emu, &gpu, why, sizeof why), 1, "an overflowing log is never believed");
+}
+
+Test(launch_match, both_json_forms_are_read)
+{
+	json_error_t err;
+	json_t *metrics = json_loads("{\"launches\":[{\"kernel\":\"ns::k<4>\",\"grid\":[8,2,1],\"block\":[32,8,1],"
+				     "\"dynamic_shared_bytes\":0},{\"kernel\":\"ns::k<4>\",\"grid\":[8,2,1],"
+				     "\"block\":[32,8,1],\"dynamic_shared_bytes\":0}]}", 0, &err);
+	json_t *log = json_loads("[{\"kernel\":\"_ZN2ns1kILi4EEEvPj\",\"name\":\"void ns::k<4>(unsigned int*)\","
+				 "\"grid\":16,\"threads\":256,\"grid_dims\":[8,2,1],\"block_dims\":[32,8,1],"
+				 "\"dynamic_shared\":0,\"count\":2}]", 0, &err);
+	struct launch_list emu, gpu;
+	char why[512] = "";
+	cr_assert_eq(launch_list_from_metrics(metrics, &emu), 0);
+	cr_assert_eq(launch_list_from_log(log, 0, &gpu), 0);
+	cr_expect_eq(emu.n, 1);
+	cr_expect_eq(emu.e[0].count, 2);
+	cr_expect_eq(launch_lists_differ(&emu, &gpu, why, sizeof why), 0, "%s", why);
+	json_t *bad = json_loads("[{\"kernel\":\"k\",\"grid\":16}]", 0, &err);
+	cr_expect_eq(launch_list_from_log(bad, 0, &gpu), -1, "a log without dimensions is not read as one");
+	json_decref(metrics);
+	json_decref(log);
+	json_decref(bad);
+}

@@ -1,0 +1,59 @@
+/*
+ * One program on both machines, on a GPU (skipped, saying why, elsewhere):
+ * a lab 2 file that runs a work-efficient scan where the device is the
+ * emulator and Hillis-Steele on the GPU has its analysis "not believed",
+ * naming the first launch that differs, and its performance points gated
+ * shut; the honest Blelloch scan it copies is believed, and so are lab 3's
+ * padded tile and lab 4's solution.
+ *
+ * On a GPU machine: make build/tests/unit, then build/tests/unit with
+ * KIT_ROOT set and --filter on this suite's name, launch_match_gpu.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "grade_runner.h"
+
+/* The report's "launch_match" verdict: 1 believed, 0 not, -1 absent. */
+static int believed(json_t *report)
+{
+	json_t *m = json_object_get(json_object_get(report, "metrics"), "launch_match");
+	return m ? json_is_true(json_object_get(m, "believed")) : -1;
+}
+
+Test(launch_match_gpu, two_programs_are_not_believed, .timeout = 900)
+{
+	char why[512];
+	if (!have_gpu(why, sizeof why))
+		cr_skip_test("needs a CUDA GPU: %s", why);
+	struct graded g;
+	const char *file = "tests/fixtures/hostile/two_programs.cu";
+	cr_assert_eq(run_grade("lab2", file, "cuda", NULL, &g), 0);
+	cr_assert_not_null(g.report, "no JSON report (exit %d)\n%s", g.exit_status, g.output);
+	cr_expect_geq(check_expectations(file, "cuda", g.report, why, sizeof why), 1, "%s\n%s", why, g.output);
+	cr_expect_eq(believed(g.report), 0, "%s", g.output);
+	cr_expect(strstr(g.output, "not believed"), "%s", g.output);
+	cr_expect(strstr(g.output, "scan_block"), "the first differing launch is not named:\n%s", g.output);
+	graded_free(&g);
+}
+
+Test(launch_match_gpu, one_program_is_believed, .timeout = 900)
+{
+	static const struct {
+		const char *lab, *file;
+	} honest[] = { { "lab2", "tests/fixtures/lab2/blelloch_256.cu" },
+		       { "lab3", "tests/fixtures/lab3/padded.cu" },
+		       { "lab4", NULL } };
+	char why[512];
+	if (!have_gpu(why, sizeof why))
+		cr_skip_test("needs a CUDA GPU: %s", why);
+	for (size_t i = 0; i < sizeof honest / sizeof honest[0]; i++) {
+		struct graded g;
+		cr_assert_eq(run_grade(honest[i].lab, honest[i].file, "cuda", NULL, &g), 0);
+		cr_assert_not_null(g.report, "no JSON report (exit %d)\n%s", g.exit_status, g.output);
+		cr_expect_str_eq(group_verdict(g.report, "analysis"), "pass", "%s %s\n%s", honest[i].lab,
+				 honest[i].file ? honest[i].file : "solution", g.output);
+		cr_expect_eq(believed(g.report), 1, "%s", g.output);
+		graded_free(&g);
+	}
+}
