@@ -19,6 +19,7 @@
 #include "steps/occupancy_sweep.h"
 #include "steps/performance.h"
 #include "steps/prediction.h"
+#include "steps/reference_times.h"
 #include "steps/scale.h"
 #include "steps/side.h"
 
@@ -112,7 +113,9 @@ static int step_integrity(struct grade_run *run, struct grade *g)
 /* 3. Correctness, one child per size. */
 static int step_correctness(struct grade_run *run, struct grade *g)
 {
-	run->failed = correctness_run(&run->ctx, run->backend, g);
+	struct reference_times times;
+	reference_times_get(&run->ctx, run->backend, run->dev, run->req->reference_harness, &times);
+	run->failed = correctness_run(&run->ctx, run->backend, &times, g);
 	run->checked = 1;
 	return 1;
 }
