@@ -114,7 +114,8 @@ static int step_integrity(struct grade_run *run, struct grade *g)
 static int step_correctness(struct grade_run *run, struct grade *g)
 {
 	struct reference_times times;
-	reference_times_get(&run->ctx, run->backend, run->dev, run->req->reference_harness, &times);
+	reference_times_get(&run->ctx, run->backend, run->dev, run->req->reference_harness,
+			    run->req->time_reference, &times);
 	run->failed = correctness_run(&run->ctx, run->backend, &times, g);
 	run->checked = 1;
 	return 1;

@@ -27,12 +27,14 @@ struct reference_times {
 const struct shape *reference_times_shapes(const struct rubric *r, enum backend backend, int *n);
 
 /* The times for ctx's lab and rubric on backend and dev: from the cache,
- * else measured (the solution built into ctx->work_dir/reference-times
- * unless ref_harness is that build already) and cached. Never fails: t->known
- * is 0 when there is no solution or it could not be run, and every limit
- * is then the rubric's. */
+ * else measured and cached. The solution measured is ref_harness, its
+ * build for this backend, or with may_build, one built into
+ * ctx->work_dir/reference-times for the measurement (never next to a
+ * batch's students: a batch measures before its workers start). Never
+ * fails: t->known is 0 when there is no solution or it could not be run,
+ * and every limit is then the rubric's. */
 void reference_times_get(const struct run_context *ctx, enum backend backend,
-			 const struct device_info *dev, const char *ref_harness,
+			 const struct device_info *dev, const char *ref_harness, int may_build,
 			 struct reference_times *t);
 
 /* Size i's limit under the rubric's rule. */
