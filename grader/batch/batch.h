@@ -216,6 +216,25 @@ void batch_prepare_gpus(struct batch_config *c);
  * timing has it alone; a timed run that waits goes before new shares. */
 void batch_gpu_phase(void *slot, int timed, int begin);
 
+/* What this worker's student waited for on the GPU, and held it for
+ * (seconds): written beside its reports (gpu-waits.txt), summed by the
+ * batch's last line, which says whether the GPUs or the CPUs bind. */
+struct gpu_account {
+	double wait_shared_s, held_shared_s;	/* correctness: shared with other checks */
+	double wait_alone_s, held_alone_s;	/* timing: the GPU alone */
+	int shared_runs, timed_runs;
+};
+void batch_gpu_account(struct gpu_account *out);
+
+/* The student's gpu-waits.txt: its GPU account and its grade's seconds. */
+void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall_s);
+
+struct batch;
+
+/* The class's pace and what binds it, from the students graded now: the
+ * GPUs' time held alone against the CPUs' time used (the batch's last line). */
+void batch_pace_line(const struct batch *b, double wall_s, FILE *out);
+
 /* ---- batch_student.c: one student, in a worker --------------------------------- */
 
 struct batch_config {

@@ -30,6 +30,7 @@
 #include "steps/build.h"
 #include "steps/occupancy_check.h"
 #include "steps/reference_times.h"
+#include "sys/clock.h"
 #include "sys/kit_paths.h"
 
 static void slot_init(struct gpu_slot *s, const char *visible, const struct device_info *d,
@@ -122,20 +123,35 @@ static void open_locks(struct gpu_slot *s)
 			s->lock_path, strerror(errno));
 }
 
+/* This worker's waits for the GPU and its holds of it (a worker grades one
+ * student: batch_gpu_account). */
+static struct gpu_account account;
+static double asked_at, got_at;
+
 void batch_gpu_phase(void *arg, int timed, int begin)
 {
 	struct gpu_slot *s = arg;
 	open_locks(s);
 	if (begin) {
+		asked_at = now_s();
 		lock(s->turn_fd, LOCK_EX);
 		lock(s->lock_fd, timed ? LOCK_EX : LOCK_SH);
 		if (!timed)
 			lock(s->turn_fd, LOCK_UN);
+		got_at = now_s();
+		*(timed ? &account.wait_alone_s : &account.wait_shared_s) += got_at - asked_at;
 	} else {
 		lock(s->lock_fd, LOCK_UN);
 		if (timed)
 			lock(s->turn_fd, LOCK_UN);
+		*(timed ? &account.held_alone_s : &account.held_shared_s) += now_s() - got_at;
+		*(timed ? &account.timed_runs : &account.shared_runs) += 1;
 	}
+}
+
+void batch_gpu_account(struct gpu_account *out)
+{
+	*out = account;
 }
 
 /* ---- before the workers start ---------------------------------------------------- */

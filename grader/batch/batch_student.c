@@ -196,6 +196,9 @@ int batch_grade_student(const struct batch_config *c, const struct student *s, i
 	grade_init(&g, c->lab);
 	grade_in_sandbox(c, s, slot, &g);
 	int rc = write_results(c, s, &g, now_s() - start);
+	char dir[PATH_MAX];
+	batch_student_dir(c, s->name, dir, sizeof(dir));
+	batch_write_gpu_waits(dir, c->n_gpus ? c->gpus[slot % c->n_gpus].visible : NULL, now_s() - start);
 	grade_free(&g);
 	return rc;
 }
