@@ -345,25 +345,13 @@ int correctness_run(const struct run_context *ctx, enum backend backend,
 		tests[i] = grade_add_test(g, name, GROUP_CORRECTNESS, points_share(r->correctness_points, n, i));
 		seeds[i] = rng_test_seed(ctx->seed, ctx->salt, (unsigned)i);
 	}
-	/* In a batch, the GPU is shared with the other workers' checks once for
-	 * the whole step, not child by child: each wait for it queues behind
-	 * the timed runs of the class, and a file that fails every size (an
-	 * exit(), a crash) would wait once per size. */
-	struct run_context step = *ctx;
-	int sharing = backend == BACKEND_CUDA && ctx->gpu_phase;
-	if (sharing) {
-		ctx->gpu_phase(ctx->gpu_phase_arg, 0, 1);
-		step.gpu_phase = NULL;
-	}
 	/* On a GPU a process costs a CUDA context; the emulator has none to share. */
 	int hung = 0;
-	int settled = backend == BACKEND_CUDA && n > 1 ? run_shared(&step, times, shapes, n, seeds, tests,
+	int settled = backend == BACKEND_CUDA && n > 1 ? run_shared(ctx, times, shapes, n, seeds, tests,
 								    &hung) : 0;
 	g->hangs += hung;
 	int failed = 0;
 	for (int i = settled; i < n; i++)
-		failed += !run_alone(&step, times, &shapes[i], i, seeds[i], tests[i], g);
-	if (sharing)
-		ctx->gpu_phase(ctx->gpu_phase_arg, 0, 0);
+		failed += !run_alone(ctx, times, &shapes[i], i, seeds[i], tests[i], g);
 	return failed;
 }
