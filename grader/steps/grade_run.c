@@ -114,8 +114,10 @@ static int step_integrity(struct grade_run *run, struct grade *g)
 static int step_correctness(struct grade_run *run, struct grade *g)
 {
 	struct reference_times times;
+	/* A batch on a GPU measured them before its workers started; nothing
+	 * of the solution is built beside its students' runs. */
 	reference_times_get(&run->ctx, run->backend, run->dev, run->req->reference_harness,
-			    run->req->time_reference, &times);
+			    run->req->gpu_phase == NULL, &times);
 	run->failed = correctness_run(&run->ctx, run->backend, &times, g);
 	run->checked = 1;
 	return 1;
