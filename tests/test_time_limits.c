@@ -156,6 +156,20 @@ Test(time_limits, a_channel_that_does_not_parse_falls_back_to_the_whole_limit, .
 	child_result_free(&res);
 }
 
+Test(time_limits, a_forged_frame_length_cannot_stall_the_watch, .timeout = 30)
+{
+	/* A header whose length would bring the reader back to where it is
+	 * (2^64 - 16): the watch must give up on the channel, not spin. */
+	const double limits[] = { 10, 0.5 };
+	struct channel_watch w;
+	struct child_result res;
+	run_watched("printf 'CHLK\\002\\000\\000\\000\\360\\377\\377\\377\\377\\377\\377\\377' >&3; "
+		    "sleep 0.3", limits, 2, 5, &w, &res);
+	cr_expect(w.broken);
+	cr_expect(res.exited && res.exit_status == 0);
+	child_result_free(&res);
+}
+
 /* ---- in the emulator: a hang judged within its derived limit ----------------------- */
 
 static double grade_emu(const char *file, struct rubric *r_out, int factor, double floor_s,

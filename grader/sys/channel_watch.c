@@ -1,6 +1,7 @@
 /* A child's stages read from its channel as it runs (see channel_watch.h). */
 #include "sys/channel_watch.h"
 
+#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,8 +26,10 @@ static void read_new_frames(struct channel_watch *w, int fd, double now_s)
 	size_t size = (size_t)st.st_size;
 	struct frame_header h;
 	while (size >= w->next_header + sizeof(h)) {
+		/* A length that would wrap the place around (a forged header) is
+		 * as broken as a wrong magic: the reader must always move on. */
 		if (pread(fd, &h, sizeof(h), (off_t)w->next_header) != (ssize_t)sizeof(h) ||
-		    h.magic != CHANNEL_MAGIC) {
+		    h.magic != CHANNEL_MAGIC || h.length > (uint64_t)(SIZE_MAX - w->next_header - sizeof(h))) {
 			w->broken = 1;
 			return;
 		}
