@@ -13,7 +13,8 @@
  *   skipped.txt              entries of DIR that are no student, and why
  *   students/NAME/           report.txt, report.json, results.json
  *                            (Gradescope), summary.json (the gradebook's row
- *                            and the resume key), bandwidth chart on a GPU
+ *                            and the resume key), bandwidth chart on a GPU,
+ *                            gpu-waits.txt (what its worker waited for)
  *
  * The flow (batch.c): list DIR, skip every student whose summary says it
  * was graded from the same file, rubric, lab and salt (SHA-256), then fork

@@ -17,6 +17,8 @@
 #include "sys/atomic_file.h"
 
 #define WAITS_FILE "gpu-waits.txt"
+/* Busier than this, a resource is what binds the class. */
+#define BUSY 0.6
 
 void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall_s)
 {
@@ -89,6 +91,8 @@ void batch_pace_line(const struct batch *b, double wall_s, FILE *out)
 	fprintf(out, "the %ld CPU cores busy %.0f%%; each student waited on average %.1f s for a "
 		"timed turn and %.1f s for a shared one, of %.1f s: %s\n", cores, 100 * cpu_busy,
 		sum.wait_alone_s / students, sum.wait_shared_s / students, worker_s / students,
-		gpus > 0 && gpu_busy > cpu_busy ? "the GPUs bind (more GPUs would help)"
-						: "the CPUs bind (more cores would help)");
+		cpu_busy < BUSY && gpu_busy < BUSY ? "neither binds: the workers wait on their own steps "
+						     "(more --jobs, or fewer students each waiting out a limit)"
+		: gpus > 0 && gpu_busy > cpu_busy ? "the GPUs bind (more GPUs would help)"
+						  : "the CPUs bind (more cores would help)");
 }
