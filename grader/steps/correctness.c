@@ -198,6 +198,12 @@ static void *expect_all(void *arg)
  * stage 0 (before the first MSG_BEGIN: the process's start, its CUDA
  * context, the kit's own set-up) has the rubric's whole limit, stage k
  * (the k-th size, from its MSG_BEGIN to the next) its own. */
+/* In an emulator build the emulator's watchdog stops a kernel at the
+ * size's limit of CPU time (kernel_timeout) and names its line; the
+ * grader's watch on the clock comes after it, for a hang outside any
+ * kernel: a second of CPU time can take several on a loaded machine. */
+#define EMU_CLOCK_SLACK 4
+
 struct size_watch {
 	struct channel_watch watch;
 	double limit_s[RUBRIC_MAX_SHAPES + 1];
@@ -209,14 +215,11 @@ static struct size_watch *watch_sizes(const struct run_context *ctx, const struc
 	struct size_watch *w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
-	/* In an emulator build the emulator's watchdog stops a kernel at the
-	 * size's limit (of CPU time: kernel_timeout) and names its line; the
-	 * grader's watch comes after it, for a hang outside any kernel. */
 	int emulated = harness_is_emulated(ctx->harness);
 	w->limit_s[0] = ctx->rubric->test_timeout_s;
 	for (int i = 0; i < n; i++) {
 		double l = reference_times_limit(ctx->rubric, times, first + i).limit_s;
-		w->limit_s[i + 1] = emulated ? 4 * l + 4 : l;
+		w->limit_s[i + 1] = emulated ? EMU_CLOCK_SLACK * (l + 1) : l;
 	}
 	w->watch.limit_s = w->limit_s;
 	w->watch.n_limits = n + 1;
@@ -243,10 +246,9 @@ static void explain_stop(const struct run_context *ctx, const struct reference_t
 			 w->stopped_after_s, why);
 	else if (w && w->stopped && w->stopped_stage > 0)
 		snprintf(msg + at, len - at, "\n(stopped after %.1f s: %s)", w->stopped_after_s, why);
-	else {
+	else
 		snprintf(msg + at, len - at, "\n(stopped after %.1f s: the rubric's %g s for the whole run)",
 			 rep->child.wall_s, ctx->rubric->test_timeout_s);
-	}
 }
 
 /*
