@@ -245,6 +245,41 @@ Test(time_limits, an_emulated_kernel_five_times_the_work_passes, .timeout = 300)
 	rubric_free(&r);
 }
 
+Test(time_limits, a_hang_in_the_shared_run_counts_and_the_rest_is_not_waited_out, .timeout = 300)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
+	/* The GPU's way (every size in one process, then the failing size
+	 * alone), with an emulator build: the shared run's time-out is the
+	 * first hang, the size alone the second, and no other size runs. */
+	struct rubric r;
+	char work[] = "/tmp/time-limits-shared-XXXXXX";
+	struct build_result b;
+	emu_lab3_build("tests/fixtures/emu_faults/kernel_hang.cu", &r, work, &b);
+	struct run_context ctx = { .lab = &lab3_transpose, .rubric = &r, .harness = b.harness,
+				   .work_dir = work, .seed = 5 };
+	struct reference_times times = { .known = 1, .n = r.n_shapes, .where = "here" };
+	for (int i = 0; i < r.n_shapes; i++)
+		times.size_s[i] = 0.05;	/* every limit: the 1 s floor */
+	struct grade g;
+	grade_init(&g, &lab3_transpose);
+	double t0 = now_s();
+	correctness_run(&ctx, BACKEND_CUDA, &times, &g);
+	double took = now_s() - t0;
+	cr_expect_eq(g.hangs, 2, "the shared run's time-out and the size alone");
+	cr_expect(strstr(g.tests[0].message, "did not finish in time"), "%s", g.tests[0].message);
+	for (int i = 1; i < g.n_tests; i++)
+		cr_expect(strstr(g.tests[i].message, "not run"), "%s: %s", g.tests[i].name, g.tests[i].message);
+	/* Two sizes' limits (the emulator's clock slack on a loaded machine
+	 * makes the seconds themselves no test). */
+	cr_log_info("a hang in the shared run judged in %.1f s", took);
+	grade_free(&g);
+	rubric_free(&r);
+	char rm[1100];
+	snprintf(rm, sizeof(rm), "rm -rf %s", work);
+	cr_expect_eq(system(rm), 0);
+}
+
 /* ---- on a GPU ----------------------------------------------------------------------- */
 
 Test(time_limits_gpu, a_hang_is_judged_in_seconds, .timeout = 300)
