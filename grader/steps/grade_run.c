@@ -114,8 +114,9 @@ static int step_integrity(struct grade_run *run, struct grade *g)
 static int step_correctness(struct grade_run *run, struct grade *g)
 {
 	struct reference_times times;
-	/* A batch on a GPU measured them before its workers started; nothing
-	 * of the solution is built beside its students' runs. */
+	/* A batch measured them before its workers started. A miss builds the
+	 * solution here for the measurement, and removes it, but never in a
+	 * GPU batch's worker, whose student's emulator runs go on beside. */
 	reference_times_get(&run->ctx, run->backend, run->dev, run->req->reference_harness,
 			    run->req->gpu_phase == NULL, &times);
 	run->failed = correctness_run(&run->ctx, run->backend, &times, g);
