@@ -242,8 +242,8 @@ static void explain_stop(const struct run_context *ctx, const struct reference_t
 	if (!rep->child.timed_out)	/* the emulator's watchdog, at the size's limit */
 		snprintf(msg + at, len - at, "\n(the limit: %s)", why);
 	else if (w && w->stopped && w->stopped_stage > 0 && harness_is_emulated(ctx->harness))
-		snprintf(msg + at, len - at, "\n(stopped after %.1f s on the clock; the limit: %s)",
-			 w->stopped_after_s, why);
+		snprintf(msg + at, len - at, "\n(stopped after %.1f s on the clock: the limit, %s, with "
+			 "the emulator's slack for a busy machine)", w->stopped_after_s, why);
 	else if (w && w->stopped && w->stopped_stage > 0)
 		snprintf(msg + at, len - at, "\n(stopped after %.1f s: %s)", w->stopped_after_s, why);
 	else
