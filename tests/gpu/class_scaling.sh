@@ -67,9 +67,9 @@ run() {
 	fi
 	echo "exit $?" >>"$LOG/$name.txt"
 	t1=$(date +%s.%N)
-	local done
-	done=$(ls "$out"/students/*/summary.json 2>/dev/null | wc -l)
-	awk -v a="$t0" -v b="$t1" -v n="$done" -v name="$name" 'BEGIN {
+	local graded
+	graded=$(ls "$out"/students/*/summary.json 2>/dev/null | wc -l)
+	awk -v a="$t0" -v b="$t1" -v n="$graded" -v name="$name" 'BEGIN {
 		printf "%s: %d students in %.1f s = %.0f an hour\n", name, n, b - a, n * 3600 / (b - a) }' |
 		tee -a "$LOG/rates.txt"
 	grep '^pace:' "$LOG/$name.txt"
