@@ -46,7 +46,7 @@ static void run_verbs(const char *harness, int with_lock)
 	struct harness_report rep;
 	char err[256];
 	calls[0] = '\0';
-	cr_assert_eq(harness_correct(&ctx, &s, 1, &rep, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(harness_correct(&ctx, &s, 1, 0, NULL, &rep, err, sizeof(err)), 0, "%s", err);
 	harness_report_free(&rep);
 	cr_assert_eq(harness_bench(&ctx, harness, &s, 1, 0, &rep, err, sizeof(err)), 0, "%s", err);
 	harness_report_free(&rep);

@@ -13,7 +13,8 @@
  *   skipped.txt              entries of DIR that are no student, and why
  *   students/NAME/           report.txt, report.json, results.json
  *                            (Gradescope), summary.json (the gradebook's row
- *                            and the resume key), bandwidth chart on a GPU
+ *                            and the resume key), bandwidth chart on a GPU,
+ *                            gpu-waits.txt (what its worker waited for)
  *
  * The flow (batch.c): list DIR, skip every student whose summary says it
  * was graded from the same file, rubric, lab and salt (SHA-256), then fork
@@ -216,6 +217,25 @@ void batch_prepare_gpus(struct batch_config *c);
 /* grade_request.gpu_phase for a gpu_slot: correctness shares the GPU,
  * timing has it alone; a timed run that waits goes before new shares. */
 void batch_gpu_phase(void *slot, int timed, int begin);
+
+/* What this worker's student waited for on the GPU, and held it for
+ * (seconds): written beside its reports (gpu-waits.txt), summed by the
+ * batch's last line, which says whether the GPUs or the CPUs bind. */
+struct gpu_account {
+	double wait_shared_s, held_shared_s;	/* correctness: shared with other checks */
+	double wait_alone_s, held_alone_s;	/* timing: the GPU alone */
+	int shared_runs, timed_runs;
+};
+void batch_gpu_account(struct gpu_account *out);
+
+/* The student's gpu-waits.txt: its GPU account and its grade's seconds. */
+void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall_s);
+
+struct batch;
+
+/* The class's pace and what binds it, from the students graded now: the
+ * GPUs' time held alone against the CPUs' time used (the batch's last line). */
+void batch_pace_line(const struct batch *b, double wall_s, FILE *out);
 
 /* ---- batch_student.c: one student, in a worker --------------------------------- */
 

@@ -29,6 +29,8 @@
 
 #include "steps/build.h"
 #include "steps/occupancy_check.h"
+#include "steps/reference_times.h"
+#include "sys/clock.h"
 #include "sys/kit_paths.h"
 
 static void slot_init(struct gpu_slot *s, const char *visible, const struct device_info *d,
@@ -121,20 +123,35 @@ static void open_locks(struct gpu_slot *s)
 			s->lock_path, strerror(errno));
 }
 
+/* This worker's waits for the GPU and its holds of it (a worker grades one
+ * student: batch_gpu_account). */
+static struct gpu_account account;
+static double asked_at, got_at;
+
 void batch_gpu_phase(void *arg, int timed, int begin)
 {
 	struct gpu_slot *s = arg;
 	open_locks(s);
 	if (begin) {
+		asked_at = now_s();
 		lock(s->turn_fd, LOCK_EX);
 		lock(s->lock_fd, timed ? LOCK_EX : LOCK_SH);
 		if (!timed)
 			lock(s->turn_fd, LOCK_UN);
+		got_at = now_s();
+		*(timed ? &account.wait_alone_s : &account.wait_shared_s) += got_at - asked_at;
 	} else {
 		lock(s->lock_fd, LOCK_UN);
 		if (timed)
 			lock(s->turn_fd, LOCK_UN);
+		*(timed ? &account.held_alone_s : &account.held_shared_s) += now_s() - got_at;
+		*(timed ? &account.timed_runs : &account.shared_runs) += 1;
 	}
+}
+
+void batch_gpu_account(struct gpu_account *out)
+{
+	*out = account;
 }
 
 /* ---- before the workers start ---------------------------------------------------- */
@@ -167,8 +184,42 @@ static void ask_occupancy_apis(struct batch_config *c)
 /* Without bubblewrap nothing is hidden: code that gets past the symbol
  * check (see the hostile fixtures) reads whatever other users may read. */
 
+/* The reference's correctness times, the base of each size's time limit
+ * (steps/reference_times.h), measured once per GPU model (or once in the
+ * emulator) into the kit's cache, where every worker reads them. */
+static void measure_reference_times(struct batch_config *c)
+{
+	struct reference_times t;
+	struct run_context ctx = { .lab = c->lab, .rubric = c->r, .work_dir = c->work_root, .salt = c->salt };
+	if (c->backend == BACKEND_EMU) {
+		reference_times_get(&ctx, BACKEND_EMU, c->dev, NULL, 1, &t);
+		return;
+	}
+	for (int i = 0; i < c->n_gpus; i++) {
+		struct gpu_slot *g = &c->gpus[i];
+		int seen = 0;
+		for (int k = 0; k < i; k++)
+			seen |= strcmp(c->gpus[k].dev.name, g->dev.name) == 0;
+		if (seen || !g->reference_harness[0])
+			continue;
+		/* A copy of the slot: its lock files are not the workers' (as
+		 * batch_reference.c's timing). */
+		struct gpu_slot locks = *g;
+		locks.lock_fd = locks.turn_fd = -1;
+		ctx.gpu = g->visible[0] ? g->visible : NULL;
+		ctx.gpu_phase = batch_gpu_phase;
+		ctx.gpu_phase_arg = &locks;
+		reference_times_get(&ctx, BACKEND_CUDA, &g->dev, g->reference_harness, 0, &t);
+		if (locks.lock_fd >= 0)
+			close(locks.lock_fd);
+		if (locks.turn_fd >= 0)
+			close(locks.turn_fd);
+	}
+}
+
 void batch_prepare_gpus(struct batch_config *c)
 {
 	batch_references(c);
+	measure_reference_times(c);
 	ask_occupancy_apis(c);
 }

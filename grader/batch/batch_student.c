@@ -195,6 +195,12 @@ int batch_grade_student(const struct batch_config *c, const struct student *s, i
 	struct grade g;
 	grade_init(&g, c->lab);
 	grade_in_sandbox(c, s, slot, &g);
+	/* Before the results: the summary stays the last file written. */
+	char dir[PATH_MAX];
+	batch_student_dir(c, s->name, dir, sizeof(dir));
+	if (make_dirs(dir) == 0)
+		batch_write_gpu_waits(dir, c->n_gpus ? c->gpus[slot % c->n_gpus].visible : NULL,
+				      now_s() - start);
 	int rc = write_results(c, s, &g, now_s() - start);
 	grade_free(&g);
 	return rc;

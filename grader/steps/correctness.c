@@ -11,6 +11,9 @@
 #include "host_buffer.h"
 #include "parallel.h"
 #include "rng.h"
+#include "steps/build.h"
+#include "steps/reference_times.h"
+#include "sys/channel_watch.h"
 
 #define HANGS_BEFORE_GIVING_UP 2
 
@@ -191,35 +194,99 @@ static void *expect_all(void *arg)
 	return NULL;
 }
 
+/* Each size's limit within the rubric's, for a run of sizes [first, first+n):
+ * stage 0 (before the first MSG_BEGIN: the process's start, its CUDA
+ * context, the kit's own set-up) has the rubric's whole limit, stage k
+ * (the k-th size, from its MSG_BEGIN to the next) its own. */
+/* In an emulator build the emulator's watchdog stops a kernel at the
+ * size's limit of CPU time (kernel_timeout) and names its line; the
+ * grader's watch on the clock comes after it, for a hang outside any
+ * kernel: a second of CPU time can take several on a loaded machine. */
+#define EMU_CLOCK_SLACK 4
+
+struct size_watch {
+	struct channel_watch watch;
+	double limit_s[RUBRIC_MAX_SHAPES + 1];
+};
+
+static struct size_watch *watch_sizes(const struct run_context *ctx, const struct reference_times *times,
+				      int first, int n)
+{
+	struct size_watch *w = calloc(1, sizeof(*w));
+	if (!w)
+		return NULL;
+	int emulated = harness_is_emulated(ctx->harness);
+	w->limit_s[0] = ctx->rubric->test_timeout_s;
+	for (int i = 0; i < n; i++) {
+		double l = reference_times_limit(ctx->rubric, times, first + i).limit_s;
+		w->limit_s[i + 1] = emulated ? EMU_CLOCK_SLACK * (l + 1) : l;
+	}
+	w->watch.limit_s = w->limit_s;
+	w->watch.n_limits = n + 1;
+	return w;
+}
+
+/* Why a run that was stopped was stopped, after msg: how long its size
+ * ran, and which limit applied. size: its index in the rubric's list. */
+static void explain_stop(const struct run_context *ctx, const struct reference_times *times,
+			 const struct harness_report *rep, const struct channel_watch *w, int size,
+			 char *msg, size_t len)
+{
+	char why[256];
+	size_t at = strlen(msg);
+	if (!harness_hung(rep) || at >= len)
+		return;
+	struct time_rule rule = reference_times_rule(ctx->rubric);
+	struct time_limit l = reference_times_limit(ctx->rubric, times, size);
+	time_limit_explain(&rule, &l, times->where, why, sizeof(why));
+	if (!rep->child.timed_out)	/* the emulator's watchdog, at the size's limit */
+		snprintf(msg + at, len - at, "\n(the limit: %s)", why);
+	else if (w && w->stopped && w->stopped_stage > 0 && harness_is_emulated(ctx->harness))
+		snprintf(msg + at, len - at, "\n(stopped after %.1f s on the clock: the limit, %s, with "
+			 "the emulator's slack for a busy machine)", w->stopped_after_s, why);
+	else if (w && w->stopped && w->stopped_stage > 0)
+		snprintf(msg + at, len - at, "\n(stopped after %.1f s: %s)", w->stopped_after_s, why);
+	else
+		snprintf(msg + at, len - at, "\n(stopped after %.1f s: the rubric's %g s for the whole run)",
+			 rep->child.wall_s, ctx->rubric->test_timeout_s);
+}
+
 /*
  * One size in a process of its own: the verdict of record for a size that
  * failed, or could not be settled, in a shared process.
  */
-static int run_alone(const struct run_context *ctx, const struct shape *shape, uint64_t seed,
-		     struct test_result *t, struct grade *g)
+static int run_alone(const struct run_context *ctx, const struct reference_times *times,
+		     const struct shape *shape, int i, uint64_t seed, struct test_result *t,
+		     struct grade *g)
 {
 	char shape_text[64], err[256];
 	shape_format(shape, shape_text, sizeof(shape_text));
 	/* A kernel that hung twice will hang again: the rest of the sizes
-	 * would only cost a time limit each (minutes in a batch). */
+	 * would only cost a time limit each. */
 	if (g->hangs >= HANGS_BEFORE_GIVING_UP) {
 		test_fail(t, "%s: not run: %s() already ran past the time limit on %d sizes", shape_text,
 			  ctx->lab->entry, g->hangs);
 		return 0;
 	}
 	struct harness_report rep;
-	if (harness_correct(ctx, shape, seed, &rep, err, sizeof(err)) < 0) {
+	struct size_watch *w = watch_sizes(ctx, times, i, 1);
+	double limit_s = reference_times_limit(ctx->rubric, times, i).limit_s;
+	if (harness_correct(ctx, shape, seed, limit_s, w ? &w->watch : NULL, &rep, err, sizeof(err)) < 0) {
 		test_fail(t, "the grader could not start the harness: %s", err);
+		free(w);
 		return 0;
 	}
 	char msg[TEST_MESSAGE_LEN];
 	g->hangs += harness_hung(&rep);
 	int ok = correctness_judge(ctx->lab, shape, seed, &rep, msg, sizeof(msg));
-	if (ok)
+	if (ok) {
 		test_pass(t, "%s", "");
-	else
+	} else {
+		explain_stop(ctx, times, &rep, w ? &w->watch : NULL, i, msg, sizeof(msg));
 		test_fail(t, "%s", msg);
+	}
 	harness_report_free(&rep);
+	free(w);
 	return ok;
 }
 
@@ -227,22 +294,27 @@ static int run_alone(const struct run_context *ctx, const struct shape *shape, u
  * Every size in one process, so one CUDA context (about 0.3 s to create on
  * an H100: docs/results/h100-2026-11-24-baseline/breakdown-before.md). The
  * sizes are settled in order while they pass; the first that does not (a
- * wrong word, a CUDA error, a crash, the process's time running out) and all
- * after it are left to run_alone. The process gets one size's time limit for
- * all of them. Returns how many sizes were settled.
+ * wrong word, a CUDA error, a crash, a size past its own limit) and all
+ * after it are left to run_alone. A size past its limit counts as a hang
+ * (*hung), so that one more, alone, ends the step. Returns how many sizes
+ * were settled.
  */
-static int run_shared(const struct run_context *ctx, const struct shape *shapes, int n,
-		      const uint64_t *seeds, struct test_result **tests)
+static int run_shared(const struct run_context *ctx, const struct reference_times *times,
+		      const struct shape *shapes, int n, const uint64_t *seeds,
+		      struct test_result **tests, int *hung)
 {
 	char err[256];
 	struct harness_report whole, parts[RUBRIC_MAX_SHAPES];
 	struct expect_job job = { .lab = ctx->lab, .shapes = shapes, .seeds = seeds, .n = n };
+	struct size_watch *w = watch_sizes(ctx, times, 0, n);
 	pthread_t ahead;
 	int computing = pthread_create(&ahead, NULL, expect_all, &job) == 0;
-	int started = harness_correct_many(ctx, shapes, seeds, n, &whole, err, sizeof(err)) == 0;
+	int started = harness_correct_many(ctx, shapes, seeds, n, w ? &w->watch : NULL, &whole, err,
+					   sizeof(err)) == 0;
 	if (computing)
 		pthread_join(ahead, NULL);
 	int began = started ? harness_split(&whole, parts, n) : 0, settled = 0;
+	*hung = started && harness_hung(&whole);
 	char msg[TEST_MESSAGE_LEN];
 	while (settled < began && parts[settled].done &&
 	       judge(ctx->lab, &shapes[settled], seeds[settled], &parts[settled], &job.e[settled], msg,
@@ -256,14 +328,16 @@ static int run_shared(const struct run_context *ctx, const struct shape *shapes,
 		harness_part_free(&parts[i]);
 	if (started)
 		harness_report_free(&whole);
+	free(w);
 	return settled;
 }
 
-int correctness_run(const struct run_context *ctx, enum backend backend, struct grade *g)
+int correctness_run(const struct run_context *ctx, enum backend backend,
+		    const struct reference_times *times, struct grade *g)
 {
 	const struct rubric *r = ctx->rubric;
-	const struct shape *shapes = backend == BACKEND_EMU ? r->emu_shapes : r->shapes;
-	int n = backend == BACKEND_EMU ? r->n_emu_shapes : r->n_shapes;
+	int n;
+	const struct shape *shapes = reference_times_shapes(r, backend, &n);
 	struct test_result *tests[RUBRIC_MAX_SHAPES];
 	uint64_t seeds[RUBRIC_MAX_SHAPES];
 	for (int i = 0; i < n; i++) {
@@ -274,9 +348,12 @@ int correctness_run(const struct run_context *ctx, enum backend backend, struct 
 		seeds[i] = rng_test_seed(ctx->seed, ctx->salt, (unsigned)i);
 	}
 	/* On a GPU a process costs a CUDA context; the emulator has none to share. */
-	int settled = backend == BACKEND_CUDA && n > 1 ? run_shared(ctx, shapes, n, seeds, tests) : 0;
+	int hung = 0;
+	int settled = backend == BACKEND_CUDA && n > 1 ? run_shared(ctx, times, shapes, n, seeds, tests,
+								    &hung) : 0;
+	g->hangs += hung;
 	int failed = 0;
 	for (int i = settled; i < n; i++)
-		failed += !run_alone(ctx, &shapes[i], seeds[i], tests[i], g);
+		failed += !run_alone(ctx, times, &shapes[i], i, seeds[i], tests[i], g);
 	return failed;
 }

@@ -4,11 +4,15 @@
 
 #include "steps/grade.h"
 #include "steps/harness_door.h"
+#include "steps/reference_times.h"
 #include "steps/run_context.h"
 
 /* Adds one correctness test per size of the rubric (the emulator's sizes
- * on the emulator). Returns the number that failed. */
-int correctness_run(const struct run_context *ctx, enum backend backend, struct grade *g);
+ * on the emulator), each run under its own time limit: times, the
+ * reference's, scaled by the rubric (reference_times.h). Returns the
+ * number that failed. */
+int correctness_run(const struct run_context *ctx, enum backend backend,
+		    const struct reference_times *times, struct grade *g);
 
 /*
  * Judges one harness run against the reference for (shape, seed): the

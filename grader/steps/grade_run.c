@@ -21,6 +21,7 @@
 #include "steps/own_calculator.h"
 #include "steps/performance.h"
 #include "steps/prediction.h"
+#include "steps/reference_times.h"
 #include "steps/scale.h"
 #include "steps/side.h"
 
@@ -118,7 +119,13 @@ static int step_integrity(struct grade_run *run, struct grade *g)
 /* 3. Correctness, one child per size. */
 static int step_correctness(struct grade_run *run, struct grade *g)
 {
-	run->failed = correctness_run(&run->ctx, run->backend, g);
+	struct reference_times times;
+	/* A batch measured them before its workers started. A miss builds the
+	 * solution here for the measurement, and removes it, but never in a
+	 * GPU batch's worker, whose student's emulator runs go on beside. */
+	reference_times_get(&run->ctx, run->backend, run->dev, run->req->reference_harness,
+			    run->req->gpu_phase == NULL, &times);
+	run->failed = correctness_run(&run->ctx, run->backend, &times, g);
 	run->checked = 1;
 	return 1;
 }

@@ -119,8 +119,8 @@ enum gpu_use { GPU_NONE, GPU_SHARED, GPU_ALONE };
 
 /* A verb that runs student code: the rubric's limits, the run's folder. */
 static int run_student(const struct run_context *ctx, char *const argv[], double wall_s,
-		       size_t channel_bytes, enum gpu_use gpu, struct harness_report *rep, char *err,
-		       size_t errlen)
+		       size_t channel_bytes, enum gpu_use gpu, struct channel_watch *watch,
+		       struct harness_report *rep, char *err, size_t errlen)
 {
 	const struct rubric *r = ctx->rubric;
 	struct sandbox_limits lim = {
@@ -140,6 +140,7 @@ static int run_student(const struct run_context *ctx, char *const argv[], double
 		.writable_dir = ctx->work_dir,
 		.isolation = ctx->isolation,
 		.gpu = ctx->gpu,
+		.watch = watch,
 	};
 	/* The emulator's children (the analysis on a GPU machine) use no GPU. */
 	int lock = ctx->gpu_phase && gpu != GPU_NONE && !harness_is_emulated(argv[0]);
@@ -161,21 +162,29 @@ int harness_device(const char *program, const char *gpu, struct harness_report *
 }
 
 int harness_correct(const struct run_context *ctx, const struct shape *s, uint64_t seed,
-		    struct harness_report *rep, char *err, size_t errlen)
+		    double kernel_timeout_s, struct channel_watch *watch, struct harness_report *rep,
+		    char *err, size_t errlen)
 {
-	char shape[64], seed_text[32];
+	char shape[64], seed_text[32], limit[32];
 	shape_format(s, shape, sizeof(shape));
 	snprintf(seed_text, sizeof(seed_text), "%llu", (unsigned long long)seed);
-	char *argv[] = { (char *)ctx->harness, "correct", (char *)ctx->lab->id, shape, seed_text, NULL };
+	snprintf(limit, sizeof(limit), "%.3f", kernel_timeout_s);
+	char *argv[] = { (char *)ctx->harness, "correct", (char *)ctx->lab->id, shape, seed_text, NULL, NULL,
+			 NULL };
+	if (kernel_timeout_s > 0 && harness_is_emulated(ctx->harness)) {
+		char *limited[] = { (char *)ctx->harness, "correct", (char *)ctx->lab->id, "kernel_timeout",
+				    limit, shape, seed_text, NULL };
+		memcpy(argv, limited, sizeof(limited));
+	}
 	/* The output between its guards, and a few small JSON frames. */
 	size_t words = GUARD_WORDS * 2 + ctx->lab->out_count(s);
-	return run_student(ctx, argv, ctx->rubric->test_timeout_s, words * 4 + 65536, GPU_SHARED, rep, err,
-			   errlen);
+	return run_student(ctx, argv, ctx->rubric->test_timeout_s, words * 4 + 65536, GPU_SHARED, watch,
+			   rep, err, errlen);
 }
 
 int harness_correct_many(const struct run_context *ctx, const struct shape *shapes,
-			 const uint64_t *seeds, int n, struct harness_report *rep, char *err,
-			 size_t errlen)
+			 const uint64_t *seeds, int n, struct channel_watch *watch,
+			 struct harness_report *rep, char *err, size_t errlen)
 {
 	char texts[HARNESS_MAX_PARTS][2][64];
 	char *argv[3 + 2 * HARNESS_MAX_PARTS + 1];
@@ -193,8 +202,9 @@ int harness_correct_many(const struct run_context *ctx, const struct shape *shap
 		bytes += (GUARD_WORDS * 2 + ctx->lab->out_count(&shapes[i])) * 4 + 65536;
 	}
 	argv[a] = NULL;
-	/* One size's time limit for all of them: see correctness.c. */
-	return run_student(ctx, argv, ctx->rubric->test_timeout_s, bytes, GPU_SHARED, rep, err, errlen);
+	/* The rubric's limit for all of them; each size's own in watch. */
+	return run_student(ctx, argv, ctx->rubric->test_timeout_s, bytes, GPU_SHARED, watch, rep, err,
+			   errlen);
 }
 
 int harness_split(const struct harness_report *whole, struct harness_report *parts, int max)
@@ -262,7 +272,7 @@ int harness_bench(const struct run_context *ctx, const char *harness, const stru
 	argv[a] = NULL;
 	/* One MSG_TIMING per shape and per point of the sweep: samples and a
 	 * launch log, well under 1 MiB. */
-	return run_student(ctx, argv, r->bench_timeout_s, 1 << 20, GPU_ALONE, rep, err, errlen);
+	return run_student(ctx, argv, r->bench_timeout_s, 1 << 20, GPU_ALONE, NULL, rep, err, errlen);
 }
 
 int harness_analysis(const struct run_context *ctx, const char *harness, const struct shape *s,
@@ -277,8 +287,8 @@ int harness_analysis(const struct run_context *ctx, const char *harness, const s
 			 ctx->device_sms > 0 ? sms : NULL, NULL };
 	/* The output between its guards, and the metrics (up to 64 MiB of JSON). */
 	size_t words = 2 * GUARD_WORDS + ctx->lab->out_count(s);
-	return run_student(ctx, argv, r->analysis_timeout_s, words * 4 + (64 << 20), GPU_NONE, rep, err,
-			   errlen);
+	return run_student(ctx, argv, r->analysis_timeout_s, words * 4 + (64 << 20), GPU_NONE, NULL,
+			   rep, err, errlen);
 }
 
 int harness_predict(const struct run_context *ctx, const char *harness, const struct shape *s,
@@ -292,7 +302,7 @@ int harness_predict(const struct run_context *ctx, const char *harness, const st
 	char *argv[] = { (char *)harness, "predict", (char *)ctx->lab->id, text, seed, sms_text,
 			 computed ? "computed" : NULL, NULL };
 	/* A trace of each launch's sampled blocks: JSON, well under 64 MiB. */
-	return run_student(ctx, argv, wall_s, 64 << 20, GPU_NONE, rep, err, errlen);
+	return run_student(ctx, argv, wall_s, 64 << 20, GPU_NONE, NULL, rep, err, errlen);
 }
 
 int harness_occupancy(const struct run_context *ctx, const char *path, int n,
@@ -301,8 +311,8 @@ int harness_occupancy(const struct run_context *ctx, const char *path, int n,
 	char *argv[] = { (char *)ctx->harness, "occupancy", (char *)ctx->lab->id, (char *)path, NULL };
 	/* One occ_result per question, and a few small JSON frames. */
 	size_t want = (size_t)n * sizeof(struct occ_result);
-	return run_student(ctx, argv, ctx->rubric->occupancy_timeout_s, want + 65536, GPU_NONE, rep, err,
-			   errlen);
+	return run_student(ctx, argv, ctx->rubric->occupancy_timeout_s, want + 65536, GPU_NONE, NULL,
+			   rep, err, errlen);
 }
 
 void harness_part_free(struct harness_report *part)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "steps/run_context.h"
+#include "sys/channel_watch.h"
 #include "sys/sandbox.h"
 
 struct harness_report {
@@ -39,16 +40,21 @@ struct harness_report {
 int harness_device(const char *program, const char *gpu, struct harness_report *rep, char *err,
 		   size_t errlen);
 
-/* correct: one call of the entry point on shape s with the inputs of seed. */
+/* correct: one call of the entry point on shape s with the inputs of seed.
+ * kernel_timeout_s (> 0; an emulator build only): the emulator's watchdog
+ * stops a kernel after this much CPU time, naming it and its line. watch
+ * (NULL: none): the run's stages, each with its own limit within the
+ * rubric's (sys/channel_watch.h), filled in as it runs. */
 int harness_correct(const struct run_context *ctx, const struct shape *s, uint64_t seed,
-		    struct harness_report *rep, char *err, size_t errlen);
+		    double kernel_timeout_s, struct channel_watch *watch, struct harness_report *rep,
+		    char *err, size_t errlen);
 
 /* correct, several sizes in one process: shapes[i] with the inputs of
  * seeds[i], n at most HARNESS_MAX_PARTS; cut the report with harness_split. */
 #define HARNESS_MAX_PARTS 256
 int harness_correct_many(const struct run_context *ctx, const struct shape *shapes,
-			 const uint64_t *seeds, int n, struct harness_report *rep, char *err,
-			 size_t errlen);
+			 const uint64_t *seeds, int n, struct channel_watch *watch,
+			 struct harness_report *rep, char *err, size_t errlen);
 
 /*
  * A run of harness_correct_many cut into one report per size: each

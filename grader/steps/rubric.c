@@ -56,6 +56,8 @@ static int correctness_key(struct parse *p, const char *section, const char *key
 		return parse_shape_list(p, key, value, r->emu_shapes, &r->n_emu_shapes);
 	NUMBER("points", 0, 1000, r->correctness_points);
 	NUMBER("timeout_s", 0.1, 3600, r->test_timeout_s);
+	NUMBER("time_factor", 1, 10000, r->test_time_factor);
+	NUMBER("time_floor_s", 0.05, 3600, r->test_time_floor_s);
 	return rubric_error(p, key, "unknown key in [correctness]%s", "");
 }
 
@@ -260,6 +262,8 @@ static void set_defaults(struct rubric *r)
 {
 	r->correctness_points = 50;
 	r->test_timeout_s = 20;
+	r->test_time_factor = 20;
+	r->test_time_floor_s = 1;
 	r->runs = 50;
 	r->performance_points = 40;
 	r->predicted = 1;

@@ -41,7 +41,13 @@ struct rubric {
 	struct shape emu_shapes[RUBRIC_MAX_SHAPES];	/* smaller, for the emulator */
 	int n_emu_shapes;
 	double correctness_points;	/* split evenly over the shapes */
-	double test_timeout_s;		/* wall clock, per test */
+	/* A size's wall-clock limit: test_time_factor times the reference
+	 * solution's time for that size here, at least test_time_floor_s, at
+	 * most test_timeout_s (all of it where no reference time is known:
+	 * steps/time_limit.h). */
+	double test_timeout_s;
+	double test_time_factor;
+	double test_time_floor_s;
 
 	/* [performance] */
 	struct shape perf_shape;	/* the graded size, well over the L2 */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "channel.h"
+#include "sys/channel_watch.h"
 #include "sys/isolation.h"
 #include "sys/clock.h"
 #include "sys/memory_cgroup.h"
@@ -100,18 +101,27 @@ static int drain(int fd, struct child_result *res, size_t cap)
 }
 
 /* Waits for the child, draining its output, until it ends or the deadline. */
-static void supervise(pid_t pid, int out_fd, const struct sandbox_limits *lim,
+static void supervise(pid_t pid, int out_fd, int channel_fd, const struct sandbox_limits *lim,
 		      struct child_result *res, double start)
 {
 	int status = 0, open_pipe = 1;
+	struct channel_watch *watch = channel_fd >= 0 ? lim->watch : NULL;
 	for (;;) {
-		double left = start + lim->wall_s - now_s();
-		if (left <= 0) {
+		double now = now_s(), left = start + lim->wall_s - now;
+		double stage_left = watch ? start + channel_watch_poll(watch, channel_fd, now - start) - now : left;
+		if (left <= 0 || stage_left <= 0) {
 			kill(-pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			res->timed_out = 1;
+			if (watch && stage_left <= 0 && left > 0) {
+				watch->stopped = 1;
+				watch->stopped_stage = watch->stages;
+				watch->stopped_after_s = now - start - watch->began_at[watch->stages];
+			}
 			break;
 		}
+		if (stage_left < left)
+			left = stage_left;
 		if (open_pipe) {
 			struct pollfd p = { out_fd, POLLIN, 0 };
 			int ms = left > 0.05 ? 50 : (int)(left * 1000) + 1;
@@ -122,8 +132,11 @@ static void supervise(pid_t pid, int out_fd, const struct sandbox_limits *lim,
 			nanosleep(&ts, NULL);
 		}
 		pid_t w = waitpid(pid, &status, WNOHANG);
-		if (w == pid)
+		if (w == pid) {
+			if (watch)	/* the frames of its last moments */
+				channel_watch_poll(watch, channel_fd, now_s() - start);
 			break;
+		}
 	}
 	/* Whatever it left behind (a forked child, a daemon) goes with it. */
 	kill(-pid, SIGKILL);
@@ -254,7 +267,9 @@ int sandbox_run(char *const argv[], const struct sandbox_limits *lim, struct chi
 	pthread_t reserving;
 	int reserved = channel_fd >= 0 && reserve.bytes > 0 &&
 		       pthread_create(&reserving, NULL, reserve_channel, &reserve) == 0;
-	supervise(pid, pipefd[0], lim, res, start);
+	if (lim->watch)
+		channel_watch_reset(lim->watch);
+	supervise(pid, pipefd[0], channel_fd, lim, res, start);
 	if (reserved)
 		pthread_join(reserving, NULL);
 	res->wall_s = now_s() - start;

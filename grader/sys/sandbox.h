@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 struct isolation_policy;	/* isolation.h */
+struct channel_watch;		/* channel_watch.h */
 
 struct sandbox_limits {
 	double wall_s;		/* killed after this many seconds */
@@ -38,6 +39,10 @@ struct sandbox_limits {
 	const char *gpu;	/* the child's CUDA_VISIBLE_DEVICES; NULL: the grader's own */
 	const void *input;	/* what the child reads on stdin; NULL: /dev/null */
 	size_t input_len;
+	/* With with_channel: the child's stages read from its channel as it
+	 * runs, each with its own deadline within wall_s (channel_watch.h);
+	 * filled in as it runs. NULL: wall_s alone. */
+	struct channel_watch *watch;
 };
 
 struct child_result {

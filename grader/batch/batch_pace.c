@@ -1,0 +1,98 @@
+/*
+ * The class's pace, and what binds it. Each worker writes beside its
+ * student's reports what it waited for on the GPU and how long it held it
+ * (gpu-waits.txt); the batch's last line sums them: the GPUs bind when
+ * their time held alone nears the wall clock times their number, the CPUs
+ * when the workers' CPU time nears it times the cores.
+ */
+#include "batch/batch.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sys/atomic_file.h"
+
+#define WAITS_FILE "gpu-waits.txt"
+/* Busier than this, a resource is what binds the class. */
+#define BUSY 0.6
+
+void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall_s)
+{
+	struct gpu_account a;
+	char text[512], path[PATH_MAX + 32], err[256];
+	batch_gpu_account(&a);
+	int n = snprintf(text, sizeof(text),
+			 "gpu=%s worker_s=%.2f wait_shared_s=%.2f held_shared_s=%.2f wait_alone_s=%.2f "
+			 "held_alone_s=%.2f shared_runs=%d timed_runs=%d\n",
+			 gpu && *gpu ? gpu : "-", wall_s, a.wait_shared_s, a.held_shared_s, a.wait_alone_s,
+			 a.held_alone_s, a.shared_runs, a.timed_runs);
+	snprintf(path, sizeof(path), "%s/" WAITS_FILE, student_dir);
+	if (n > 0 && atomic_write(path, text, (size_t)n, err, sizeof(err)) < 0)
+		fprintf(stderr, "grade: %s\n", err);
+}
+
+/* A student's account, when it was written by this run (not a resumed one). */
+static int read_waits(const struct batch *b, const char *name, time_t since, struct gpu_account *a,
+		      double *worker_s)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 32];
+	struct stat st;
+	batch_student_dir(&b->c, name, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/" WAITS_FILE, dir);
+	if (stat(path, &st) < 0 || st.st_mtime < since)
+		return 0;
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	char gpu[64];
+	int ok = fscanf(f, "gpu=%63s worker_s=%lf wait_shared_s=%lf held_shared_s=%lf wait_alone_s=%lf "
+			   "held_alone_s=%lf shared_runs=%d timed_runs=%d", gpu, worker_s, &a->wait_shared_s,
+			&a->held_shared_s, &a->wait_alone_s, &a->held_alone_s, &a->shared_runs,
+			&a->timed_runs) == 8;
+	fclose(f);
+	return ok;
+}
+
+void batch_pace_line(const struct batch *b, double wall_s, FILE *out)
+{
+	struct gpu_account sum = { 0 }, a;
+	double worker_s = 0, w;
+	int students = 0;
+	time_t since = time(NULL) - (time_t)wall_s - 1;
+	for (int i = 0; i < b->roster.n; i++)
+		if (b->rows[i].student[0] && read_waits(b, b->rows[i].student, since, &a, &w)) {
+			students++;
+			worker_s += w;
+			sum.wait_shared_s += a.wait_shared_s;
+			sum.wait_alone_s += a.wait_alone_s;
+			sum.held_alone_s += a.held_alone_s;
+		}
+	/* Only where this process ran the workers (not a Slurm merge). */
+	if (students == 0 || wall_s <= 0 || b->graded == 0)
+		return;
+	struct rusage ru;
+	double cpu_s = 0;
+	if (getrusage(RUSAGE_CHILDREN, &ru) == 0)
+		cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+			ru.ru_stime.tv_usec / 1e6;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int gpus = b->c.n_gpus;
+	double cpu_busy = cores > 0 ? cpu_s / (wall_s * (double)cores) : 0;
+	double gpu_busy = gpus > 0 ? sum.held_alone_s / (wall_s * gpus) : 0;
+	fprintf(out, "pace: %d students in %.1f s = %.0f an hour; ", students, wall_s,
+		students * 3600.0 / wall_s);
+	if (gpus > 0)
+		fprintf(out, "the GPU%s held alone %.0f%% of the time, ", gpus == 1 ? "" : "s",
+			100 * gpu_busy);
+	fprintf(out, "the %ld CPU cores busy %.0f%%; each student waited on average %.1f s for a "
+		"timed turn and %.1f s for a shared one, of %.1f s: %s\n", cores, 100 * cpu_busy,
+		sum.wait_alone_s / students, sum.wait_shared_s / students, worker_s / students,
+		cpu_busy < BUSY && gpu_busy < BUSY ? "neither binds: the workers wait on their own steps "
+						     "(more --jobs, or fewer students each waiting out a limit)"
+		: gpus > 0 && gpu_busy > cpu_busy ? "the GPUs bind (more GPUs would help)"
+						  : "the CPUs bind (more cores would help)");
+}
