@@ -52,7 +52,7 @@ void launch_match_apply(const struct run_context *gpu, struct grade *g)
 	char shape[64], why[TEST_MESSAGE_LEN / 2], err[256];
 	shape_format(&s, shape, sizeof shape);
 	struct harness_report rep;
-	if (harness_correct(gpu, &s, gpu->seed, &rep, err, sizeof err) < 0) {
+	if (harness_correct(gpu, &s, gpu->seed, 0, NULL, &rep, err, sizeof err) < 0) {
 		snprintf(why, sizeof why, "the GPU's run at this shape could not start: %s", err);
 		not_believed(g, shape, why);
 		return;
