@@ -94,16 +94,12 @@ grade: $(BUILD)/grade
 $(BUILD)/grade: $(GRADER_MAIN:%.c=$(BUILD)/%.o) $(GRADER_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
 
-# ./grade --version names the commit it was built from (the kit's own clone,
-# not a repository it was unpacked into): build/kit-commit is rewritten only
-# when that changes, so that version.o is rebuilt only then.
+# ./grade --version names the commit it was built from (mk/kit_commit.sh:
+# the kit's own clone, "-modified" when a kit file, not a student's lab file,
+# differs): build/kit-commit is rewritten only when that changes, so that
+# version.o is rebuilt only then.
 $(BUILD)/kit-commit: FORCE | $(BUILD)/.deps-ok
-	@c=unknown; \
-	 if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ]; then \
-		c=$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown); \
-		if [ "$$c" != unknown ] && ! git diff --quiet HEAD -- 2>/dev/null; then c="$$c-modified"; fi; \
-	 fi; \
-	 [ "$$(cat $@ 2>/dev/null)" = "$$c" ] || echo "$$c" > $@
+	@c=$$(sh mk/kit_commit.sh); [ "$$(cat $@ 2>/dev/null)" = "$$c" ] || echo "$$c" > $@
 $(BUILD)/grader/cli/version.o: grader/cli/version.c $(BUILD)/kit-commit | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -DKIT_COMMIT="\"$$(tr -cd '0-9a-z-' < $(BUILD)/kit-commit)\"" -c $< -o $@

@@ -40,6 +40,7 @@ void options_usage(FILE *out)
 	      "  --quiet             no terminal report (use with --json)\n"
 	      "  --chart-from FILE   draw the charts of a saved JSON report (--plot KIND)\n"
 	      "  --device            the GPU ./grade will use, or why it will use the emulator\n"
+	      "                      (exit 0 with a GPU, 1 without: usable in a script's if)\n"
 	      "  --version           the kit's version and the commit it was built from\n"
 	      "  --help\n"
 	      "\n"
