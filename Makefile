@@ -5,7 +5,7 @@
 #   make occupancy-tables   rewrite lab 4's stored tables from cuda_occupancy.h
 #   make test       install what is missing, build, run every test
 #   make -jN test-build   build what make test runs, on N cores
-#   make solutions  grade every reference solution
+#   make solutions  grade every tuned reference and answer key (solutions/README.md)
 #   make student-kit   the copy students get: no solutions, no tests, no history
 #   make clean
 #
@@ -213,8 +213,14 @@ include emu/emu.mk
 $(LABS): all
 	./grade $@ --build-only
 
+# Every tuned reference (solutions/LAB/FILE) must score full marks; every
+# answer key (./grade LAB --solution, solutions/README.md) must be graded.
 solutions: all
-	@for lab in $(LABS); do ./grade $$lab --solution --plot none || exit 1; done
+	@for lab in $(LABS); do \
+		d=$$(ls -d solutions/$$lab-*); f=$$(basename $$(ls labs/$$lab-*/*.cu)); \
+		./grade $$lab --submission $$d/$$f --plot none || exit 1; \
+		if [ -f $$d/answer-key/$$f ]; then ./grade $$lab --solution --plot none; [ $$? -le 1 ] || exit 1; fi; \
+	done
 
 # handouts/instructors.md: hand this out, never a clone of the repository.
 student-kit:

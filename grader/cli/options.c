@@ -18,7 +18,7 @@ void options_usage(FILE *out)
 	fputs("       ./grade --list               the labs and what each asks for\n"
 	      "\n"
 	      "  --submission PATH   grade another file (a .cu) or a folder holding it\n"
-	      "  --solution          grade the reference solution (instructor sanity check)\n"
+	      "  --solution          grade the lab's answer key (solutions/README.md; instructors)\n"
 	      "  --backend B         auto (GPU if present, else the CPU emulator), cuda, emu\n"
 	      "  --seed N            reproduce a run's inputs (every report prints its seed)\n"
 	      "  --json FILE         also write the machine-readable report (- for stdout)\n"
