@@ -277,8 +277,19 @@ unit-tests: all $(BUILD)/tests/unit $(CONF_OBJ) $(OCC_TABLE_TEST)
 		echo "GPU tests: skipped: $$(./grade --device)"
 	KIT_ROOT=$(CURDIR) $(BUILD)/tests/unit --jobs 2
 
+ifneq ($(wildcard tests/test_support.c),)
 test: unit-tests emu-tests conformance-tests
 	@echo "make test: all suites passed"
+else
+# The students' copy (make student-kit) has no tests/: its make test builds
+# the kit and grades each lab's skeleton once in the emulator, a check that
+# the kit works on this machine (a skeleton fails its tests: exit 1 is fine).
+test: all
+	@for lab in $(LABS); do ./grade $$lab --backend emu --plot none >/dev/null 2>&1; rc=$$?; \
+		[ $$rc -le 1 ] || { echo "make test: ./grade $$lab --backend emu exited $$rc"; exit 1; }; \
+		echo "make test: $$lab's skeleton built and graded in the emulator"; done
+	@echo "make test: the kit works here (the students' copy has no test suite of its own)"
+endif
 
 # Everything make test runs, built (with make -j) before the suites run.
 test-build: all $(BUILD)/tests/unit $(CONF_OBJ) $(OCC_TABLE_TEST) $(EMU_TEST_DIR)/emu-tests $(CONF_EXE)
