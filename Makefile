@@ -275,7 +275,7 @@ OCC_TABLE_TEST := $(if $(wildcard $(CUDA_INC)/cuda_occupancy.h),$(BUILD)/occupan
 unit-tests: all $(BUILD)/tests/unit $(CONF_OBJ) $(OCC_TABLE_TEST)
 	@./grade --device >/dev/null && echo "GPU tests: run on $$(./grade --device)" || \
 		echo "GPU tests: skipped: $$(./grade --device)"
-	KIT_ROOT=$(CURDIR) $(BUILD)/tests/unit --jobs 2
+	KIT_ROOT=$(CURDIR) $(BUILD)/tests/unit --jobs 2 --verbose 2>&1 | sh mk/test_progress.sh "unit tests"
 
 ifneq ($(wildcard tests/test_support.c),)
 test: unit-tests emu-tests conformance-tests
