@@ -191,26 +191,28 @@ Test(student_kit, every_link_resolves_and_no_answers_are_promised, .init = setup
 	free(files);
 }
 
-/* The README's two commands, in the copy, as a student types them. */
+/* The README's two commands, in the copy, as a student types them (without
+ * the KIT_ROOT these tests run under, which would point the copy's grader at
+ * this kit). */
 Test(student_kit, the_readmes_commands_work_in_the_copy, .init = setup, .fini = teardown, .timeout = 1500)
 {
 	unpack();
 	char cmd[1024], log[200];
 	snprintf(log, sizeof(log), "%s/log", tmp);
-	snprintf(cmd, sizeof(cmd), "cd '%s' && make -j2 >'%s' 2>&1 && make lab1 >>'%s' 2>&1", copy, log, log);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && unset KIT_ROOT && make -j2 >'%s' 2>&1 && make lab1 >>'%s' 2>&1", copy, log, log);
 	cr_assert_eq(system(cmd), 0, "the copy does not build: %s (see %s)", cmd, log);
 
 	/* The skeleton is graded and fails its tests: exit 1, a report. */
-	snprintf(cmd, sizeof(cmd), "cd '%s' && ./grade lab1 --backend emu --plot none >'%s' 2>&1; "
+	snprintf(cmd, sizeof(cmd), "cd '%s' && unset KIT_ROOT && ./grade lab1 --backend emu --plot none >'%s' 2>&1; "
 		 "test $? -eq 1 && grep -q '^Score: ' '%s'", copy, log, log);
 	cr_expect_eq(system(cmd), 0, "./grade lab1 in the copy did not grade lab 1's skeleton (%s)", log);
 
-	snprintf(cmd, sizeof(cmd), "cd '%s' && make test >'%s' 2>&1 && grep -q 'the kit works here' '%s'",
+	snprintf(cmd, sizeof(cmd), "cd '%s' && unset KIT_ROOT && make test >'%s' 2>&1 && grep -q 'the kit works here' '%s'",
 		 copy, log, log);
 	cr_expect_eq(system(cmd), 0, "make test fails in the copy (%s)", log);
 
 	/* --solution: no such thing in the copy, and it says so. */
-	snprintf(cmd, sizeof(cmd), "cd '%s' && ./grade lab3 --solution >/dev/null 2>'%s'; "
+	snprintf(cmd, sizeof(cmd), "cd '%s' && unset KIT_ROOT && ./grade lab3 --solution >/dev/null 2>'%s'; "
 		 "test $? -ne 0 && grep -q 'has no solutions/' '%s'", copy, log, log);
 	cr_expect_eq(system(cmd), 0, "./grade lab3 --solution in the copy does not say why it fails (%s)", log);
 }
