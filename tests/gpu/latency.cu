@@ -16,6 +16,7 @@
  * Built and run by tests/gpu/latency.sh.
  */
 #include <cuda_runtime.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,16 +176,16 @@ int main(void)
 	double l2 = chase_cycles(d_next, d_flush, flush_bytes, 0, d_out, d_cycles);
 
 	/* One instruction per scheduler per cycle (sm_70 on), four schedulers per
-	 * SM: a chain of dependent instructions L cycles apart needs L warps per
-	 * scheduler to issue every cycle. */
-	int warps = 4 * (int)(fma_cycles + 0.999);
+	 * SM: a chain of dependent instructions L cycles apart needs about L warps
+	 * per scheduler to issue every cycle, 4 L per SM (rounded up). */
+	int warps = (int)ceil(4 * fma_cycles - 1e-9);
 	double ghz = clock_khz / 1e6;
 	printf("| key | value | what |\n| --- | --- | --- |\n");
 	printf("| %s_device | %s | the GPU measured, %d SMs, clock %.2f GHz (cudaDevAttrClockRate) |\n", arch,
 	       p.name, p.multiProcessorCount, ghz);
 	printf("| %s_fma_cycles | %.1f | dependent FP32 FMA, cycles from one to the next |\n", arch,
 	       fma_cycles);
-	printf("| %s_fma_warps | %d | warps per SM that hide it: 4 schedulers x that many cycles |\n", arch,
+	printf("| %s_fma_warps | %d | warps per SM that hide it: 4 schedulers x that many cycles, rounded up |\n", arch,
 	       warps);
 	printf("| %s_fma_occupancy_pct | %.1f | those warps, of the SM's %d |\n", arch,
 	       100.0 * warps / max_warps, max_warps);
