@@ -11,33 +11,41 @@ start=$(date +%s)
 echo "$name: running (a line per suite as it ends)"
 awk -v name="$name" -v start="$start" '
 function now() { return systime() - start }
-function check(s) {
-	if (s in total && total[s] > 0 && done[s] >= total[s] && !(s in shown)) {
-		shown[s] = 1
-		line = sprintf("  %s: %d test%s, %d passed", s, total[s], total[s] == 1 ? "" : "s", pass[s])
-		if (fail[s]) line = line sprintf(", %d FAILED", fail[s])
-		if (skip[s]) line = line sprintf(", %d skipped", skip[s])
-		printf "%s (%d s)\n", line, now()
-		fflush()
-	}
+function summary(s,   line) {
+	line = sprintf("  %s: %d test%s, %d passed", s, done[s], done[s] == 1 ? "" : "s", pass[s])
+	if (fail[s]) line = line sprintf(", %d FAILED", fail[s])
+	if (skip[s]) line = line sprintf(", %d skipped", skip[s])
+	return line
 }
+function show(s) {
+	printf "%s (%d s)\n", summary(s), now()
+	fflush()
+	shown[s] = done[s]
+	delete ready[s]
+}
+# A suite is shown once all its tests have ended and another suite reports
+# (a parameterized test runs more instances than the suite announced).
 /^\[====\] Running [0-9]+ tests? from / {
 	s = $0; sub(/^\[====\] Running [0-9]+ tests? from /, "", s); sub(/:$/, "", s)
 	n = $0; sub(/^\[====\] Running /, "", n); sub(/ .*/, "", n)
-	total[s] += n; check(s); next
+	total[s] += n; next
 }
 /^\[(PASS|FAIL|SKIP)\] / {
 	t = $2; sub(/::.*/, "", t)
-	if ($0 ~ /: Test is disabled$/) { total[t]--; check(t); next }	# left out by --filter
+	if ($0 ~ /: Test is disabled$/) { total[t]--; next }	# left out by --filter
+	for (s in ready) if (s != t) show(s)
 	done[t]++
 	if ($1 == "[PASS]") pass[t]++
 	else if ($1 == "[FAIL]") { fail[t]++; print; fflush() }
 	else skip[t]++
-	check(t); next
+	if (!(t in shown) && done[t] >= total[t]) ready[t] = 1
+	next
 }
 /^\[RUN \]/ { next }
 /^\[----\] Criterion v/ { next }
 /^\[====\] Synthesis: / {
+	for (s in ready) show(s)
+	for (s in shown) if (done[s] > shown[s]) printf "%s (in all)\n", summary(s)
 	synth = 1; print; fflush()
 	if ($0 !~ /Failing: 0 \| Crashing: 0/) bad = 1
 	if ($0 ~ /Tested: 0 /) { print name ": no test ran"; bad = 1 }
