@@ -5,7 +5,7 @@
 #   make occupancy-tables   rewrite lab 4's stored tables from cuda_occupancy.h
 #   make test       install what is missing, build, run every test
 #   make -jN test-build   build what make test runs, on N cores
-#   make solutions  grade every reference solution
+#   make solutions  grade every tuned reference and answer key (solutions/README.md)
 #   make student-kit   the copy students get: no solutions, no tests, no history
 #   make clean
 #
@@ -94,16 +94,12 @@ grade: $(BUILD)/grade
 $(BUILD)/grade: $(GRADER_MAIN:%.c=$(BUILD)/%.o) $(GRADER_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
 
-# ./grade --version names the commit it was built from (the kit's own clone,
-# not a repository it was unpacked into): build/kit-commit is rewritten only
-# when that changes, so that version.o is rebuilt only then.
+# ./grade --version names the commit it was built from (mk/kit_commit.sh:
+# the kit's own clone, "-modified" when a kit file, not a student's lab file,
+# differs): build/kit-commit is rewritten only when that changes, so that
+# version.o is rebuilt only then.
 $(BUILD)/kit-commit: FORCE | $(BUILD)/.deps-ok
-	@c=unknown; \
-	 if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ]; then \
-		c=$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown); \
-		if [ "$$c" != unknown ] && ! git diff --quiet HEAD -- 2>/dev/null; then c="$$c-modified"; fi; \
-	 fi; \
-	 [ "$$(cat $@ 2>/dev/null)" = "$$c" ] || echo "$$c" > $@
+	@c=$$(sh mk/kit_commit.sh); [ "$$(cat $@ 2>/dev/null)" = "$$c" ] || echo "$$c" > $@
 $(BUILD)/grader/cli/version.o: grader/cli/version.c $(BUILD)/kit-commit | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -DKIT_COMMIT="\"$$(tr -cd '0-9a-z-' < $(BUILD)/kit-commit)\"" -c $< -o $@
@@ -224,8 +220,14 @@ include emu/emu.mk
 $(LABS): all
 	./grade $@ --build-only
 
+# Every tuned reference (solutions/LAB/FILE) must score full marks; every
+# answer key (./grade LAB --solution, solutions/README.md) must be graded.
 solutions: all
-	@for lab in $(LABS); do ./grade $$lab --solution --plot none || exit 1; done
+	@for lab in $(LABS); do \
+		d=$$(ls -d solutions/$$lab-*); f=$$(basename $$(ls labs/$$lab-*/*.cu)); \
+		./grade $$lab --submission $$d/$$f --plot none || exit 1; \
+		if [ -f $$d/answer-key/$$f ]; then ./grade $$lab --solution --plot none; [ $$? -le 1 ] || exit 1; fi; \
+	done
 
 # handouts/instructors.md: hand this out, never a clone of the repository.
 student-kit:
@@ -281,10 +283,21 @@ OCC_TABLE_TEST := $(if $(wildcard $(CUDA_INC)/cuda_occupancy.h),$(BUILD)/occupan
 unit-tests: all $(BUILD)/tests/unit $(CONF_OBJ) $(OCC_TABLE_TEST)
 	@./grade --device >/dev/null && echo "GPU tests: run on $$(./grade --device)" || \
 		echo "GPU tests: skipped: $$(./grade --device)"
-	KIT_ROOT=$(CURDIR) $(BUILD)/tests/unit --jobs 2
+	KIT_ROOT=$(CURDIR) $(BUILD)/tests/unit --jobs 2 --verbose 2>&1 | sh mk/test_progress.sh "unit tests"
 
+ifneq ($(wildcard tests/test_support.c),)
 test: unit-tests emu-tests conformance-tests
 	@echo "make test: all suites passed"
+else
+# The students' copy (make student-kit) has no tests/: its make test builds
+# the kit and grades each lab's skeleton once in the emulator, a check that
+# the kit works on this machine (a skeleton fails its tests: exit 1 is fine).
+test: all
+	@for lab in $(LABS); do ./grade $$lab --backend emu --plot none >/dev/null 2>&1; rc=$$?; \
+		[ $$rc -le 1 ] || { echo "make test: ./grade $$lab --backend emu exited $$rc"; exit 1; }; \
+		echo "make test: $$lab's skeleton built and graded in the emulator"; done
+	@echo "make test: the kit works here (the students' copy has no test suite of its own)"
+endif
 
 # Everything make test runs, built (with make -j) before the suites run.
 test-build: all $(BUILD)/tests/unit $(CONF_OBJ) $(OCC_TABLE_TEST) $(EMU_TEST_DIR)/emu-tests $(CONF_EXE)

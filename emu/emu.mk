@@ -86,7 +86,7 @@ $(EMU_TEST_DIR)/emu-tests: $(EMU_TEST_OBJ) $(EMU_KERN_OBJ) $(EMU_TOOLS)
 	$(EMU_CC) $(LDFLAGS) -o $@ $(EMU_TEST_OBJ) $(EMU_KERN_OBJ) -lcriterion -ljansson
 
 emu-tests: emu $(EMU_TEST_DIR)/emu-tests
-	CUEMU_QUIET=1 $(EMU_TEST_DIR)/emu-tests --jobs 2
+	CUEMU_QUIET=1 $(EMU_TEST_DIR)/emu-tests --jobs 2 --verbose 2>&1 | sh mk/test_progress.sh "emulator tests"
 
 # --- speed -------------------------------------------------------------------------
 EMU_BENCH_SRC := tests/emu/bench/bench.c

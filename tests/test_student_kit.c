@@ -1,9 +1,12 @@
 /*
  * make student-kit (mk/student_kit.sh): the copy students get holds no
  * solutions, no tests (passing fixtures, conformance files that are whole
- * solutions), no measured variants and no history; and no file in it
- * scores full marks: every file that defines a lab's entry point is graded
- * in the emulator and must fall short.
+ * solutions), no measured variants, nothing for instructors and no
+ * history; and no file in it scores full marks: every file that defines a
+ * lab's entry point is graded in the emulator and must fall short. And the
+ * copy works as its README says: every markdown link in it resolves, no
+ * handout sends the reader to answers it lacks, its two commands (make labN
+ * && ./grade labN; make test) work in it, and --solution says there is none.
  */
 #include <criterion/criterion.h>
 #include <ftw.h>
@@ -19,6 +22,17 @@
 #include "sys/kit_paths.h"
 
 static char tmp[64], copy[128];
+
+/* Unpacks make student-kit's archive into copy/. */
+static void unpack(void)
+{
+	char script[PATH_MAX], cmd[3 * PATH_MAX];
+	if (access(kit_path(cmd, sizeof(cmd), ".git"), F_OK) != 0)
+		cr_skip_test("the kit is not a git checkout here: there is nothing to archive");
+	snprintf(cmd, sizeof(cmd), "sh '%s' '%s/kit.tar.gz' >/dev/null && tar -xzf '%s/kit.tar.gz' -C '%s'",
+		 kit_path(script, sizeof(script), "mk/student_kit.sh"), tmp, tmp, tmp);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
 
 static void setup(void)
 {
@@ -70,12 +84,7 @@ static const struct lab *defines_entry(const char *path)
 Test(student_kit, holds_no_answers_and_nothing_scores_full_marks, .init = setup, .fini = teardown,
      .timeout = 900)
 {
-	char script[PATH_MAX], cmd[3 * PATH_MAX];
-	if (access(kit_path(cmd, sizeof(cmd), ".git"), F_OK) != 0)
-		cr_skip_test("the kit is not a git checkout here: there is nothing to archive");
-	snprintf(cmd, sizeof(cmd), "sh '%s' '%s/kit.tar.gz' >/dev/null && tar -xzf '%s/kit.tar.gz' -C '%s'",
-		 kit_path(script, sizeof(script), "mk/student_kit.sh"), tmp, tmp, tmp);
-	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	unpack();
 	files = calloc(MAX_FILES, PATH_MAX);
 	n_files = 0;
 	cr_assert_eq(nftw(copy, list_file, 16, FTW_PHYS), 0);
@@ -84,7 +93,8 @@ Test(student_kit, holds_no_answers_and_nothing_scores_full_marks, .init = setup,
 	for (int i = 0; i < n_files; i++) {
 		const char *f = files[i];
 		cr_expect(strncmp(f, "solutions/", 10) != 0 && strncmp(f, "tests/", 6) != 0 &&
-			  strncmp(f, "docs/results/", 13) != 0 && strncmp(f, ".git/", 5) != 0,
+			  strncmp(f, "docs/results/lab3-variants/", 27) != 0 && strncmp(f, ".git/", 5) != 0 &&
+			  strncmp(f, ".ci/", 4) != 0 && strcmp(f, "handouts/instructors.md") != 0,
 			  "the students' copy holds %s", f);
 		char path[2 * PATH_MAX];
 		snprintf(path, sizeof(path), "%s/%s", copy, f);
@@ -103,4 +113,106 @@ Test(student_kit, holds_no_answers_and_nothing_scores_full_marks, .init = setup,
 	}
 	cr_expect_geq(graded, have_emulator() ? 4 : 0, "the labs' own files were not found in the copy");
 	free(files);
+}
+
+/* The links of one markdown file that resolve to nothing in the copy, into
+ * bad (appended); code (``` blocks, `spans`) is not looked at. */
+static int broken_links(const char *rel, char *bad, size_t len)
+{
+	char path[PATH_MAX + 256];
+	snprintf(path, sizeof(path), "%s/%s", copy, rel);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	static char text[1 << 20];
+	size_t n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	char dir[sizeof(path)];
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	int broken = 0;
+	for (char *p = text; *p; p++) {
+		if (strncmp(p, "```", 3) == 0) {		/* a fenced block: to its end */
+			char *end = strstr(p + 3, "```");
+			if (!end)
+				break;
+			p = end + 2;
+			continue;
+		}
+		if (*p == '`') {				/* a code span */
+			char *end = strchr(p + 1, '`');
+			if (!end)
+				break;
+			p = end;
+			continue;
+		}
+		if (strncmp(p, "](", 2) != 0)
+			continue;
+		char target[PATH_MAX];
+		size_t k = strcspn(p + 2, ") \n");
+		snprintf(target, sizeof(target), "%.*s", (int)k, p + 2);
+		target[strcspn(target, "#")] = '\0';
+		if (!target[0] || strncmp(target, "http", 4) == 0 || strncmp(target, "mailto:", 7) == 0)
+			continue;
+		char where[sizeof(dir) + sizeof(target) + 8];
+		snprintf(where, sizeof(where), "%s/%s", dir, target);
+		if (access(where, F_OK) != 0) {
+			size_t at = strlen(bad);
+			snprintf(bad + at, len - at, "%s -> %s\n", rel, target);
+			broken++;
+		}
+	}
+	return broken;
+}
+
+Test(student_kit, every_link_resolves_and_no_answers_are_promised, .init = setup, .fini = teardown,
+     .timeout = 120)
+{
+	unpack();
+	files = calloc(MAX_FILES, PATH_MAX);
+	n_files = 0;
+	cr_assert_eq(nftw(copy, list_file, 16, FTW_PHYS), 0);
+	static char bad[1 << 16];
+	bad[0] = '\0';
+	int broken = 0, pages = 0;
+	for (int i = 0; i < n_files; i++) {
+		size_t len = strlen(files[i]);
+		if (len < 3 || strcmp(files[i] + len - 3, ".md") != 0)
+			continue;
+		pages++;
+		broken += broken_links(files[i], bad, sizeof(bad));
+		char cmd[PATH_MAX + 128];
+		snprintf(cmd, sizeof(cmd), "grep -q 'Answers are in `solutions/' '%s/%s'", copy, files[i]);
+		cr_expect_neq(system(cmd), 0, "%s promises answers in solutions/, which the copy lacks",
+			      files[i]);
+	}
+	cr_expect_geq(pages, 10, "the copy's markdown was not found");
+	cr_expect_eq(broken, 0, "%d links lead nowhere in the students' copy:\n%s", broken, bad);
+	free(files);
+}
+
+/* The README's two commands, in the copy, as a student types them (without
+ * the KIT_ROOT these tests run under, which would point the copy's grader at
+ * this kit). */
+Test(student_kit, the_readmes_commands_work_in_the_copy, .init = setup, .fini = teardown, .timeout = 1500)
+{
+	unpack();
+	char cmd[1024], log[200];
+	snprintf(log, sizeof(log), "%s/log", tmp);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && unset KIT_ROOT && make -j2 >'%s' 2>&1 && make lab1 >>'%s' 2>&1", copy, log, log);
+	cr_assert_eq(system(cmd), 0, "the copy does not build: %s (see %s)", cmd, log);
+
+	/* The skeleton is graded and fails its tests: exit 1, a report. */
+	snprintf(cmd, sizeof(cmd), "cd '%s' && unset KIT_ROOT && ./grade lab1 --backend emu --plot none >'%s' 2>&1; "
+		 "test $? -eq 1 && grep -q '^Score: ' '%s'", copy, log, log);
+	cr_expect_eq(system(cmd), 0, "./grade lab1 in the copy did not grade lab 1's skeleton (%s)", log);
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && unset KIT_ROOT && make test >'%s' 2>&1 && grep -q 'the kit works here' '%s'",
+		 copy, log, log);
+	cr_expect_eq(system(cmd), 0, "make test fails in the copy (%s)", log);
+
+	/* --solution: no such thing in the copy, and it says so. */
+	snprintf(cmd, sizeof(cmd), "cd '%s' && unset KIT_ROOT && ./grade lab3 --solution >/dev/null 2>'%s'; "
+		 "test $? -ne 0 && grep -q 'has no solutions/' '%s'", copy, log, log);
+	cr_expect_eq(system(cmd), 0, "./grade lab3 --solution in the copy does not say why it fails (%s)", log);
 }

@@ -134,6 +134,11 @@ int summary_read(const char *path, struct summary *s);
  * 31x33: wrong output (2 of 8 sizes failed)", ... */
 void batch_verdict(const struct grade *g, char *buf, size_t len);
 
+/* text's first line into buf (len bytes), at most max bytes of it: where it
+ * is longer, cut after a whole word, marked "...", with every bracket left
+ * open by the cut closed: "refused: calls a function of the C libraries...". */
+void batch_cut_text(char *buf, size_t len, const char *text, size_t max);
+
 /* Makes s one line of valid UTF-8, in place: control characters (C0, DEL,
  * C1) and bytes that are not UTF-8 become '?' (text from student code
  * reaches verdicts). */

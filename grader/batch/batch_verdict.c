@@ -79,8 +79,11 @@ void batch_failure_reason(const char *m, char *buf, size_t len)
 		snprintf(buf, len, "died before the call");
 	else if (strstr(m, "could not start"))
 		snprintf(buf, len, "the grader could not run it");
-	else	/* what no rule knows: its own words, never a bare "failed" */
-		snprintf(buf, len, "failed: %.*s", (int)(strcspn(m, "\n") < 160 ? strcspn(m, "\n") : 160), m);
+	else {	/* what no rule knows: its own words, never a bare "failed" */
+		char words[160];
+		batch_cut_text(words, sizeof(words), m, len > 9 ? len - 9 : 0);
+		snprintf(buf, len, "failed: %s", words);
+	}
 }
 
 /* "refused: calls fork" from integrity.c's "refused: your file WHY: SYMBOL. The lab allows ...". */
@@ -102,16 +105,17 @@ static void refusal(const char *m, char *buf, size_t len)
 			const char *colon = strstr(p - 2, ": ");
 			if (colon && colon < end)
 				p = colon + 2;
-			int n = (int)(end - p) < 160 ? (int)(end - p) : 160;
-			snprintf(buf, len, "refused: %s %.*s%s", kinds[i].says, n, p,
+			char what[256], words[160];
+			snprintf(what, sizeof(what), "%.*s", (int)(end - p) < 255 ? (int)(end - p) : 255, p);
+			batch_cut_text(words, sizeof(words), what, sizeof(words) - 1);
+			snprintf(buf, len, "refused: %s %s%s", kinds[i].says, words,
 				 strstr(kinds[i].why, "not allow") ? " (not allowed)" : "");
 			return;
 		}
 	}
-	snprintf(buf, len, "refused: %.200s", strncmp(m, "refused: ", 9) == 0 ? m + 9 : m);
-	char *nl = strchr(buf, '\n');
-	if (nl)
-		*nl = '\0';
+	char words[200];
+	batch_cut_text(words, sizeof(words), strncmp(m, "refused: ", 9) == 0 ? m + 9 : m, sizeof(words) - 1);
+	snprintf(buf, len, "refused: %s", words);
 }
 
 static const struct test_result *first_failed(const struct grade *g, enum test_group group,
@@ -163,8 +167,11 @@ static void performance_verdict(const struct grade *g, const struct test_result 
 	else if (g->backend == BACKEND_EMU && json_is_number(predicted) && gpu)
 		snprintf(buf, len, "slow: predicted %.0f%% of copy on %.100s (%s of %s points)",
 			 json_number_value(predicted), gpu, got, max);
-	else
-		snprintf(buf, len, "performance failed: %.200s", t->message);
+	else {
+		char words[200];
+		batch_cut_text(words, sizeof(words), t->message, sizeof(words) - 1);
+		snprintf(buf, len, "performance failed: %s", words);
+	}
 }
 
 static void append(char *buf, size_t len, const char *part)
@@ -181,7 +188,9 @@ void batch_verdict(const struct grade *g, char *buf, size_t len)
 	const struct test_result *t;
 	buf[0] = '\0';
 	if (g->internal_error) {
-		snprintf(buf, len, "grader error: %.300s", g->internal_message);
+		char words[300];
+		batch_cut_text(words, sizeof(words), g->internal_message, sizeof(words) - 1);
+		snprintf(buf, len, "grader error: %s", words);
 	} else if (g->build_failed) {
 		snprintf(buf, len, "did not build%s",
 			 strstr(g->build_log, "took longer than") ? " (the compiler ran out of time)"
@@ -190,8 +199,11 @@ void batch_verdict(const struct grade *g, char *buf, size_t len)
 	} else if ((t = first_failed(g, GROUP_INTEGRITY, &failed, &total))) {
 		if (strncmp(t->message, "refused: ", 9) == 0)
 			refusal(t->message, buf, len);
-		else	/* the check itself could not run (nm) */
-			snprintf(buf, len, "symbol check failed: %.300s", t->message);
+		else {	/* the check itself could not run (nm) */
+			char words[300];
+			batch_cut_text(words, sizeof(words), t->message, sizeof(words) - 1);
+			snprintf(buf, len, "symbol check failed: %s", words);
+		}
 	} else if ((t = first_failed(g, GROUP_CORRECTNESS, &failed, &total))) {
 		correctness_verdict(t, failed, total, buf, len);
 	} else {

@@ -59,5 +59,10 @@ int chart_occupancy(const struct grade *g, enum plot_kind kind, const char *out_
 int chart_histogram(const char *title, const char *xlabel, const double *values, size_t n,
 		    double bin_width, enum plot_kind kind, const char *out_path, char *msg,
 		    size_t msglen);
+/* The histogram's bin of value (bins [k w, (k+1) w)), where top is the
+ * largest value drawn: the last bin is closed, so that a top on a bin edge
+ * (a score of 100 in bins of 10) is counted in the bin below it, and no bar
+ * reaches past the largest value. */
+double chart_histogram_bin(double value, double bin_width, double top);
 
 #endif

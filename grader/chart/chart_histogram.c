@@ -17,6 +17,16 @@ static int cmp_double(const void *a, const void *b)
 
 #define MAX_BINS 2000
 
+double chart_histogram_bin(double value, double bin_width, double top)
+{
+	double top_bin = floor(top / bin_width);
+	/* A top that is a positive bin edge closes the bin below it. */
+	if (top > 0 && top_bin * bin_width == top)
+		top_bin--;
+	double bin = floor(value / bin_width);
+	return bin < top_bin ? bin : top_bin;
+}
+
 int chart_histogram(const char *title, const char *xlabel, const double *values, size_t n,
 		    double bin_width, enum plot_kind kind, const char *out_path, char *msg,
 		    size_t msglen)
@@ -45,7 +55,8 @@ int chart_histogram(const char *title, const char *xlabel, const double *values,
 		return 1;
 	}
 	qsort(v, m, sizeof(*v), cmp_double);
-	double lo = floor(v[0] / bin_width), hi = floor(v[m - 1] / bin_width);
+	double top = v[m - 1];
+	double lo = chart_histogram_bin(v[0], bin_width, top), hi = chart_histogram_bin(top, bin_width, top);
 	if (hi - lo + 1 > MAX_BINS) {
 		free(v);
 		snprintf(msg, msglen, "chart: histogram of '%s' would need more than %d bins of %g",
@@ -62,9 +73,9 @@ int chart_histogram(const char *title, const char *xlabel, const double *values,
 	size_t most = 0;
 	fputs("$h << EOD\n", s);
 	for (size_t i = 0; i < m;) {
-		double bin = floor(v[i] / bin_width);
+		double bin = chart_histogram_bin(v[i], bin_width, top);
 		size_t count = 0;
-		for (; i < m && floor(v[i] / bin_width) == bin; i++)
+		for (; i < m && chart_histogram_bin(v[i], bin_width, top) == bin; i++)
 			count++;
 		fprintf(s, "%.10g %zu\n", (bin + 0.5) * bin_width, count);
 		if (count > most)

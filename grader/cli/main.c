@@ -63,6 +63,31 @@ static int follow_own_link(char *path, size_t len)
 	return 0;
 }
 
+/* --solution's file: the lab's answer key, the skeleton completed the way
+ * the handout teaches (solutions/LAB/answer-key/FILE), where the lab has one
+ * apart from its tuned reference (solutions/LAB/FILE, which the band is
+ * calibrated on and a GPU grade times beside a submission); else that one
+ * file, which is both. */
+static int answer_key(const struct lab *lab, char *out, size_t len)
+{
+	char rel[512];
+	snprintf(rel, sizeof(rel), "solutions/%s/answer-key/%s", lab->dir, lab->file);
+	if (file_exists(kit_path(out, len, rel)))
+		return 0;
+	snprintf(rel, sizeof(rel), "solutions/%s/%s", lab->dir, lab->file);
+	if (file_exists(kit_path(out, len, rel)))
+		return 0;
+	char dir[PATH_MAX];
+	struct stat st;
+	if (stat(kit_path(dir, sizeof(dir), "solutions"), &st) < 0) {
+		fprintf(stderr, "grade: --solution: this copy of the kit has no solutions/ (the students' "
+			"copy, make student-kit, leaves them out); grade your own file: ./grade %s\n",
+			lab->id);
+		return -1;
+	}
+	return 0;	/* the caller says which file is missing */
+}
+
 /* The file to grade: --submission (a file, or a folder holding the lab's
  * file), --solution, or the student's copy under labs/. */
 static int find_submission(const struct options *o, const struct lab *lab, char *out, size_t len)
@@ -77,10 +102,12 @@ static int find_submission(const struct options *o, const struct lab *lab, char 
 			snprintf(out, len, "%s/%s", o->submission, lab->file);
 		else
 			snprintf(out, len, "%s", o->submission);
+	} else if (o->solution) {
+		if (answer_key(lab, out, len) < 0)
+			return -1;
 	} else {
 		char rel[512];
-		snprintf(rel, sizeof(rel), "%s/%s/%s", o->solution ? "solutions" : "labs", lab->dir,
-			 lab->file);
+		snprintf(rel, sizeof(rel), "labs/%s/%s", lab->dir, lab->file);
 		kit_path(out, len, rel);
 	}
 	if (follow_own_link(out, len) < 0)

@@ -1,52 +1,76 @@
 /*
- * Lab 1, reference solution: inclusive scan, Hillis-Steele.
+ * Lab 1: an inclusive scan, the Hillis-Steele way.
  *
  *     extern "C" void scan_inclusive(const unsigned int *d_in, unsigned int *d_out, size_t n);
  *
- * out[i] = in[0] + ... + in[i] (mod 2^32).
+ * out[i] = in[0] + in[1] + ... + in[i]   (mod 2^32: unsigned int wraps around)
+ * Device pointers; d_out never overlaps d_in; n from 1 up to 2^28 and beyond.
  *
- * Design
- *   - Block scan: 1024 threads, one element each, Hillis-Steele in shared
- *     memory, double-buffered (buf[2][1024]): each of the 10 steps reads one
- *     buffer and writes the other, so no thread writes what another reads in
- *     the same step, and one barrier a step suffices. 8 KiB of shared memory.
- *   - Multi-block: block scans write each block's total to sums[]; sums[] is
- *     scanned by the same code, recursively (2^28 -> 2^18 -> 2^8 -> 1 block);
- *     then every element of block b >= 1 gets scanned_sums[b - 1] added.
- *     Scratch for all levels is one cudaMalloc per call (about 2n/1024 words).
- *   - Elements past n are loaded as 0, so a partial last block needs no
- *     special case in the scan itself; stores are bounds-checked.
- *   - Positions are size_t (n may exceed 2^31 in principle); the grid is
- *     ceil(n / 1024) blocks, 2^18 at n = 2^28, far below the 2^31 - 1 limit.
- *
- * Cost: 1024 * 10 = 10240 additions per 1024 elements (n log n work), and the
- * data crosses DRAM four times (scan: read + write; add: read + write).
+ * THE ANSWER KEY: the skeleton students get (labs/lab1-naive-scan/scan.cu),
+ * its TODO (the block scan, scan_block) completed the way the handout
+ * teaches, and nothing else changed. `./grade lab1 --solution` grades this
+ * file, and a GPU grade times it beside a submission: lab 1's band is
+ * calibrated on this design (tests/fixtures/lab1/block_scan.cu), so there is
+ * no faster tuned reference beside it.
  */
 #include <cuda_runtime.h>
 #include <stddef.h>
 
 #define BLOCK 1024	/* threads per block = elements per block (a power of two) */
 
+/*
+ * scan_block: inclusive scan of one block of BLOCK elements.
+ *
+ * Block b handles in[b*BLOCK .. b*BLOCK + BLOCK - 1] (fewer in the last block:
+ * the elements past n are loaded as 0, which changes no sum). It writes the
+ * scanned elements to out[], and, when block_sums is not NULL, the block's
+ * total (its last scanned element) to block_sums[b].
+ *
+ * Hillis-Steele: log2(BLOCK) = 10 steps. At the step with offset d (1, 2, 4,
+ * ..., 512) every element i >= d adds the element d places to its left:
+ *
+ *     x[i] = x[i] + x[i - d]        (elements i < d are already final)
+ *
+ * After the step with offset d, x[i] holds the sum of the (up to) 2d elements
+ * ending at i; after d = 512 that is all of them.
+ *
+ * Why not update x in place? Thread i reads x[i - d] in the same step in which
+ * thread i - d writes x[i - d] (it adds its own left neighbour). Which happens
+ * first depends on warp scheduling: a read-after-write race, and a wrong sum
+ * whenever the write wins. A __syncthreads() between the read and the write
+ * of a step would fix it, at two barriers a step. Double buffering fixes it
+ * with one: keep two arrays, read every value of the step from one and write
+ * every result to the other, then swap their roles:
+ *
+ *     __shared__ unsigned int buf[2][BLOCK];    buf[cur] is "before the step"
+ *     each step: buf[1 - cur][i] = buf[cur][i] (+ buf[cur][i - d] if i >= d)
+ *                cur = 1 - cur; __syncthreads();
+ *
+ * Nobody writes the array that is being read, so the step has no race; the
+ * barrier at the end makes the step's results visible to the next step. Note
+ * that threads i < d must still copy their value into the other buffer.
+ *
+ * The emulator (./grade lab1 --backend emu) checks your kernel for races.
+ */
 __global__ void scan_block(const unsigned int *in, unsigned int *out,
 			   unsigned int *block_sums, size_t n)
 {
 	__shared__ unsigned int buf[2][BLOCK];
 	const unsigned int tid = threadIdx.x;
-	const size_t i = (size_t)blockIdx.x * BLOCK + tid;
-	unsigned int off;
-	int cur = 0;
+	const size_t i = (size_t)blockIdx.x * BLOCK + tid;	/* this thread's element */
+	int cur = 0;						/* buf[cur] holds the current values */
 
 	buf[cur][tid] = (i < n) ? in[i] : 0;
 	__syncthreads();
 
-	for (off = 1; off < BLOCK; off <<= 1) {
-		const int nxt = 1 - cur;
-		unsigned int v = buf[cur][tid];
-
-		if (tid >= off)
-			v += buf[cur][tid - off];	/* active: the threads with tid >= off */
-		buf[nxt][tid] = v;			/* the others copy their value across */
-		cur = nxt;
+	/* The 10 Hillis-Steele steps, double-buffered: read buf[cur], write the
+	 * other buffer (threads tid < d copy their value across), then swap. */
+	for (unsigned int d = 1; d < BLOCK; d <<= 1) {
+		unsigned int x = buf[cur][tid];
+		if (tid >= d)
+			x += buf[cur][tid - d];
+		buf[1 - cur][tid] = x;
+		cur = 1 - cur;
 		__syncthreads();
 	}
 
@@ -56,14 +80,17 @@ __global__ void scan_block(const unsigned int *in, unsigned int *out,
 		block_sums[blockIdx.x] = buf[cur][BLOCK - 1];
 }
 
-/* out[i] += (sum of all blocks before i's block), for the blocks b >= 1. */
+/* ---- Given: the multi-block structure. You need not change anything below. ---- */
+
+/* out[i] += (sum of all blocks before i's block), for the blocks b >= 1.
+ * Launched with one block of BLOCK threads per data block, block 0 skipped. */
 __global__ void add_block_sums(unsigned int *out, const unsigned int *scanned_sums, size_t n)
 {
 	const size_t b = (size_t)blockIdx.x + 1;
 	const size_t i = b * BLOCK + threadIdx.x;
 
 	if (i < n)
-		out[i] += scanned_sums[b - 1];
+		out[i] += scanned_sums[b - 1];	/* inclusive: blocks 0 .. b-1 */
 }
 
 static size_t blocks_for(size_t n)
@@ -71,6 +98,8 @@ static size_t blocks_for(size_t n)
 	return (n + BLOCK - 1) / BLOCK;
 }
 
+/* Words of scratch that scan_level() needs for n elements: two arrays of
+ * block sums (raw and scanned) at each level of the recursion. */
 static size_t scratch_words(size_t n)
 {
 	size_t words = 0;
@@ -82,6 +111,13 @@ static size_t scratch_words(size_t n)
 	return words;
 }
 
+/*
+ * The multi-block scan of n elements, recursively:
+ *   1. scan each block of BLOCK elements; write each block's total to sums[]
+ *   2. scan sums[] (nblocks elements) the same way, into scanned[]
+ *   3. add scanned[b - 1] to every element of block b >= 1
+ * n = 2^28 gives 2^18 block sums, then 2^8, then one block: three levels.
+ */
 static void scan_level(const unsigned int *d_in, unsigned int *d_out, size_t n,
 		       unsigned int *scratch)
 {
@@ -105,7 +141,7 @@ extern "C" void scan_inclusive(const unsigned int *d_in, unsigned int *d_out, si
 	unsigned int *scratch = NULL;
 
 	if (words > 0 && cudaMalloc((void **)&scratch, words * sizeof(unsigned int)) != cudaSuccess)
-		return;
+		return;		/* the harness sees the error through cudaGetLastError() */
 	scan_level(d_in, d_out, n, scratch);
 	if (scratch != NULL)
 		cudaFree(scratch);

@@ -1,6 +1,9 @@
 /*
- * Lab 3, reference solution: tiled transpose, a 64 x 64 swizzled tile, float2
- * accesses.
+ * Lab 3, the TUNED REFERENCE: tiled transpose, a 64 x 64 swizzled tile, float2
+ * accesses. The band is calibrated on this file, and a GPU grade times it
+ * beside a submission. It is not the answer key: that is
+ * answer-key/transpose.cu, the skeleton completed the way the handout teaches
+ * (a 32 x 33 padded tile; ./grade lab3 --solution).
  *
  *     extern "C" void transpose(const float *d_in, float *d_out, int rows, int cols);
  *

@@ -1,6 +1,10 @@
 /*
  * Lab 4, reference solution: an exact occupancy calculator, and a stream
- * kernel built to reach the copy ceiling at 12.5% occupancy.
+ * kernel built to reach the copy ceiling at 12.5% occupancy. It is also the
+ * answer key: the skeleton's TODOs (labs/lab4-occupancy/occupancy.cu)
+ * completed the way the handout teaches, with the skeleton's functions,
+ * knobs and launch; ./grade lab4 --solution grades it, and lab 4's band is
+ * calibrated on it.
  *
  *     void occupancy(const struct occ_device *dev, const struct occ_kernel *k,
  *                    struct occ_result *r);

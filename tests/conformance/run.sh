@@ -27,6 +27,7 @@ for f in "$src"/*.cu; do
 	3) sizes=$transpose_sizes ;;
 	*) echo "conformance: $f does not name its lab in its header" >&2; exit 2 ;;
 	esac
+	before=$failed
 	for size in $sizes; do
 		for seed in $seeds; do
 			runs=$((runs + 1))
@@ -38,6 +39,8 @@ for f in "$src"/*.cu; do
 			fi
 		done
 	done
+	# Progress, a line a fixture: make test is never silent for long.
+	echo "  conformance $name: $(($(echo $sizes | wc -w) * $(echo $seeds | wc -w))) runs, $((failed - before)) failed"
 done
 echo "conformance: $runs runs, $failed failed"
 [ $failed -eq 0 ]
