@@ -65,6 +65,37 @@ line_flags() {
 	fi
 }
 
+# Every memcpy, memmove, memset and the like of the student's code goes to
+# the runtime's traced copies (emu/runtime/mem_ops.c): g++ neither expands
+# them inline (where the instrumentation would not see them) nor turns a
+# struct copy into a library call; the explicit builtins become calls
+# (cuemu_mem_ops.h); no tail call hides the caller's line.
+# The library names are then renamed in the object (rename_mem_ops).
+MEM_OPS='memcpy memmove mempcpy memset bcopy bzero explicit_bzero memcmp bcmp __memcpy_chk __memmove_chk __mempcpy_chk __memset_chk'
+mem_ops_flags() {	# one line, blank-separated
+	printf '%s' "-fno-optimize-sibling-calls -include cuemu_mem_ops.h"
+	if ! "$CXX" --version 2>/dev/null | grep -q clang; then
+		printf ' %s' -minline-all-stringops
+		IFS=' '
+		for f in $MEM_OPS; do
+			printf ' %s' "-fno-builtin-$f"
+		done
+	fi
+}
+
+# The student's __device__, __constant__ and __managed__ variables (and its
+# host globals) are global memory to the trace, libc's data is not: the
+# object's writable data sections get names of their own, whose bounds the
+# linker defines (emu/runtime/state.c). Read-only data stays out.
+rename_mem_ops() {	# rename_mem_ops OBJ
+	ops=$(IFS=' '; for f in $MEM_OPS; do printf ' %s' "--redefine-sym=$f=cuemu_${f}_"; done)
+	sections=$(LC_ALL=C objdump -h "$1" | awk '$2 ~ /^\.(data|bss)(\.|$)/ &&
+		$2 !~ /^\.data\.rel\.ro/ {
+			printf " --rename-section=%s=%s", $2, ($2 ~ /^\.bss/ ? "cuemu_gbss" : "cuemu_gdata") }')
+	IFS=' '
+	objcopy $ops $sections "$1"
+}
+
 # The flags of a compile that still matter once the source is preprocessed:
 # all but the preprocessor's (-D, -U, -I, -include...), which were applied
 # already (a -DN=4 applied again would change an N the file #undef'd).
@@ -111,7 +142,8 @@ compile_cu() {
 	# shellcheck disable=SC2046
 	"$CXX" -std=c++17 $OPT -g -pipe $(tsan_flags) -fsanitize=shift-exponent $(line_flags) \
 		-fno-strict-aliasing -I"$inc" -DCUEMU_REWRITTEN=1 -include cuemu_qualifiers.h \
-		"$@" -x c++ -c "$tmp" -o "$obj"
+		$(mem_ops_flags) "$@" -x c++ -c "$tmp" -o "$obj" &&
+	rename_mem_ops "$obj"
 	rc=$?
 	rm -f "$pp" "$tmp"
 	[ $rc -eq 0 ] || exit $rc
