@@ -57,6 +57,8 @@ struct thr {
 	uint8_t n_loaded, next_loaded;
 	uintptr_t pending_addr;
 	uint32_t pending_size;
+	uintptr_t pending_site;
+	uintptr_t copy_lo, copy_hi;	/* the destination an inline copy announced (mem_ops.c) */
 };
 
 struct launch {

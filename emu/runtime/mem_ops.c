@@ -55,6 +55,10 @@ void mem_range(uintptr_t a, size_t n, int kind, uintptr_t site)
 		return;
 	}
 	uint32_t c = piece_size(a | n);
+	if (kind == AK_STORE) {	/* work.c: one store, made after the source is read */
+		rt.cur->copy_lo = a;
+		rt.cur->copy_hi = a + n;
+	}
 	for (size_t at = 0; at < n; at += c)
 		access_at(a + at, c, kind, site);
 }
