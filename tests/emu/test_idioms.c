@@ -139,6 +139,7 @@ Test(idioms, memset_and_device_atomics_are_traced)
 							   "sectors_per_request")), 4.0, 1e-9);
 	json_t *a = row_at(c, "@atomic", "global", "atomic");
 	cr_expect_eq(field(a, "requests"), 16, "4 blocks of 4 warps");
+	cr_expect_eq(field(row_at(c, "@gcc_atomic", "global", "atomic"), "requests"), 16);
 	json_decref(m);
 }
 
