@@ -70,7 +70,7 @@ line_flags() {
 # them inline (where the instrumentation would not see them) nor turns a
 # struct copy into a library call; the explicit builtins become calls
 # (cuemu_mem_ops.h); no tail call hides the caller's line.
-# The library names are then renamed in the object (rename_mem_ops).
+# The library names are then renamed in the object (rename_for_trace).
 MEM_OPS='memcpy memmove mempcpy memset bcopy bzero explicit_bzero memcmp bcmp __memcpy_chk __memmove_chk __mempcpy_chk __memset_chk'
 mem_ops_flags() {	# one line, blank-separated
 	printf '%s' "-fno-optimize-sibling-calls -include cuemu_mem_ops.h"
@@ -84,14 +84,46 @@ mem_ops_flags() {	# one line, blank-separated
 }
 
 # The student's __device__, __constant__ and __managed__ variables (and its
-# host globals) are global memory to the trace, libc's data is not: the
-# object's writable data sections get names of their own, whose bounds the
-# linker defines (emu/runtime/state.c). Read-only data stays out.
-rename_mem_ops() {	# rename_mem_ops OBJ
+# host globals) are global memory to the trace, libc's data is not: every
+# writable data section of the object (.data, .bss, their COMDAT and
+# -fdata-sections forms, a section the file names itself) gets one of two
+# names, whose bounds the linker defines (emu/runtime/state.c). Left alone:
+# read-only data, thread-local data, the constructor tables, the section of
+# the headers' __shared__ variables. Prints the objcopy options; fails on a
+# section name objcopy could not be given.
+data_sections() {	# data_sections OBJ
+	LC_ALL=C readelf -SW "$1" | awk '
+	/^ *\[ *[0-9]+\]/ {
+		sub(/^ *\[ *[0-9]+\] /, "")
+		k = 0
+		for (i = 2; i <= NF && !k; i++)
+			if ($i ~ /^(PROGBITS|NOBITS|INIT_ARRAY|FINI_ARRAY|PREINIT_ARRAY|NOTE|GROUP|RELA|REL|SYMTAB|STRTAB|X86_64_UNWIND|LOPROC\+|LOOS\+)/)
+				k = i
+		if (!k)
+			next
+		name = $1
+		for (i = 2; i < k; i++)
+			name = name " " $i
+		flags = NF - k == 8 ? $(k + 5) : ""
+		if (flags !~ /W/ || flags !~ /A/ || flags ~ /T/ || flags ~ /X/)
+			next
+		if (name ~ /^\.(init_array|fini_array|preinit_array|ctors|dtors)(\.|$)/ ||
+		    name ~ /^\.data\.rel\.ro(\.|$)/ || name == "cuemu_shared" ||
+		    name == "cuemu_gdata" || name == "cuemu_gbss")
+			next
+		if (name !~ /^[A-Za-z0-9._$]+$/) {
+			print "cuemu-cc: data section \"" name "\": only letters, digits, dots and underscores" > "/dev/stderr"
+			bad = 1
+			exit 1
+		}
+		printf " --rename-section=%s=%s", name, ($k == "NOBITS" ? "cuemu_gbss" : "cuemu_gdata")
+	}
+	END { exit bad }'
+}
+
+rename_for_trace() {	# rename_for_trace OBJ
 	ops=$(IFS=' '; for f in $MEM_OPS; do printf ' %s' "--redefine-sym=$f=cuemu_${f}_"; done)
-	sections=$(LC_ALL=C objdump -h "$1" | awk '$2 ~ /^\.(data|bss)(\.|$)/ &&
-		$2 !~ /^\.data\.rel\.ro/ {
-			printf " --rename-section=%s=%s", $2, ($2 ~ /^\.bss/ ? "cuemu_gbss" : "cuemu_gdata") }')
+	sections=$(data_sections "$1") || return 1
 	IFS=' '
 	objcopy $ops $sections "$1"
 }
@@ -143,7 +175,7 @@ compile_cu() {
 	"$CXX" -std=c++17 $OPT -g -pipe $(tsan_flags) -fsanitize=shift-exponent $(line_flags) \
 		-fno-strict-aliasing -I"$inc" -DCUEMU_REWRITTEN=1 -include cuemu_qualifiers.h \
 		$(mem_ops_flags) "$@" -x c++ -c "$tmp" -o "$obj" &&
-	rename_mem_ops "$obj"
+	rename_for_trace "$obj"
 	rc=$?
 	rm -f "$pp" "$tmp"
 	[ $rc -eq 0 ] || exit $rc

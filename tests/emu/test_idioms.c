@@ -137,6 +137,8 @@ Test(idioms, memset_and_device_atomics_are_traced)
 	cr_assert_not_null(c);
 	cr_expect_float_eq(json_real_value(json_object_get(row_at(f, "@memset", "global", "store"),
 							   "sectors_per_request")), 4.0, 1e-9);
+	cr_expect_float_eq(json_real_value(json_object_get(row_at(f, "@own_section", "global", "store"),
+							   "sectors_per_request")), 8.0, 1e-9);
 	json_t *a = row_at(c, "@atomic", "global", "atomic");
 	cr_expect_eq(field(a, "requests"), 16, "4 blocks of 4 warps");
 	cr_expect_eq(field(row_at(c, "@gcc_atomic", "global", "atomic"), "requests"), 16);

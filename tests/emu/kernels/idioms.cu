@@ -24,6 +24,8 @@ struct wide {
 
 __device__ float stage[SIDE * SIDE];
 __device__ unsigned int counter;
+/* In a section of the file's own choosing: global memory all the same. */
+__device__ float own_section[256] __attribute__((section("my_data")));
 
 /* The naive transpose with its copy written eight ways; width is
  * sizeof(float), known only at run time. */
@@ -66,6 +68,7 @@ __global__ void fill_idiom(float *out, size_t width)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	memset(&out[i], 0, width); /* @memset */
+	own_section[(i * 32) % 256] = 1; /* @own_section */
 }
 
 __global__ void count_idiom(unsigned int *out)
