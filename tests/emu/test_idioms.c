@@ -16,6 +16,7 @@
 
 long ik_transpose(int variant);
 long ik_others(void);
+cudaError_t ik_memcpy_overrun(void);
 
 static json_t *traced_transpose(int variant)
 {
@@ -188,3 +189,18 @@ Test(idioms, all_blocks_traced_leaves_nothing_to_compare)
 	cr_expect_eq(json_integer_value(json_object_get(s, "untraced_blocks")), 0);
 	json_decref(m);
 }
+
+static void overrun_faults(int tracing)
+{
+	cuemu_set_tracing(tracing);
+	cr_expect_eq(ik_memcpy_overrun(), cudaErrorIllegalAddress);
+	const char *f = cuemu_last_fault();
+	cr_assert_not_null(f);
+	cr_expect(strstr(f, "out-of-bounds global store") != NULL, "%s", f);
+	char at[64];
+	snprintf(at, sizeof at, "idioms.cu:%d", marker_line("idioms.cu", "@overrun"));
+	cr_expect(strstr(f, at) != NULL, "%s", f);
+}
+
+Test(idioms, memcpy_past_a_buffer_faults_untraced) { overrun_faults(0); }
+Test(idioms, memcpy_past_a_buffer_faults_traced) { overrun_faults(1); }

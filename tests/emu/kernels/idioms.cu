@@ -192,3 +192,17 @@ extern "C" long ik_others(void)
 	cudaFree(f);
 	return bad;
 }
+
+__global__ void copy_past_end(float *out, const float *in, size_t width)
+{
+	memcpy(&out[63], in, width); /* @overrun */
+}
+
+/* A memcpy whose last bytes fall past its buffer of 64 floats. */
+extern "C" cudaError_t ik_memcpy_overrun(void)
+{
+	float *d;
+	cudaMalloc(&d, 64 * sizeof(float));
+	copy_past_end<<<1, 1>>>(d, d, 2 * sizeof(float));
+	return cudaDeviceSynchronize();
+}
