@@ -71,7 +71,9 @@ line_flags() {
 # struct copy into a library call; the explicit builtins become calls
 # (cuemu_mem_ops.h); no tail call hides the caller's line.
 # The library names are then renamed in the object (rename_for_trace).
-MEM_OPS='memcpy memmove mempcpy memset bcopy bzero explicit_bzero memcmp bcmp __memcpy_chk __memmove_chk __mempcpy_chk __memset_chk'
+MEM_OPS="memcpy memmove mempcpy memset bcopy bzero explicit_bzero memcmp bcmp memccpy \
+wmemcpy wmemmove wmemset __memcpy_chk __memmove_chk __mempcpy_chk __memset_chk \
+__memccpy_chk __wmemcpy_chk __wmemmove_chk __wmemset_chk"
 mem_ops_flags() {	# one line, blank-separated
 	printf '%s' "-fno-optimize-sibling-calls -include cuemu_mem_ops.h"
 	if ! "$CXX" --version 2>/dev/null | grep -q clang; then

@@ -1,5 +1,5 @@
 /*
- * memcpy and its family, as the student's code calls them. cuemu-cc
+ * memcpy and its family (the wide wmemcpy too), as the student's code calls them. cuemu-cc
  * renames these functions in the student's object (memcpy becomes
  * cuemu_memcpy_, and so on) and compiles it with -fno-builtin for them, so
  * that every copy whose size is known only at run time, every copy the
@@ -18,6 +18,7 @@
  * Outside traced blocks a range is checked once, whole, and copied by libc.
  */
 #include <string.h>
+#include <wchar.h>
 
 #include "internal.h"
 
@@ -129,10 +130,18 @@ void cuemu_bzero_(void *d, size_t n);
 void cuemu_explicit_bzero_(void *d, size_t n);
 int cuemu_memcmp_(const void *a, const void *b, size_t n);
 int cuemu_bcmp_(const void *a, const void *b, size_t n);
+void *cuemu_memccpy_(void *d, const void *s, int c, size_t n);
+wchar_t *cuemu_wmemcpy_(wchar_t *d, const wchar_t *s, size_t n);
+wchar_t *cuemu_wmemmove_(wchar_t *d, const wchar_t *s, size_t n);
+wchar_t *cuemu_wmemset_(wchar_t *d, wchar_t v, size_t n);
 void *cuemu___memcpy_chk_(void *d, const void *s, size_t n, size_t room);
 void *cuemu___memmove_chk_(void *d, const void *s, size_t n, size_t room);
 void *cuemu___mempcpy_chk_(void *d, const void *s, size_t n, size_t room);
 void *cuemu___memset_chk_(void *d, int v, size_t n, size_t room);
+void *cuemu___memccpy_chk_(void *d, const void *s, int c, size_t n, size_t room);
+wchar_t *cuemu___wmemcpy_chk_(wchar_t *d, const wchar_t *s, size_t n, size_t room);
+wchar_t *cuemu___wmemmove_chk_(wchar_t *d, const wchar_t *s, size_t n, size_t room);
+wchar_t *cuemu___wmemset_chk_(wchar_t *d, wchar_t v, size_t n, size_t room);
 
 void *cuemu_memcpy_(void *d, const void *s, size_t n)
 {
@@ -183,6 +192,39 @@ int cuemu_bcmp_(const void *a, const void *b, size_t n)
 	return compare(a, b, n, RA());
 }
 
+/* Up to and including the first byte c of s. */
+static void *copy_until(void *d, const void *s, int c, size_t n, uintptr_t site)
+{
+	const char *stop = memchr(s, c, n);
+	size_t len = stop ? (size_t)(stop - (const char *)s) + 1 : n;
+	mem_copy(d, s, len, site);
+	return stop ? (char *)d + len : NULL;
+}
+
+void *cuemu_memccpy_(void *d, const void *s, int c, size_t n)
+{
+	return copy_until(d, s, c, n, RA());
+}
+
+/* The wide forms copy 4-byte words: the size of a float. */
+wchar_t *cuemu_wmemcpy_(wchar_t *d, const wchar_t *s, size_t n)
+{
+	mem_copy(d, s, n * sizeof *d, RA());
+	return d;
+}
+
+wchar_t *cuemu_wmemmove_(wchar_t *d, const wchar_t *s, size_t n)
+{
+	mem_copy(d, s, n * sizeof *d, RA());
+	return d;
+}
+
+wchar_t *cuemu_wmemset_(wchar_t *d, wchar_t v, size_t n)
+{
+	mem_range((uintptr_t)d, n * sizeof *d, AK_STORE, RA());
+	return wmemset(d, v, n);
+}
+
 void *cuemu___memcpy_chk_(void *d, const void *s, size_t n, size_t room)
 {
 	fits(n, room, RA());
@@ -209,4 +251,32 @@ void *cuemu___memset_chk_(void *d, int v, size_t n, size_t room)
 	fits(n, room, RA());
 	mem_fill(d, v, n, RA());
 	return d;
+}
+
+void *cuemu___memccpy_chk_(void *d, const void *s, int c, size_t n, size_t room)
+{
+	fits(n, room, RA());
+	return copy_until(d, s, c, n, RA());
+}
+
+/* room: in wide characters, as n */
+wchar_t *cuemu___wmemcpy_chk_(wchar_t *d, const wchar_t *s, size_t n, size_t room)
+{
+	fits(n, room, RA());
+	mem_copy(d, s, n * sizeof *d, RA());
+	return d;
+}
+
+wchar_t *cuemu___wmemmove_chk_(wchar_t *d, const wchar_t *s, size_t n, size_t room)
+{
+	fits(n, room, RA());
+	mem_copy(d, s, n * sizeof *d, RA());
+	return d;
+}
+
+wchar_t *cuemu___wmemset_chk_(wchar_t *d, wchar_t v, size_t n, size_t room)
+{
+	fits(n, room, RA());
+	mem_range((uintptr_t)d, n * sizeof *d, AK_STORE, RA());
+	return wmemset(d, v, n);
 }

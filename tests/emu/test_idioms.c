@@ -85,6 +85,7 @@ Test(idioms, builtin_memcpy_is_traced_like_the_store) { same_as_plain(3, "@built
 Test(idioms, memmove_is_traced_like_the_store) { same_as_plain(4, "@memmove"); }
 Test(idioms, struct_copy_is_traced_like_the_store) { same_as_plain(5, "@struct"); }
 Test(idioms, fortified_memcpy_is_traced_like_the_store) { same_as_plain(6, "@chk"); }
+Test(idioms, wide_wmemcpy_is_traced_like_the_store) { same_as_plain(8, "@wmemcpy"); }
 
 Test(idioms, device_array_is_global_memory)
 {

@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #define TILE 32
 #define ROWS 8
@@ -27,7 +28,7 @@ __device__ unsigned int counter;
 /* In a section of the file's own choosing: global memory all the same. */
 __device__ float own_section[256] __attribute__((section("my_data")));
 
-/* The naive transpose with its copy written eight ways; width is
+/* The naive transpose with its copy written nine ways; width is
  * sizeof(float), known only at run time. */
 __global__ void transpose_idiom(const float *in, float *out, int variant, size_t width)
 {
@@ -45,6 +46,7 @@ __global__ void transpose_idiom(const float *in, float *out, int variant, size_t
 		case 5: *(boxed *)d = *(const boxed *)s; break; /* @struct */
 		case 6: __builtin___memcpy_chk(d, s, width, __builtin_object_size(d, 0)); break; /* @chk */
 		case 7: stage[x * SIDE + y + j] = *s; break; /* @stage */
+		case 8: wmemcpy((wchar_t *)d, (const wchar_t *)s, width / sizeof(wchar_t)); break; /* @wmemcpy */
 		}
 	}
 }
