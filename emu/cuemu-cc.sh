@@ -65,6 +65,71 @@ line_flags() {
 	fi
 }
 
+# Every memcpy, memmove, memset and the like of the student's code goes to
+# the runtime's traced copies (emu/runtime/mem_ops.c): g++ neither expands
+# them inline (where the instrumentation would not see them) nor turns a
+# struct copy into a library call; the explicit builtins become calls
+# (cuemu_mem_ops.h); no tail call hides the caller's line.
+# The library names are then renamed in the object (rename_for_trace).
+MEM_OPS="memcpy memmove mempcpy memset bcopy bzero explicit_bzero memcmp bcmp memccpy \
+wmemcpy wmemmove wmemset __memcpy_chk __memmove_chk __mempcpy_chk __memset_chk \
+__memccpy_chk __wmemcpy_chk __wmemmove_chk __wmemset_chk"
+mem_ops_flags() {	# one line, blank-separated
+	printf '%s' "-fno-optimize-sibling-calls -include cuemu_mem_ops.h"
+	if ! "$CXX" --version 2>/dev/null | grep -q clang; then
+		printf ' %s' -minline-all-stringops
+		IFS=' '
+		for f in $MEM_OPS; do
+			printf ' %s' "-fno-builtin-$f"
+		done
+	fi
+}
+
+# The student's __device__, __constant__ and __managed__ variables (and its
+# host globals) are global memory to the trace, libc's data is not: every
+# writable data section of the object (.data, .bss, their COMDAT and
+# -fdata-sections forms, a section the file names itself) gets one of two
+# names, whose bounds the linker defines (emu/runtime/state.c). Left alone:
+# read-only data, thread-local data, the constructor tables, the section of
+# the headers' __shared__ variables. Prints the objcopy options; fails on a
+# section name objcopy could not be given.
+data_sections() {	# data_sections OBJ
+	LC_ALL=C readelf -SW "$1" | awk '
+	/^ *\[ *[0-9]+\]/ {
+		sub(/^ *\[ *[0-9]+\] /, "")
+		k = 0
+		for (i = 2; i <= NF && !k; i++)
+			if ($i ~ /^(PROGBITS|NOBITS|INIT_ARRAY|FINI_ARRAY|PREINIT_ARRAY|NOTE|GROUP|RELA|REL|SYMTAB|STRTAB|X86_64_UNWIND|LOPROC\+|LOOS\+)/)
+				k = i
+		if (!k)
+			next
+		name = $1
+		for (i = 2; i < k; i++)
+			name = name " " $i
+		flags = NF - k == 8 ? $(k + 5) : ""
+		if (flags !~ /W/ || flags !~ /A/ || flags ~ /T/ || flags ~ /X/)
+			next
+		if (name ~ /^\.(init_array|fini_array|preinit_array|ctors|dtors)(\.|$)/ ||
+		    name ~ /^\.data\.rel\.ro(\.|$)/ || name == "cuemu_shared" ||
+		    name == "cuemu_gdata" || name == "cuemu_gbss")
+			next
+		if (name !~ /^[A-Za-z0-9._$]+$/) {
+			print "cuemu-cc: data section \"" name "\": only letters, digits, dots and underscores" > "/dev/stderr"
+			bad = 1
+			exit 1
+		}
+		printf " --rename-section=%s=%s", name, ($k == "NOBITS" ? "cuemu_gbss" : "cuemu_gdata")
+	}
+	END { exit bad }'
+}
+
+rename_for_trace() {	# rename_for_trace OBJ
+	ops=$(IFS=' '; for f in $MEM_OPS; do printf ' %s' "--redefine-sym=$f=cuemu_${f}_"; done)
+	sections=$(data_sections "$1") || return 1
+	IFS=' '
+	objcopy $ops $sections "$1"
+}
+
 # The flags of a compile that still matter once the source is preprocessed:
 # all but the preprocessor's (-D, -U, -I, -include...), which were applied
 # already (a -DN=4 applied again would change an N the file #undef'd).
@@ -111,7 +176,8 @@ compile_cu() {
 	# shellcheck disable=SC2046
 	"$CXX" -std=c++17 $OPT -g -pipe $(tsan_flags) -fsanitize=shift-exponent $(line_flags) \
 		-fno-strict-aliasing -I"$inc" -DCUEMU_REWRITTEN=1 -include cuemu_qualifiers.h \
-		"$@" -x c++ -c "$tmp" -o "$obj"
+		$(mem_ops_flags) "$@" -x c++ -c "$tmp" -o "$obj" &&
+	rename_for_trace "$obj"
 	rc=$?
 	rm -f "$pp" "$tmp"
 	[ $rc -eq 0 ] || exit $rc

@@ -134,8 +134,10 @@ template <class F> struct cuemu_launcher_ {
 }
 
 /* A __shared__ variable, as the rewriter declares it: a reference to its
- * slot in the runtime's shared arena, taken the first time it runs. */
-template <class R> CUEMU_PURE R cuemu_shared_ref_(void *&slot)
+ * slot in the runtime's shared arena, taken the first time it runs. Not
+ * inlined: the slot is a static of the student's object, whose data is
+ * global memory to the trace, and reading it must stay uninstrumented. */
+template <class R> CUEMU_SITE_FN R cuemu_shared_ref_(void *&slot)
 {
 	typedef typename std::remove_reference<R>::type T;
 	if (__builtin_expect(!slot, 0))

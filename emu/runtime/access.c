@@ -5,9 +5,11 @@
  * the runtime). The call's return address identifies the instruction.
  *
  * In a kernel, an access is classified by address:
- *   the thread's own stack, the launch's argument block, the program image
- *   (__device__ and __constant__ variables, literals): not traced
+ *   the thread's own stack, the launch's argument block, the rest of the
+ *   program image (literals, libraries' data): not traced
  *   the device heap: global; it must lie inside a live cudaMalloc buffer
+ *   the writable data of the .cu objects (__device__, __constant__ and
+ *   __managed__ variables; cuemu-cc gives it sections of its own): global
  *   the shared arena, the cuemu_shared section, the dynamic buffer: shared
  *   cudaMallocHost / managed memory: global
  *   anything else is host memory a kernel cannot see on a GPU: a fault.
@@ -17,8 +19,6 @@
  * On the host (no kernel running) only one thing is checked: that the
  * student's host code does not dereference a device pointer.
  */
-#include <string.h>
-
 #include "internal.h"
 
 static const char *kind_name(int kind)
@@ -56,6 +56,8 @@ static __attribute__((noinline)) int other_space(struct thr *t, uintptr_t a, uin
 {
 	if (a >= rt.args_lo && a + n <= rt.args_hi)
 		return SP_LOCAL;
+	if (a - rt.gdata_lo < rt.gdata_span || a - rt.gbss_lo < rt.gbss_span)
+		return SP_GLOBAL;
 	if (a >= rt.image_lo && a + n <= rt.image_hi)
 		return SP_LOCAL;
 	if (host_mapped(a, n))
@@ -94,6 +96,7 @@ static inline __attribute__((always_inline)) void cuemu_access(uintptr_t a, uint
 		if (space == SP_LOCAL)
 			return;
 	}
+	coverage_note(site);
 	if (!rt.tracing_block)
 		return;
 	t->addr = a;
@@ -118,6 +121,14 @@ static __attribute__((noinline)) void host_access(uintptr_t a, uintptr_t site)
 	fault_fatal("the host dereferenced device pointer %p at %s (%s): device memory is for "
 		    "kernels and cudaMemcpy only; copy the data to a host buffer first",
 		    (void *)a, site_text(site, where, sizeof where), what);
+}
+
+void access_at(uintptr_t a, uint32_t n, int kind, uintptr_t site)
+{
+	if (likely(rt.in_kernel))
+		cuemu_access(a, n, kind, site);
+	else
+		host_access(a, site);
 }
 
 #define ACCESS(a, n, kind)                                                          \
@@ -163,17 +174,17 @@ HOOKS(4)
 HOOKS(8)
 HOOKS(16)
 
+/* Struct and array copies the compiler expands inline: traced piece by
+ * piece, as the GPU copies them (mem_ops.c). */
 void __tsan_read_range(void *a, unsigned long n);
 void __tsan_write_range(void *a, unsigned long n);
 void __tsan_read_range(void *a, unsigned long n)
 {
-	if (n)
-		ACCESS(a, (uint32_t)n, AK_LOAD);
+	mem_range((uintptr_t)a, n, AK_LOAD, RA());
 }
 void __tsan_write_range(void *a, unsigned long n)
 {
-	if (n)
-		ACCESS(a, (uint32_t)n, AK_STORE);
+	mem_range((uintptr_t)a, n, AK_STORE, RA());
 }
 
 /* Calls the instrumented code makes that need no work here. */
@@ -192,31 +203,25 @@ void __tsan_vptr_read(void **vptr) { (void)vptr; }
 void __tsan_ignore_thread_begin(void) {}
 void __tsan_ignore_thread_end(void) {}
 
-/* clang turns memcpy and friends into these. */
+/* clang turns memcpy and friends into these (g++'s calls are renamed by
+ * cuemu-cc to mem_ops.c's functions instead). */
 void *__tsan_memcpy(void *d, const void *s, size_t n);
 void *__tsan_memmove(void *d, const void *s, size_t n);
 void *__tsan_memset(void *d, int c, size_t n);
 void *__tsan_memcpy(void *d, const void *s, size_t n)
 {
-	if (n) {
-		ACCESS(s, (uint32_t)n, AK_LOAD);
-		ACCESS(d, (uint32_t)n, AK_STORE);
-	}
-	return memcpy(d, s, n);
+	mem_copy(d, s, n, RA());
+	return d;
 }
 void *__tsan_memmove(void *d, const void *s, size_t n)
 {
-	if (n) {
-		ACCESS(s, (uint32_t)n, AK_LOAD);
-		ACCESS(d, (uint32_t)n, AK_STORE);
-	}
-	return memmove(d, s, n);
+	mem_copy(d, s, n, RA());
+	return d;
 }
 void *__tsan_memset(void *d, int c, size_t n)
 {
-	if (n)
-		ACCESS(d, (uint32_t)n, AK_STORE);
-	return memset(d, c, n);
+	mem_fill(d, c, n, RA());
+	return d;
 }
 
 /* std::atomic and __atomic builtins in student code: atomic accesses. One

@@ -57,6 +57,8 @@ struct thr {
 	uint8_t n_loaded, next_loaded;
 	uintptr_t pending_addr;
 	uint32_t pending_size;
+	uintptr_t pending_site;
+	uintptr_t copy_lo, copy_hi;	/* the destination an inline copy announced (mem_ops.c) */
 };
 
 struct launch {
@@ -104,6 +106,9 @@ struct rt {
 	size_t dyn_bytes;
 	uintptr_t args_lo, args_hi;
 	uintptr_t image_lo, image_hi;
+	uintptr_t gdata_lo, gdata_span, gbss_lo, gbss_span;	/* the .cu objects' variables */
+	struct coverage *cov;	/* the running launch's call sites (coverage.c), or NULL */
+	uint32_t cov_stamp;	/* of the running block, in cov_cache */
 
 	size_t stack_size;
 	double kernel_timeout_s;
@@ -171,6 +176,35 @@ void heap_reset(void);
 
 /* access.c */
 void cuemu_access_checked(uintptr_t a, uint32_t n, int kind, uintptr_t site);
+void access_at(uintptr_t a, uint32_t n, int kind, uintptr_t site);	/* kernel or host */
+
+/* mem_ops.c: ranges traced as the GPU issues them, in pieces of up to 16 bytes */
+void mem_range(uintptr_t a, size_t n, int kind, uintptr_t site);
+void mem_copy(void *d, const void *s, size_t n, uintptr_t site);
+void mem_fill(void *d, int v, size_t n, uintptr_t site);
+
+/* coverage.c: the call sites traced and untraced blocks execute. The
+ * cache holds the sites the running block has noted already. */
+#define COV_CACHE 256
+#define COV_SLOT(site) (((site) >> 1) & (COV_CACHE - 1))
+struct cov_site_cache {
+	uintptr_t site;
+	uint32_t stamp;
+};
+extern struct cov_site_cache cov_cache[COV_CACHE];
+struct coverage;
+struct coverage *coverage_begin(void);
+void coverage_free(struct coverage *c);
+void coverage_block(const struct launch *L, int traced);	/* a block starts */
+void coverage_add(uintptr_t site);
+static inline void coverage_note(uintptr_t site)
+{
+	const struct cov_site_cache *k = &cov_cache[COV_SLOT(site)];
+	if (rt.cov && (k->site != site || k->stamp != rt.cov_stamp))
+		coverage_add(site);
+}
+struct sb;
+void coverage_json(struct sb *s, const struct coverage *c);
 
 /* warp.c */
 void warp_issue(struct thr **lanes, int n, int lo, int hi);

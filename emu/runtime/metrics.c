@@ -56,6 +56,7 @@ struct launch_rec *metrics_launch_begin(struct launch *L)
 	r->block = L->block;
 	r->smem = L->smem;
 	r->perf = perf_begin();
+	r->cov = coverage_begin();
 	launches[n_launches++] = r;
 	return r;
 }
@@ -199,6 +200,7 @@ static void launch_free(struct launch_rec *r)
 	free(r->races);
 	free(r->uninit);
 	perf_free(r->perf);
+	coverage_free(r->cov);
 	free(r);
 }
 

@@ -56,6 +56,7 @@ struct launch_rec {
 	int n_uninit, cap_uninit;
 	uint64_t seq;
 	struct perf_rec *perf;	/* the performance model's figures (perf.c) */
+	struct coverage *cov;	/* the call sites of traced and untraced blocks (coverage.c) */
 };
 
 /* The recorded launches, in launch order; *dropped: those past the limit. */

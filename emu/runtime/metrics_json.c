@@ -322,6 +322,8 @@ static void json_launch(struct sb *s, const struct launch_rec *r, struct totals 
 		  r->grid.x, r->grid.y, r->grid.z, r->block.x, r->block.y, r->block.z, r->smem,
 		  r->traced_blocks, (unsigned long long)r->combines, combines_all_blocks(r));
 	t->combines += combines_all_blocks(r);
+	coverage_json(s, r->cov);
+	sb_puts(s, ",");
 	json_lines(s, rows, n_rows, t);
 	sb_puts(s, ",");
 	json_intervals(s, r, lines, n_lines, t);

@@ -224,6 +224,7 @@ static void run_block(struct launch *L)
 	if (!traced && rt.skip_untraced && L->rec)
 		return;
 	rt.tracing_block = traced;
+	coverage_block(L, traced);
 	rt.first_traced = traced && L->traced_blocks == 0;
 	if (traced) {
 		L->traced_blocks++;
@@ -348,6 +349,7 @@ void cuemu_launch_kernel(const char *file, int line, const char *name, dim3 grid
 	rt.in_kernel = 0;
 	rt.cur = NULL;
 	rt.tracing_block = 0;
+	rt.cov = NULL;
 	heap_kernel_end();
 	if (L.rec)
 		metrics_launch_end(&L);

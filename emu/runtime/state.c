@@ -48,6 +48,13 @@ void *cuemu_shared_slot(size_t size, size_t align)
 static char shared_anchor[16] __attribute__((section("cuemu_shared"), used, aligned(16)));
 extern char __start_cuemu_shared[] __attribute__((weak));
 extern char __stop_cuemu_shared[] __attribute__((weak));
+/* The writable data of the .cu objects (cuemu-cc renames their sections):
+ * __device__, __constant__ and __managed__ variables, which kernels see as
+ * global memory. */
+extern char __start_cuemu_gdata[] __attribute__((weak));
+extern char __stop_cuemu_gdata[] __attribute__((weak));
+extern char __start_cuemu_gbss[] __attribute__((weak));
+extern char __stop_cuemu_gbss[] __attribute__((weak));
 extern char __executable_start[] __attribute__((weak));
 extern char _end[] __attribute__((weak));
 
@@ -83,6 +90,10 @@ void rt_init(void)
 	rt.dyn_lo = (uintptr_t)cuemu_dyn_smem;
 	rt.image_lo = (uintptr_t)__executable_start;
 	rt.image_hi = (uintptr_t)_end;
+	rt.gdata_lo = (uintptr_t)__start_cuemu_gdata;
+	rt.gdata_span = (uintptr_t)__stop_cuemu_gdata - rt.gdata_lo;
+	rt.gbss_lo = (uintptr_t)__start_cuemu_gbss;
+	rt.gbss_span = (uintptr_t)__stop_cuemu_gbss - rt.gbss_lo;
 	heap_init();
 	lines_init();
 	fault_signals_install();

@@ -37,18 +37,44 @@ static int was_loaded(const struct thr *t, uint32_t word)
 	return 0;
 }
 
-/* The thread's last store has happened: counts its computed words. */
+/* The thread's last store has happened: counts its computed words (of its
+ * last 16 bytes: those of a long copy whose loads are still remembered). */
 static void settle_store(struct launch *L, struct thr *t)
 {
 	if (!t->pending_size)
 		return;
 	uint32_t size = t->pending_size < 4 ? 4 : t->pending_size;
+	uintptr_t from = t->pending_addr + (size > 16 ? size - 16 : 0);
 	for (uint32_t at = 0; at + 4 <= size && at < 16; at += 4) {
 		uint32_t word = 0;
-		memcpy(&word, (const void *)(t->pending_addr + at), t->pending_size < 4 ? t->pending_size : 4);
+		memcpy(&word, (const void *)(from + at), t->pending_size < 4 ? t->pending_size : 4);
 		L->combines += !was_loaded(t, word);
 	}
 	t->pending_size = 0;
+}
+
+/* A struct or array copy the compiler expands inline announces its
+ * destination (piece by piece), then its source, from the next few bytes of
+ * code, and copies after both: its store is one pending store of all its
+ * pieces, settled once the source is read. */
+#define COPY_HOOKS_SPAN 32
+
+static int inline_copy_goes_on(struct thr *t)
+{
+	if (!t->pending_size)
+		return 0;
+	if (t->kind == AK_LOAD && t->site > t->pending_site &&
+	    t->site - t->pending_site <= COPY_HOOKS_SPAN) {
+		remember_loaded(t, t->addr, t->size);
+		return 1;
+	}
+	if (t->kind == AK_STORE && t->site == t->pending_site &&
+	    t->addr == t->pending_addr + t->pending_size && t->pending_addr >= t->copy_lo &&
+	    t->addr + t->size <= t->copy_hi) {
+		t->pending_size += t->size;
+		return 1;
+	}
+	return 0;
 }
 
 void work_request(struct thr **lanes, int n)
@@ -56,6 +82,8 @@ void work_request(struct thr **lanes, int n)
 	struct launch *L = rt.launch;
 	for (int i = 0; i < n; i++) {
 		struct thr *t = lanes[i];
+		if (inline_copy_goes_on(t))
+			continue;
 		settle_store(L, t);
 		if (t->kind == AK_LOAD) {
 			remember_loaded(t, t->addr, t->size);
@@ -64,6 +92,7 @@ void work_request(struct thr **lanes, int n)
 		} else {
 			t->pending_addr = t->addr;
 			t->pending_size = t->size;
+			t->pending_site = t->site;
 		}
 	}
 }
@@ -83,4 +112,5 @@ void work_thread_reset(struct thr *t)
 {
 	t->n_loaded = t->next_loaded = 0;
 	t->pending_size = 0;
+	t->copy_lo = t->copy_hi = 0;
 }
