@@ -419,6 +419,7 @@ static void report_warnings(json_t *metrics, struct grade *g)
 		struct test_result *t = grade_add_test(g, name, GROUP_ANALYSIS, 0);
 		if (!t)
 			return;
+		t->kind = KIND_ANALYSIS_NOTE;
 		test_pass(t, "%s", msg);
 	}
 }
@@ -443,6 +444,8 @@ void analysis_grade(const struct rubric *r, const struct shape *analysed, json_t
 						       note ? 0 : points_share(r->analysis_points, n, k++));
 		if (!t)
 			return;
+		t->kind = KIND_ANALYSIS_CHECK;
+		t->check = i;
 		if (!traced_launches(metrics) && !note) {
 			test_fail(t, "the emulator traced no kernel launch, so there is nothing to "
 				  "analyse: did the entry point launch a kernel?");

@@ -14,6 +14,10 @@
 struct build_result {
 	char student_obj[1024];	/* the student's object file, for the integrity check */
 	char harness[1024];	/* the linked harness */
+	enum backend backend;	/* what the harness runs on */
+	/* When the build returned 1: FAILURE_BUILD, or the limit the compiler
+	 * hit (FAILURE_BUILD_TIME_OUT, FAILURE_BUILD_OUT_OF_MEMORY). */
+	enum failure_kind failure;
 };
 
 struct isolation_policy;

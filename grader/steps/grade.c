@@ -21,6 +21,15 @@ void grade_free(struct grade *g)
 	g->analysis = NULL;
 }
 
+/* The kind of a group's usual test; the steps that add others say so. */
+static const enum test_kind default_kind[GROUP_COUNT] = {
+	[GROUP_BUILD] = KIND_BUILD,
+	[GROUP_CORRECTNESS] = KIND_SIZE,
+	[GROUP_PERFORMANCE] = KIND_BANDWIDTH,
+	[GROUP_ANALYSIS] = KIND_ANALYSIS,
+	[GROUP_INTEGRITY] = KIND_SYMBOLS,
+};
+
 struct test_result *grade_add_test(struct grade *g, const char *name, enum test_group group,
 				   double max_points)
 {
@@ -30,6 +39,7 @@ struct test_result *grade_add_test(struct grade *g, const char *name, enum test_
 	memset(t, 0, sizeof(*t));
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	t->group = group;
+	t->kind = default_kind[group];
 	t->max_points = max_points;
 	t->status = TEST_SKIPPED;
 	return t;
@@ -51,6 +61,15 @@ void test_pass(struct test_result *t, const char *fmt, ...)
 	va_end(ap);
 	t->status = TEST_PASSED;
 	t->points = t->max_points;
+	memset(&t->failure, 0, sizeof(t->failure));
+}
+
+static void set_failed(struct test_result *t, enum failure_kind kind)
+{
+	t->status = TEST_FAILED;
+	t->points = 0;
+	memset(&t->failure, 0, sizeof(t->failure));
+	t->failure.kind = kind;
 }
 
 void test_fail(struct test_result *t, const char *fmt, ...)
@@ -59,8 +78,16 @@ void test_fail(struct test_result *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	set_message(t, fmt, ap);
 	va_end(ap);
-	t->status = TEST_FAILED;
-	t->points = 0;
+	set_failed(t, FAILURE_OTHER);
+}
+
+void test_fail_as(struct test_result *t, enum failure_kind kind, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	set_message(t, fmt, ap);
+	va_end(ap);
+	set_failed(t, kind);
 }
 
 double points_round(double v)

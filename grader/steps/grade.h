@@ -35,13 +35,83 @@ enum test_status {
 
 enum backend { BACKEND_AUTO, BACKEND_CUDA, BACKEND_EMU };
 
+/* What a test checks. Its group says where its points count; its kind
+ * says what it is, so that no later stage reads that from its name. */
+enum test_kind {
+	KIND_OTHER,
+	KIND_BUILD,		/* compiling and linking */
+	KIND_SYMBOLS,		/* the integrity check of the object file */
+	KIND_SIZE,		/* the entry point's output at one size (test_result.shape) */
+	KIND_OCCUPANCY,		/* lab 4's occupancy calculator against the API */
+	KIND_BANDWIDTH,		/* the timed (or predicted) performance */
+	KIND_ANALYSIS,		/* the emulator's run as a whole (no check ran) */
+	KIND_ANALYSIS_CHECK,	/* one check of the emulator's metrics (test_result.check) */
+	KIND_ANALYSIS_NOTE,	/* one of the emulator's warnings, no points */
+	KIND_UNREACHED,		/* a group's points the grade never came to */
+};
+
+/* What went wrong, as data: the gradebook, the gates and the summaries
+ * switch on it, never on a message (which may quote the student's output,
+ * or the compiler quoting the student's source). */
+enum failure_kind {
+	FAILURE_NONE,
+	FAILURE_WRONG_OUTPUT,		/* first_wrong: the first wrong element */
+	FAILURE_OUTPUT_NOT_WRITTEN,	/* the first wrong element still held the poison */
+	FAILURE_WROTE_BEFORE_OUTPUT,
+	FAILURE_WROTE_PAST_OUTPUT,
+	FAILURE_WROTE_INPUT,
+	FAILURE_INCOMPLETE_REPORT,	/* the harness's output frame had the wrong size */
+	FAILURE_CHANNEL_TAMPERED,
+	FAILURE_CRASH,			/* signal */
+	FAILURE_TIME_LIMIT,		/* the grader's limit, or the emulator's watchdog */
+	FAILURE_OUT_OF_MEMORY,		/* the process passed its memory cap */
+	FAILURE_EMULATOR_STOPPED,	/* the emulator ended the program (not a time-out) */
+	FAILURE_CUDA_ERROR,		/* name: the error's name */
+	FAILURE_EXIT_INSIDE_CALL,	/* the process ended inside the entry point */
+	FAILURE_BEFORE_CALL,		/* the harness failed before calling the entry point */
+	FAILURE_AFTER_CALL,		/* the harness failed after it returned */
+	FAILURE_DIED_BEFORE_CALL,	/* the process ended before the call */
+	FAILURE_NOT_STARTED,		/* the grader could not start the child */
+	FAILURE_NOT_RUN,		/* not run: the kernel hung on earlier sizes */
+	FAILURE_GRADER,			/* the grader's own trouble (memory for the reference) */
+	FAILURE_REFUSED,		/* refusal, name: the symbol */
+	FAILURE_SYMBOL_CHECK,		/* the symbol check itself could not run */
+	FAILURE_TIMINGS_NOT_BELIEVED,
+	FAILURE_SLOW,			/* measured, and below full points */
+	FAILURE_GATE_SHUT,		/* points withheld by a gate (gates.h) */
+	FAILURE_BUILD,			/* the compiler or linker refused the file */
+	FAILURE_BUILD_TIME_OUT,
+	FAILURE_BUILD_OUT_OF_MEMORY,
+	FAILURE_OTHER,			/* the message says it all */
+};
+
+/* Why the symbol check refused a file (FAILURE_REFUSED). */
+enum refusal {
+	REFUSED_OTHER,			/* the emulator's controls, a system call of its own */
+	REFUSED_CALL,			/* calls a function the rubric forbids */
+	REFUSED_CALL_NOT_ALLOWED,	/* calls a function the lab does not allow */
+	REFUSED_DEFINITION,		/* defines a forbidden name or a library's */
+};
+
+struct failure {
+	enum failure_kind kind;
+	int signal;			/* FAILURE_CRASH */
+	long long first_wrong;		/* FAILURE_WRONG_OUTPUT, FAILURE_OUTPUT_NOT_WRITTEN */
+	enum refusal refusal;		/* FAILURE_REFUSED */
+	char name[168];			/* the CUDA error's name; the refused symbol */
+};
+
 #define GRADE_MAX_TESTS 64
 #define TEST_MESSAGE_LEN 1024
 
 struct test_result {
-	char name[64];		/* "correctness 31x33" */
+	char name[64];		/* "correctness 31x33": display only */
 	enum test_group group;
+	enum test_kind kind;
+	int check;		/* KIND_ANALYSIS_CHECK: its enum analysis_check */
+	struct shape shape;	/* KIND_SIZE: the size it ran */
 	enum test_status status;
+	struct failure failure;	/* what went wrong; kind FAILURE_NONE when passed */
 	double points;
 	double max_points;
 	char message[TEST_MESSAGE_LEN];	/* why, in a student's words; "" when passed */
@@ -104,6 +174,9 @@ void test_pass(struct test_result *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void test_fail(struct test_result *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* test_fail with what went wrong as data. */
+void test_fail_as(struct test_result *t, enum failure_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Points as every report writes them: rounded to 2 decimals. */
 double points_round(double v);

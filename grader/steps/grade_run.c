@@ -96,8 +96,8 @@ static int step_build(struct grade_run *run, struct grade *g)
 		test_fail(t, "the kit could not build: %s", g->build_log);
 	} else {
 		g->build_failed = 1;
-		test_fail(t, "%s did not compile; the compiler's messages are below",
-			  req->submission);
+		test_fail_as(t, run->built.failure, "%s did not compile; the compiler's messages are below",
+			     req->submission);
 	}
 	return 0;
 }
@@ -268,18 +268,20 @@ static void analyse(const struct grade_request *req, const struct run_context *c
 	struct shape shape = analysis_shape_choose(r, ctx->seed);
 	if (harness_analysis(ctx, use->harness, &shape, &rep, err, sizeof(err)) < 0) {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, r->analysis_points);
-		test_fail(t, "the grader could not start the emulator: %s", err);
+		test_fail_as(t, FAILURE_NOT_STARTED, "the grader could not start the emulator: %s", err);
 		return;
 	}
 	/* The run's output is checked like a correctness test's: figures of a
 	 * run that did not compute the answer (a decoy) are not believed. */
 	char msg[TEST_MESSAGE_LEN];
-	int right = correctness_judge(req->lab, &shape, ctx->seed, &rep, msg, sizeof(msg));
+	struct failure f;
+	int right = correctness_judge(req->lab, &shape, ctx->seed, &rep, &f, msg, sizeof(msg));
 	if (!right || !rep.metrics || rep.corrupt) {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, r->analysis_points);
-		if (!right)
+		if (!right) {
 			test_fail(t, "the analysis run failed, so its figures are not believed: %s", msg);
-		else
+			t->failure = f;
+		} else
 			test_fail(t, "the emulator sent no metrics");
 	} else {
 		char text[64];
@@ -306,7 +308,8 @@ static void analysis(struct grade_run *run, struct grade *g)
 	} else {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS,
 						       req->rubric->analysis_points);
-		test_fail(t, "not analysed: the kernel did not finish in time on %d sizes", g->hangs);
+		test_fail_as(t, FAILURE_NOT_RUN, "not analysed: the kernel did not finish in time on %d sizes",
+			     g->hangs);
 	}
 }
 

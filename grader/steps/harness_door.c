@@ -354,50 +354,86 @@ int harness_hung(const struct harness_report *rep)
 	return rep->child.timed_out || (kind && strcmp(kind, "kernel_timeout") == 0);
 }
 
+void harness_abort_failure(const struct harness_report *rep, struct failure *f)
+{
+	const struct child_result *c = &rep->child;
+	const char *stop = stop_kind(rep);
+	memset(f, 0, sizeof(*f));
+	if (stop && json_is_string(json_object_get(rep->stopped, "message")))
+		f->kind = strcmp(stop, "kernel_timeout") == 0 ? FAILURE_TIME_LIMIT : FAILURE_EMULATOR_STOPPED;
+	else if (rep->corrupt)
+		f->kind = FAILURE_CHANNEL_TAMPERED;
+	else if (c->timed_out)
+		f->kind = FAILURE_TIME_LIMIT;
+	else if (c->signaled && c->out_of_memory)
+		f->kind = FAILURE_OUT_OF_MEMORY;
+	else if (c->signaled)
+		f->kind = FAILURE_CRASH;
+	else if (rep->error)
+		f->kind = rep->began ? FAILURE_AFTER_CALL : FAILURE_BEFORE_CALL;
+	else
+		f->kind = rep->began ? FAILURE_EXIT_INSIDE_CALL : FAILURE_DIED_BEFORE_CALL;
+	if (c->signaled)
+		f->signal = c->signal;
+}
+
 void harness_explain_abort(const struct harness_report *rep, const char *entry, const char *where,
 			   char *buf, size_t len)
 {
 	char fate[128];
+	struct failure f;
 	const struct child_result *c = &rep->child;
-	const char *stop = stop_kind(rep);
 	const char *stop_text = json_string_value(json_object_get(rep->stopped, "message"));
-	if (stop && stop_text && strcmp(stop, "kernel_timeout") == 0) {
-		snprintf(buf, len, "%s: %s() did not finish in time: the emulator stopped it: %s", where,
-			 entry, stop_text);
-	} else if (stop && stop_text) {
+	const char *error_where = json_string_value(json_object_get(rep->error, "where"));
+	const char *error_text = json_string_value(json_object_get(rep->error, "error"));
+	harness_abort_failure(rep, &f);
+	int stopped = stop_kind(rep) && stop_text;	/* the emulator's words say it */
+	switch (f.kind) {
+	case FAILURE_TIME_LIMIT:
+		if (stopped)
+			snprintf(buf, len, "%s: %s() did not finish in time: the emulator stopped it: %s",
+				 where, entry, stop_text);
+		else
+			snprintf(buf, len, "%s: %s() did not finish in time and was stopped (an endless "
+				 "loop, or a kernel waiting for something that never happens?)", where, entry);
+		break;
+	case FAILURE_EMULATOR_STOPPED:
 		snprintf(buf, len, "%s: the emulator stopped the program while running %s(): %s", where,
 			 entry, stop_text);
-	} else if (rep->corrupt) {
+		break;
+	case FAILURE_CHANNEL_TAMPERED:
 		snprintf(buf, len, "%s: the grader's report channel (file descriptor 3) was tampered "
 			 "with: it holds data that is not the harness's (a frame out of order, or after the "
 			 "harness's last), so nothing it says is believed", where);
-	} else if (c->timed_out) {
-		snprintf(buf, len, "%s: %s() did not finish in time and was stopped (an endless loop, or a "
-			 "kernel waiting for something that never happens?)", where, entry);
-	} else if (c->signaled) {
+		break;
+	case FAILURE_CRASH:
+	case FAILURE_OUT_OF_MEMORY:
 		/* The kernel does not say why: both usual causes are named. */
 		snprintf(buf, len, "%s: the program %s while running %s()%s", where,
 			 child_fate(c, fate, sizeof(fate)), entry,
 			 c->signal == SIGSEGV ? " (a bad pointer, or a stack overflow: deep recursion or a "
 						"large local array?)" : "");
-	} else if (rep->error && !rep->began) {
+		break;
+	case FAILURE_BEFORE_CALL:
 		snprintf(buf, len, "%s: the harness failed before calling %s(): %s: %s", where, entry,
-			 json_string_value(json_object_get(rep->error, "where")) ?: "?",
-			 json_string_value(json_object_get(rep->error, "error")) ?: "?");
-	} else if (rep->error) {
-		snprintf(buf, len, "%s: after %s() returned: %s: %s", where, entry,
-			 json_string_value(json_object_get(rep->error, "where")) ?: "?",
-			 json_string_value(json_object_get(rep->error, "error")) ?: "?");
-	} else if (rep->began) {
+			 error_where ?: "?", error_text ?: "?");
+		break;
+	case FAILURE_AFTER_CALL:
+		snprintf(buf, len, "%s: after %s() returned: %s: %s", where, entry, error_where ?: "?",
+			 error_text ?: "?");
+		break;
+	case FAILURE_EXIT_INSIDE_CALL:
 		if (c->exited && c->exit_status == HARNESS_STUDENT_EXIT)
 			snprintf(fate, sizeof(fate), "your code called exit()");
 		else
 			child_fate(c, fate, sizeof(fate));
 		snprintf(buf, len, "%s: the process ended (%s) inside %s(): the entry point must return "
 			 "to its caller, not call exit()", where, fate, entry);
-	} else {
+		break;
+	default:
 		snprintf(buf, len, "%s: the program %s before %s() was called", where,
 			 child_fate(c, fate, sizeof(fate)), entry);
+		break;
 	}
-	append_output(rep, stop && stop_text, buf, len);
+	append_output(rep, stopped, buf, len);
 }

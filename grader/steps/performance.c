@@ -85,6 +85,7 @@ int bench_harness(const struct run_context *ctx, const char *harness, int sweep,
 	struct harness_report rep;
 	if (harness_bench(ctx, harness, out->shapes, out->n, sweep, &rep, err, sizeof(err)) < 0) {
 		snprintf(msg, len, "the grader could not start the harness: %s", err);
+		out->failure.kind = FAILURE_NOT_STARTED;
 		return -1;
 	}
 	int rc = -1;
@@ -92,6 +93,7 @@ int bench_harness(const struct run_context *ctx, const char *harness, int sweep,
 	/* The sizes' timings whole; what the sweep after them did is its own. */
 	if (rep.corrupt || got < (size_t)out->n || (!sweep && (!rep.ended || got != (size_t)out->n))) {
 		harness_explain_abort(&rep, ctx->lab->entry, "timing", msg, len);
+		harness_abort_failure(&rep, &out->failure);
 		goto done;
 	}
 	double sum_ms = 0;
@@ -103,15 +105,21 @@ int bench_harness(const struct run_context *ctx, const char *harness, int sweep,
 		    timing_read(t, r->runs, bytes, &out->gbps[i], &out->copy_gbps[i], &out->spread[i],
 				&sum_ms) < 0) {
 			snprintf(msg, len, "timing: the harness's report for %s is malformed", texts[i]);
+			out->failure.kind = FAILURE_OTHER;
 			goto done;
 		}
 		struct bench_checker checker;
-		if (bench_checker_open(&checker, ctx->lab, &out->shapes[i], msg, len) < 0)
+		if (bench_checker_open(&checker, ctx->lab, &out->shapes[i], msg, len) < 0) {
+			out->failure.kind = FAILURE_GRADER;
 			goto done;
+		}
 		int checked = bench_check_outputs(&checker, ctx->seed, t, r->runs, BENCH_CHECKED_RUNS, msg, len);
 		bench_checker_close(&checker);
-		if (checked < 0)
+		if (checked < 0) {
+			out->failure.kind = checked == BENCH_NOT_BELIEVED ? FAILURE_TIMINGS_NOT_BELIEVED
+									  : FAILURE_WRONG_OUTPUT;
 			goto done;
+		}
 	}
 	if (sweep)
 		take_sweep(ctx, &rep, out->n, out, &sum_ms);
@@ -122,6 +130,7 @@ int bench_harness(const struct run_context *ctx, const char *harness, int sweep,
 		snprintf(msg, len, "timing: the reported times add up to %.0f ms, but the process lived "
 			 "only %.0f ms: the timings were tampered with and are not believed", sum_ms,
 			 rep.child.wall_s * 1e3);
+		out->failure.kind = FAILURE_TIMINGS_NOT_BELIEVED;
 		goto done;
 	}
 	rc = 0;
@@ -226,7 +235,7 @@ static void score(const struct run_context *ctx, const struct bench_run *st, con
 	if (st->launches)
 		json_object_set(g->metrics, "launches", st->launches);
 	if (timing_above_ceiling(pct)) {
-		test_fail(t, "%s: %.0f GB/s is %.1f%% of a device-to-device copy of the same bytes (%.0f GB/s): "
+		test_fail_as(t, FAILURE_TIMINGS_NOT_BELIEVED, "%s: %.0f GB/s is %.1f%% of a device-to-device copy of the same bytes (%.0f GB/s): "
 			  "no correct kernel moves its bytes faster than a copy, so this timing is not "
 			  "believed and earns no points", shape, st->gbps[i], pct, st->copy_gbps[i]);
 		return;
@@ -252,6 +261,7 @@ static void score(const struct run_context *ctx, const struct bench_run *st, con
 	t->points = band_points(&band, scored, r->performance_points);
 	/* Partial points are points earned, but the check is passed only at full marks. */
 	t->status = t->points >= r->performance_points - 1e-9 ? TEST_PASSED : TEST_FAILED;
+	t->failure.kind = t->status == TEST_FAILED ? FAILURE_SLOW : FAILURE_NONE;
 	describe(t, g->lab, shape, st->gbps[i], st->copy_gbps[i], pct, scored, relative, &band,
 		 st->spread[i]);
 }
@@ -282,6 +292,7 @@ static void score_prediction(const struct rubric *r, const char *shape, struct t
 		 "prediction (no GPU here)", gb ? "the rubric's band" : "the rubric's default band", gpu);
 	t->points = band_points(b, pct, r->performance_points);
 	t->status = t->points >= r->performance_points - 1e-9 ? TEST_PASSED : TEST_FAILED;
+	t->failure.kind = t->status == TEST_FAILED ? FAILURE_SLOW : FAILURE_NONE;
 	snprintf(t->message, sizeof(t->message), "predicted for %.100s (a prediction from the emulator's "
 		 "trace, not a measurement): about %.0f%% of copy at %s: %.400s; points from %.0f%% to "
 		 "%.0f%% of copy.", gpu, pct, shape, why, b->lower_pct, b->upper_pct);
@@ -316,6 +327,7 @@ int performance_run(const struct run_context *ctx, enum backend backend, int cor
 	struct bench_run st, ref;
 	if (bench_harness(ctx, ctx->harness, sweep != NULL, &st, msg, sizeof(msg)) < 0) {
 		test_fail(t, "%s", msg);
+		t->failure = st.failure;
 		bench_run_free(&st);
 		return 0;
 	}

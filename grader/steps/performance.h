@@ -23,6 +23,7 @@ struct bench_run {
 	 * its points' MSG_TIMINGs, or NULL and why in sweep_error. */
 	json_t *sweep;
 	char sweep_error[512];
+	struct failure failure;	/* why bench_harness returned -1 */
 };
 
 void bench_run_free(struct bench_run *b);
