@@ -47,7 +47,7 @@ static void time_with_sweep(const char *file, struct timed *t)
 	t->r.sweep_runs = 2;
 	t->r.bench_timeout_s = 120;
 	struct run_context ctx = { .lab = &lab4_occupancy, .rubric = &t->r, .harness = b.harness,
-				   .work_dir = t->work, .seed = 5 };
+				   .backend = BACKEND_EMU, .work_dir = t->work, .seed = 5 };
 	t->rc = bench_harness(&ctx, b.harness, 1, &t->st, t->msg, sizeof(t->msg));
 	grade_init(&t->g, &lab4_occupancy);
 	if (t->st.sweep)

@@ -20,7 +20,7 @@ int chart_occupancy(const struct grade *g, enum plot_kind kind, const char *out_
 	size_t i;
 
 	if (plot_skipped(kind, msg, msglen))
-		return 1;
+		return CHART_NONE_DRAWN;
 	if (json_array_size(sweep) == 0) {
 		snprintf(msg, msglen, "occupancy chart skipped: no sweep was measured (that needs a GPU "
 				      "and a correct kernel)");

@@ -212,7 +212,7 @@ static void chart_message(const char *msg)
 
 /* The charts of one grade; a missing gnuplot only costs the charts, and
  * each chart says where it went or why it was not drawn. When none can be
- * drawn ("charts skipped: ..."), that is said once. */
+ * drawn (CHART_NONE_DRAWN), that is said once. */
 static void draw_charts(const struct options *o, const struct grade *g)
 {
 	if (o->plot == PLOT_NONE)
@@ -230,9 +230,9 @@ static void draw_charts(const struct options *o, const struct grade *g)
 		if (!charts[i].wanted)
 			continue;
 		fflush(stdout);	/* --plot term: gnuplot writes on our stdout */
-		charts[i].draw(g, o->plot, dir, msg, sizeof(msg));
+		int drawn = charts[i].draw(g, o->plot, dir, msg, sizeof(msg));
 		chart_message(msg);
-		if (strncmp(msg, "charts skipped", 14) == 0)
+		if (drawn == CHART_NONE_DRAWN)
 			return;
 	}
 }

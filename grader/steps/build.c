@@ -202,12 +202,6 @@ int build_submission(const struct lab *lab, enum backend backend, const char *su
 	return rc == 0 ? 0 : rc < 0 ? -1 : 1;
 }
 
-int harness_is_emulated(const char *harness)
-{
-	const char *base = strrchr(harness, '/');
-	return strcmp(base ? base + 1 : harness, HARNESS_NAME "emu") == 0;
-}
-
 const char *reference_solution(const struct lab *lab, char *buf, size_t len)
 {
 	char rel[512];

@@ -37,10 +37,9 @@ int build_submission(const struct lab *lab, enum backend backend, const char *su
  * the harness has the program's main. */
 #define STUDENT_MAIN_RENAMED "cuda_lab_kit_student_main"
 
-/* The linked harness is WORK/harness-BACKEND; 1 for an emulator build (whose
- * memory the kernel may cap: the CUDA runtime maps more than it uses). */
+/* The linked harness is WORK/harness-BACKEND (its backend is in struct
+ * build_result, and travels in struct run_context). */
 #define HARNESS_NAME "harness-"
-int harness_is_emulated(const char *harness);
 
 /* The lab's reference solution, solutions/LAB/FILE, in buf; NULL when the
  * kit has none. */

@@ -69,11 +69,20 @@ struct grade_run {
 static struct run_context context_for(const struct grade_run *run, const char *harness)
 {
 	const struct grade_request *req = run->req;
-	return (struct run_context){ req->lab, req->rubric, harness, req->work_dir, req->seed, req->salt,
-				     req->isolation, req->gpu,
-				     /* the batch's GPU lock, child by child */
-				     run->backend == BACKEND_CUDA ? req->gpu_phase : NULL,
-				     req->gpu_phase_arg };
+	return (struct run_context){
+		.lab = req->lab,
+		.rubric = req->rubric,
+		.harness = harness,
+		.backend = run->backend,
+		.work_dir = req->work_dir,
+		.seed = req->seed,
+		.salt = req->salt,
+		.isolation = req->isolation,
+		.gpu = req->gpu,
+		/* the batch's GPU lock, child by child */
+		.gpu_phase = run->backend == BACKEND_CUDA ? req->gpu_phase : NULL,
+		.gpu_phase_arg = req->gpu_phase_arg,
+	};
 }
 
 /* 1. Build. */

@@ -118,9 +118,9 @@ static int run(char *const argv[], const struct sandbox_limits *lim, struct harn
 enum gpu_use { GPU_NONE, GPU_SHARED, GPU_ALONE };
 
 /* A verb that runs student code: the rubric's limits, the run's folder. */
-static int run_student(const struct run_context *ctx, char *const argv[], double wall_s,
-		       size_t channel_bytes, enum gpu_use gpu, struct harness_report *rep, char *err,
-		       size_t errlen)
+static int run_student(const struct run_context *ctx, enum backend backend, char *const argv[],
+		       double wall_s, size_t channel_bytes, enum gpu_use gpu, struct harness_report *rep,
+		       char *err, size_t errlen)
 {
 	const struct rubric *r = ctx->rubric;
 	struct sandbox_limits lim = {
@@ -130,7 +130,7 @@ static int run_student(const struct run_context *ctx, char *const argv[], double
 		.file_cap = channel_bytes + (1 << 20),
 		/* RLIMIT_AS cannot hold a CUDA program (its driver maps far more
 		 * than it uses); a memory cgroup, where there is one, holds both. */
-		.memory_cap = harness_is_emulated(argv[0]) ? (size_t)(r->memory_mb * 1048576.0) : 0,
+		.memory_cap = backend == BACKEND_EMU ? (size_t)(r->memory_mb * 1048576.0) : 0,
 		.resident_cap = (size_t)(r->memory_mb * 1048576.0),
 		.disk_cap = (size_t)(r->disk_mb * 1048576.0),
 		.with_channel = 1,
@@ -142,7 +142,7 @@ static int run_student(const struct run_context *ctx, char *const argv[], double
 		.gpu = ctx->gpu,
 	};
 	/* The emulator's children (the analysis on a GPU machine) use no GPU. */
-	int lock = ctx->gpu_phase && gpu != GPU_NONE && !harness_is_emulated(argv[0]);
+	int lock = ctx->gpu_phase && gpu != GPU_NONE && backend != BACKEND_EMU;
 	if (lock)
 		ctx->gpu_phase(ctx->gpu_phase_arg, gpu == GPU_ALONE, 1);
 	int rc = run(argv, &lim, rep, err, errlen);
@@ -169,7 +169,7 @@ int harness_correct(const struct run_context *ctx, const struct shape *s, uint64
 	char *argv[] = { (char *)ctx->harness, "correct", (char *)ctx->lab->id, shape, seed_text, NULL };
 	/* The output between its guards, and a few small JSON frames. */
 	size_t words = GUARD_WORDS * 2 + ctx->lab->out_count(s);
-	return run_student(ctx, argv, ctx->rubric->test_timeout_s, words * 4 + 65536, GPU_SHARED, rep, err,
+	return run_student(ctx, ctx->backend, argv, ctx->rubric->test_timeout_s, words * 4 + 65536, GPU_SHARED, rep, err,
 			   errlen);
 }
 
@@ -194,7 +194,7 @@ int harness_correct_many(const struct run_context *ctx, const struct shape *shap
 	}
 	argv[a] = NULL;
 	/* One size's time limit for all of them: see correctness.c. */
-	return run_student(ctx, argv, ctx->rubric->test_timeout_s, bytes, GPU_SHARED, rep, err, errlen);
+	return run_student(ctx, ctx->backend, argv, ctx->rubric->test_timeout_s, bytes, GPU_SHARED, rep, err, errlen);
 }
 
 int harness_split(const struct harness_report *whole, struct harness_report *parts, int max)
@@ -262,7 +262,7 @@ int harness_bench(const struct run_context *ctx, const char *harness, const stru
 	argv[a] = NULL;
 	/* One MSG_TIMING per shape and per point of the sweep: samples and a
 	 * launch log, well under 1 MiB. */
-	return run_student(ctx, argv, r->bench_timeout_s, 1 << 20, GPU_ALONE, rep, err, errlen);
+	return run_student(ctx, ctx->backend, argv, r->bench_timeout_s, 1 << 20, GPU_ALONE, rep, err, errlen);
 }
 
 int harness_analysis(const struct run_context *ctx, const char *harness, const struct shape *s,
@@ -275,7 +275,7 @@ int harness_analysis(const struct run_context *ctx, const char *harness, const s
 	char *argv[] = { (char *)harness, "analysis", (char *)ctx->lab->id, shape, seed, NULL };
 	/* The output between its guards, and the metrics (up to 64 MiB of JSON). */
 	size_t words = 2 * GUARD_WORDS + ctx->lab->out_count(s);
-	return run_student(ctx, argv, r->analysis_timeout_s, words * 4 + (64 << 20), GPU_NONE, rep, err,
+	return run_student(ctx, BACKEND_EMU, argv, r->analysis_timeout_s, words * 4 + (64 << 20), GPU_NONE, rep, err,
 			   errlen);
 }
 
@@ -290,7 +290,7 @@ int harness_predict(const struct run_context *ctx, const char *harness, const st
 	char *argv[] = { (char *)harness, "predict", (char *)ctx->lab->id, text, seed, sms_text,
 			 computed ? "computed" : NULL, NULL };
 	/* A trace of each launch's sampled blocks: JSON, well under 64 MiB. */
-	return run_student(ctx, argv, wall_s, 64 << 20, GPU_NONE, rep, err, errlen);
+	return run_student(ctx, BACKEND_EMU, argv, wall_s, 64 << 20, GPU_NONE, rep, err, errlen);
 }
 
 int harness_occupancy(const struct run_context *ctx, const char *path, int n,
@@ -299,7 +299,7 @@ int harness_occupancy(const struct run_context *ctx, const char *path, int n,
 	char *argv[] = { (char *)ctx->harness, "occupancy", (char *)ctx->lab->id, (char *)path, NULL };
 	/* One occ_result per question, and a few small JSON frames. */
 	size_t want = (size_t)n * sizeof(struct occ_result);
-	return run_student(ctx, argv, ctx->rubric->occupancy_timeout_s, want + 65536, GPU_NONE, rep, err,
+	return run_student(ctx, ctx->backend, argv, ctx->rubric->occupancy_timeout_s, want + 65536, GPU_NONE, rep, err,
 			   errlen);
 }
 
