@@ -24,6 +24,7 @@
 #include "steps/grade_run.h"
 #include "sys/isolation.h"
 #include "sys/kit_paths.h"
+#include "sys/text_replace.h"
 #include "cli/options.h"
 #include "cli/version.h"
 #include "report/report_json.h"
@@ -137,26 +138,12 @@ static int stage_submission(const struct lab *lab, const char *submission, const
 	return 0;
 }
 
-/* Every from in buf (of size cap) becomes to, as far as it fits. */
-static void replace_all(char *buf, size_t cap, const char *from, const char *to)
-{
-	size_t nf = strlen(from), nt = strlen(to);
-	for (char *p = strstr(buf, from); p && nf; p = strstr(p + nt, from)) {
-		size_t tail = strlen(p + nf);
-		if ((size_t)(p - buf) + nt + tail + 1 > cap)
-			break;
-		memmove(p + nt, p + nf, tail + 1);
-		memcpy(p, to, nt);
-	}
-}
-
-/* The report names the student's file, not the copy that was graded. */
+/* The report names the student's file, not the copy that was graded:
+ * in every text of it (grade_replace_path). */
 static void name_the_original(struct grade *g, const char *copy, const char *original)
 {
 	snprintf(g->submission, sizeof(g->submission), "%.500s", original);
-	replace_all(g->build_log, sizeof(g->build_log), copy, original);
-	for (int i = 0; i < g->n_tests; i++)
-		replace_all(g->tests[i].message, sizeof(g->tests[i].message), copy, original);
+	grade_replace_path(g, copy, original);
 }
 
 /* A private folder for this run's builds, under build/work/. */
@@ -189,7 +176,7 @@ static int build_only(const struct options *o, const struct lab *lab, const stru
 	}
 	int rc = build_compile_only(backend, copy, work, dev, isolation, r->build_timeout_s, log,
 				    sizeof(log));
-	replace_all(log, sizeof(log), copy, submission);
+	text_replace_all(log, sizeof(log), copy, submission);
 	fputs(log, stderr);
 	if (rc != 0) {
 		fprintf(stderr, rc > 0 ? "%s did not compile.\n" : "grade: the kit is not built: %s\n",

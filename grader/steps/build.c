@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "harness/launch_log.h"
+#include "sys/cuda_toolkit.h"
 #include "sys/kit_paths.h"
 #include "sys/isolation.h"
 #include "sys/sandbox.h"
@@ -74,13 +75,7 @@ static int run_tool(char *const argv[], const struct isolation_policy *tools, do
 static const char *nvcc_path(void)
 {
 	static char path[1024];
-	/* The toolkit the Makefile built the harness with, searched in its
-	 * order: nvcc on PATH, else CUDA_HOME, else /usr/local/cuda. */
-	if (find_program("nvcc", path, sizeof(path)))
-		return path;
-	const char *home = getenv("CUDA_HOME");
-	snprintf(path, sizeof(path), "%s/bin/nvcc", home && *home ? home : "/usr/local/cuda");
-	return file_exists(path) ? path : "nvcc";
+	return *cuda_toolkit_path("bin/nvcc", path, sizeof(path)) ? path : "nvcc";
 }
 
 static int compile(enum backend backend, const char *submission, const char *obj,

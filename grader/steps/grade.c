@@ -1,5 +1,6 @@
 /* The grade record: tests, points and the exit status they add up to. */
 #include "steps/grade.h"
+#include "sys/text_replace.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -129,31 +130,13 @@ double grade_group_points(const struct grade *g, enum test_group group)
 	return points_round(s);
 }
 
-/* Every occurrence of from in buf (of size len) becomes to. */
-static void replace_all(char *buf, size_t len, const char *from, const char *to)
-{
-	size_t nf = strlen(from), nt = strlen(to);
-	if (nf == 0)
-		return;
-	for (char *p = strstr(buf, from); p; p = strstr(p + nt, from)) {
-		size_t tail = strlen(p + nf);
-		if ((size_t)(p - buf) + nt + 1 > len)
-			break;
-		if ((size_t)(p - buf) + nt + tail + 1 > len)
-			tail = len - 1 - (size_t)(p - buf) - nt;	/* truncate the end, not the name */
-		memmove(p + nt, p + nf, tail);
-		p[nt + tail] = '\0';
-		memcpy(p, to, nt);
-	}
-}
-
 void grade_replace_path(struct grade *g, const char *from, const char *to)
 {
-	replace_all(g->build_log, sizeof(g->build_log), from, to);
-	replace_all(g->internal_message, sizeof(g->internal_message), from, to);
-	replace_all(g->submission, sizeof(g->submission), from, to);
+	text_replace_all(g->build_log, sizeof(g->build_log), from, to);
+	text_replace_all(g->internal_message, sizeof(g->internal_message), from, to);
+	text_replace_all(g->submission, sizeof(g->submission), from, to);
 	for (int i = 0; i < g->n_tests; i++)
-		replace_all(g->tests[i].message, sizeof(g->tests[i].message), from, to);
+		text_replace_all(g->tests[i].message, sizeof(g->tests[i].message), from, to);
 }
 
 int grade_passed(const struct grade *g)

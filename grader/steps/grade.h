@@ -135,7 +135,10 @@ struct grade {
 	char device[128];		/* "NVIDIA H100 80GB HBM3" or "CPU emulator" */
 	char submission[512];		/* the graded file */
 	uint64_t seed;
-	char band_source[256];		/* which band performance was scored against, and why */
+	char band_source[768];		/* which band performance was scored against, and why */
+	/* Why the reference solution was not timed beside the submission (it
+	 * did not build, its timing failed), or "": said in band_source. */
+	char reference_failure[512];
 
 	struct test_result tests[GRADE_MAX_TESTS];
 	int n_tests;

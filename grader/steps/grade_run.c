@@ -212,8 +212,7 @@ static int step_prediction(struct grade_run *run, struct grade *g)
 static int step_reference(struct grade_run *run, struct grade *g)
 {
 	const struct grade_request *req = run->req;
-	char ref_dir[1100], log[8192];
-	(void)g;
+	char ref_dir[1100], log[8192] = "";
 	run->ref_harness = req->reference_harness;
 	if (run->backend != BACKEND_CUDA || run->failed || !req->time_reference || run->ref_harness ||
 	    req->reference_timing)
@@ -222,12 +221,15 @@ static int step_reference(struct grade_run *run, struct grade *g)
 	/* The compilers write there as the run's folder's owner (a sandbox uid
 	 * when the grader is root). */
 	struct stat st;
-	if (make_dirs(ref_dir) == 0 && stat(req->work_dir, &st) == 0 &&
-	    chown(ref_dir, st.st_uid, st.st_gid) == 0 &&
-	    build_reference(req->lab, ref_dir, run->dev, isolation_for_tools(req->isolation),
-			    req->rubric->build_timeout_s, &run->ref, log,
-			    sizeof(log)) == 0)
+	if (make_dirs(ref_dir) < 0 || stat(req->work_dir, &st) < 0 || chown(ref_dir, st.st_uid, st.st_gid) < 0)
+		snprintf(g->reference_failure, sizeof(g->reference_failure), "the reference solution "
+			 "could not be built: no folder %.300s", ref_dir);
+	else if (build_reference(req->lab, ref_dir, run->dev, isolation_for_tools(req->isolation),
+				 req->rubric->build_timeout_s, &run->ref, log, sizeof(log)) == 0)
 		run->ref_harness = run->ref.harness;
+	else	/* the compiler's first line says why */
+		snprintf(g->reference_failure, sizeof(g->reference_failure), "the reference solution "
+			 "did not build: %.*s", (int)(strcspn(log, "\n") < 400 ? strcspn(log, "\n") : 400), log);
 	return 1;
 }
 

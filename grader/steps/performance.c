@@ -143,8 +143,8 @@ done:
  * reference solution timed now, else the default. Returns the percentage
  * to score; *relative says whether it is a percentage of the reference. */
 static double choose_band(const struct rubric *r, const char *device, double pct_of_copy,
-			  double ref_gbps, double gbps, struct band *band, int *relative, char *source,
-			  size_t len)
+			  double ref_gbps, double gbps, const char *ref_failure, struct band *band,
+			  int *relative, char *source, size_t len)
 {
 	const struct gpu_band *gb = rubric_gpu_band(r, device);
 	*relative = !gb && ref_gbps > 0;
@@ -161,8 +161,8 @@ static double choose_band(const struct rubric *r, const char *device, double pct
 		return 100.0 * gbps / ref_gbps;
 	}
 	*band = r->default_band;
-	snprintf(source, len, "the rubric has no band for %s and no reference solution was timed: "
-		 "default band", device);
+	snprintf(source, len, "the rubric has no band for %s and no reference solution was timed%s%s%s: "
+		 "default band", device, *ref_failure ? " (" : "", ref_failure, *ref_failure ? ")" : "");
 	return pct_of_copy;
 }
 
@@ -256,8 +256,8 @@ static void score(const struct run_context *ctx, const struct bench_run *st, con
 		return;
 	struct band band;
 	int relative;
-	double scored = choose_band(r, dev->name, pct, ref_gbps, st->gbps[i], &band, &relative,
-				    g->band_source, sizeof(g->band_source));
+	double scored = choose_band(r, dev->name, pct, ref_gbps, st->gbps[i], g->reference_failure, &band,
+				    &relative, g->band_source, sizeof(g->band_source));
 	t->points = band_points(&band, scored, r->performance_points);
 	/* Partial points are points earned, but the check is passed only at full marks. */
 	t->status = t->points >= r->performance_points - 1e-9 ? TEST_PASSED : TEST_FAILED;
@@ -340,6 +340,9 @@ int performance_run(const struct run_context *ctx, enum backend backend, int cor
 	int timed_now = !use && reference_harness;
 	if (timed_now && bench_harness(ctx, reference_harness, 0, &ref, msg, sizeof(msg)) == 0)
 		use = &ref;
+	else if (timed_now)
+		snprintf(g->reference_failure, sizeof(g->reference_failure), "the reference solution's "
+			 "timing failed: %.*s", (int)(strcspn(msg, "\n") < 400 ? strcspn(msg, "\n") : 400), msg);
 	record(g, &st, use);
 	score(ctx, &st, use, dev, t, g);
 	bench_run_free(&st);
