@@ -103,7 +103,7 @@ static const struct test_result *first_failed(const struct grade *g, enum test_g
 static void correctness_verdict(const struct test_result *t, int failed, int total, char *buf,
 				size_t len)
 {
-	char reason[200], shape[64];
+	char reason[160], shape[64];
 	if (t->kind == KIND_SIZE)
 		shape_format(&t->shape, shape, sizeof(shape));
 	else
