@@ -244,9 +244,10 @@ static void add_sweep(struct grade *gr)
 	for (size_t i = 0; i < sizeof(pts) / sizeof(pts[0]); i++)
 		json_array_append_new(sweep, json_pack("{s:f, s:f}", "occupancy_pct", pts[i][0],
 						       "percent_of_copy", pts[i][1]));
-	json_object_set_new(gr->metrics, "sweep", sweep);
-	json_object_set_new(gr->metrics, "occupancy_pct", json_real(12.5));
-	json_object_set_new(gr->metrics, "percent_of_copy", json_real(20.6));
+	gr->sweep.points = sweep;
+	gr->perf.occupancy_pct = 12.5;
+	gr->perf.measured = 1;
+	gr->perf.percent_of_copy = 20.6;
 }
 
 Test(chart, occupancy_sweep_as_svg)

@@ -80,7 +80,7 @@ Test(sweep, comes_back_with_the_timed_sizes, .timeout = 300)
 		cr_expect(i + 1 < n ? extra > 0 : extra == 0, "point %zu: extra_shared %lld", i, (long long)extra);
 		cr_expect_eq(json_array_size(json_object_get(p, "student_ms")), 2, "sweep_runs runs a point");
 	}
-	cr_expect_str_eq(json_string_value(json_object_get(t.g.metrics, "sweep_error")),
+	cr_expect_str_eq(t.g.sweep.error,
 			 "the harness's report of a point of the sweep is malformed (no launch recorded)");
 	timed_free(&t);
 }

@@ -118,21 +118,18 @@ static void performance_verdict(const struct grade *g, const struct test_result 
 				size_t len)
 {
 	char got[32], max[32];
-	json_t *pct = json_object_get(g->metrics, "percent_of_copy");
-	json_t *predicted = json_object_get(g->metrics, "predicted_percent_of_copy");
-	const char *gpu = json_string_value(json_object_get(g->metrics, "predicted_for"));
 	report_points(t->points, got, sizeof(got));
 	report_points(t->max_points, max, sizeof(max));
 	if (t->failure.kind == FAILURE_TIMINGS_NOT_BELIEVED)
 		snprintf(buf, len, "performance: timings not believed");
 	else if (t->failure.kind == FAILURE_GATE_SHUT)
 		snprintf(buf, len, "no performance points: a check they depend on did not pass");
-	else if (json_is_number(pct))
+	else if (g->perf.measured)
 		snprintf(buf, len, "slow: %.0f%% of copy bandwidth (%s of %s points)",
-			 json_number_value(pct), got, max);
-	else if (g->backend == BACKEND_EMU && json_is_number(predicted) && gpu)
+			 g->perf.percent_of_copy, got, max);
+	else if (g->backend == BACKEND_EMU && g->prediction.made)
 		snprintf(buf, len, "slow: predicted %.0f%% of copy on %.100s (%s of %s points)",
-			 json_number_value(predicted), gpu, got, max);
+			 g->prediction.percent_of_copy, g->prediction.gpu, got, max);
 	else
 		snprintf(buf, len, "performance failed: %.200s", t->message);
 }

@@ -54,8 +54,8 @@ int chart_active_threads(const struct grade *g, enum plot_kind kind, const char 
 int chart_coalescing(const struct grade *g, enum plot_kind kind, const char *out_dir, char *msg,
 		     size_t msglen);
 
-/* Lab 4: percent of copy bandwidth against occupancy, from g->metrics
- * "sweep" (the grader's sweep of the student's kernel), with the graded
+/* Lab 4: percent of copy bandwidth against occupancy, from g->sweep
+ * (the grader's sweep of the student's kernel), with the graded
  * launch marked and the copy ceiling at 100%. Skipped without a sweep.
  * File: OUT_DIR/LAB-occupancy.EXT. */
 int chart_occupancy(const struct grade *g, enum plot_kind kind, const char *out_dir, char *msg,

@@ -207,7 +207,7 @@ static void draw_charts(const struct options *o, const struct grade *g)
 	typedef int chart_fn(const struct grade *, enum plot_kind, const char *, char *, size_t);
 	struct { int wanted; chart_fn *draw; } charts[] = {
 		{ g->n_bench > 0, chart_bandwidth },
-		{ json_object_get(g->metrics, "sweep") != NULL, chart_occupancy },
+		{ g->sweep.points != NULL, chart_occupancy },
 		{ g->lab->handout_steps != NULL, chart_active_threads },
 		{ g->analysis != NULL, chart_coalescing },
 	};
@@ -251,7 +251,7 @@ static int chart_from(const struct options *o)
 		grade_free(&g);
 		return 2;
 	}
-	if (g.n_bench == 0 && !g.analysis && !json_object_get(g.metrics, "sweep"))
+	if (g.n_bench == 0 && !g.analysis && !g.sweep.points)
 		fprintf(stderr, "grade: %s holds no timings and no analysis to draw (speed is measured "
 			"only on a GPU, for a correct kernel)\n", o->chart_from);
 	draw_charts(o, &g);

@@ -378,16 +378,11 @@ int analysis_checks_present(const struct rubric *r)
 	return n;
 }
 
-/* The checks' figures in g->metrics, for the report and the gradebook. */
+/* The checks' figures in g->figures, for the report and the gradebook. */
 static void summarise(json_t *metrics, struct grade *g)
 {
-	if (!g->metrics)
-		return;
-	for (int i = 0; i < ANALYSIS_CHECKS; i++) {
-		double v = total(metrics, analysis_checks[i].total);
-		if (v >= 0)
-			json_object_set_new(g->metrics, analysis_checks[i].summary, json_real(v));
-	}
+	for (int i = 0; i < ANALYSIS_CHECKS; i++)
+		g->figures.figure[i] = total(metrics, analysis_checks[i].total);
 }
 
 /* Launches that ran traced blocks: without one there is nothing to judge

@@ -11,15 +11,18 @@ void grade_init(struct grade *g, const struct lab *lab)
 {
 	memset(g, 0, sizeof(*g));
 	g->lab = lab;
-	g->metrics = json_object();
+	g->perf.reference_gbps = -1;
+	g->perf.occupancy_pct = -1;
+	for (int i = 0; i < ANALYSIS_CHECKS; i++)
+		g->figures.figure[i] = -1;
 }
 
 void grade_free(struct grade *g)
 {
-	json_decref(g->metrics);
+	json_decref(g->perf.launches);
+	json_decref(g->sweep.points);
 	json_decref(g->analysis);
-	g->metrics = NULL;
-	g->analysis = NULL;
+	g->perf.launches = g->sweep.points = g->analysis = NULL;
 }
 
 /* The kind of a group's usual test; the steps that add others say so. */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "labs/lab.h"
+#include "steps/analysis_check.h"
 #include "steps/rubric.h"
 
 enum test_group {
@@ -129,6 +130,52 @@ struct bench_point {
 #define GRADE_MAX_BENCH 32
 #define GRADE_MAX_STEPS 16
 
+/* The performance test's figures, measured on a GPU (performance.c). */
+struct perf_figures {
+	int measured;			/* gbps .. peak_gbps hold a timing that was believed */
+	double gbps, copy_gbps;
+	double percent_of_copy;
+	double timing_spread;		/* (q3 - q1) / median of the kernel's times */
+	int runs;
+	double bytes, peak_gbps;
+	double reference_gbps;		/* the reference timed beside; < 0: none */
+	double percent_of_reference;
+	double occupancy_pct;		/* the highest of the launches; < 0: none recorded */
+	char launch[224];		/* the launch of that occupancy */
+	json_t *launches;		/* the launch log at the graded size, or NULL */
+};
+
+/* The performance model's prediction for a GPU (prediction.c). */
+struct prediction {
+	int made;			/* the fields below hold one */
+	char gpu[128];			/* the GPU it is for */
+	double percent_of_copy;
+	double time_ms, copy_gbps, dram_bytes, min_bytes;
+	long launches;
+	char bound[32];			/* model_bound_name() */
+	char why[800];			/* its explanation, for the report */
+	double occupancy_pct;
+	char error[TEST_MESSAGE_LEN];	/* why none was made; "" when none was tried */
+};
+
+/* Lab 4: bandwidth against occupancy, timed by the performance child. */
+struct sweep {
+	json_t *points;			/* its MSG_TIMINGs, each with its occupancy, or NULL */
+	char error[TEST_MESSAGE_LEN];	/* why there are no points believed; "" */
+};
+
+/* The analysis run's figures (analysis.c), one per check. */
+struct analysis_figures {
+	char shape[64];			/* the size analysed; "" when none ran */
+	double figure[ANALYSIS_CHECKS];	/* the check's total; < 0 when absent */
+};
+
+/* How long the steps that ran beside the grade took (side.h). */
+struct beside_seconds {
+	int joined;
+	double calculator, emulator_build, prediction, analysis;
+};
+
 struct grade {
 	const struct lab *lab;
 	enum backend backend;		/* the one actually used */
@@ -152,7 +199,11 @@ struct grade {
 	char internal_message[512];
 
 	int hangs;			/* correctness runs stopped at their time limit */
-	json_t *metrics;		/* measured figures: GB/s, % of copy, sectors per request ... */
+	struct perf_figures perf;
+	struct prediction prediction;
+	struct sweep sweep;
+	struct analysis_figures figures;
+	struct beside_seconds beside;
 	json_t *analysis;		/* the emulator's metrics (MSG_METRICS), or NULL */
 
 	/* How the untrusted children ran (isolation_describe): bubblewrap or

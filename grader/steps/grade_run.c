@@ -195,9 +195,9 @@ static void predict(struct grade_run *run, struct grade *g)
 	const struct build_result *e = emu_build(run);
 	if (e)
 		prediction_run(&run->ctx, e->harness, gpu, g);
-	else if (g->metrics)
-		json_object_set_new(g->metrics, "prediction_error",
-				    json_string("the emulator could not build this file"));
+	else
+		snprintf(g->prediction.error, sizeof(g->prediction.error),
+			 "the emulator could not build this file");
 }
 
 static int step_prediction(struct grade_run *run, struct grade *g)
@@ -296,7 +296,7 @@ static void analyse(const struct grade_request *req, const struct run_context *c
 			test_fail(t, "the emulator sent no metrics");
 	} else {
 		char text[64];
-		json_object_set_new(g->metrics, "analysis_shape", json_string(shape_format(&shape, text, sizeof(text))));
+		snprintf(g->figures.shape, sizeof(g->figures.shape), "%s", shape_format(&shape, text, sizeof(text)));
 		g->analysis = json_incref(rep.metrics);
 		analysis_grade(r, &shape, rep.metrics, g);
 	}
@@ -425,10 +425,10 @@ static int step_analysis(struct grade_run *run, struct grade *g)
 		side_stop(&run->emulator);	/* the kernel hangs: its analysis is not wanted */
 	} else if (run->emulator.pid) {
 		if (side_join(&run->emulator, g, emu, EMU_PARTS) == 0) {
-			json_object_set_new(g->metrics, "beside_seconds",
-					    json_pack("{s:f, s:f, s:f, s:f}", "occupancy calculator", calc,
-						      "emulator build", emu[EMU_BUILD], "prediction",
-						      emu[EMU_PREDICTION], "analysis", emu[EMU_ANALYSIS]));
+			g->beside = (struct beside_seconds){ .joined = 1, .calculator = calc,
+							     .emulator_build = emu[EMU_BUILD],
+							     .prediction = emu[EMU_PREDICTION],
+							     .analysis = emu[EMU_ANALYSIS] };
 			return 1;
 		}
 		predict(run, g);	/* the fork died: its part again, here */

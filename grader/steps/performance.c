@@ -228,29 +228,31 @@ static void score(const struct run_context *ctx, const struct bench_run *st, con
 	double pct = 100.0 * st->gbps[i] / st->copy_gbps[i];
 	char launch[224];
 	double occupancy = launches_max_occupancy(st->launches, launch, sizeof(launch));
+	struct perf_figures *f = &g->perf;
 	if (occupancy >= 0) {
-		json_object_set_new(g->metrics, "occupancy_pct", json_real(100 * occupancy));
-		json_object_set_new(g->metrics, "launch", json_string(launch));
+		f->occupancy_pct = 100 * occupancy;
+		snprintf(f->launch, sizeof(f->launch), "%s", launch);
 	}
-	if (st->launches)
-		json_object_set(g->metrics, "launches", st->launches);
+	json_decref(f->launches);
+	f->launches = json_incref(st->launches);
 	if (timing_above_ceiling(pct)) {
 		test_fail_as(t, FAILURE_TIMINGS_NOT_BELIEVED, "%s: %.0f GB/s is %.1f%% of a device-to-device copy of the same bytes (%.0f GB/s): "
 			  "no correct kernel moves its bytes faster than a copy, so this timing is not "
 			  "believed and earns no points", shape, st->gbps[i], pct, st->copy_gbps[i]);
 		return;
 	}
-	json_object_set_new(g->metrics, "gbps", json_real(st->gbps[i]));
-	json_object_set_new(g->metrics, "copy_gbps", json_real(st->copy_gbps[i]));
-	json_object_set_new(g->metrics, "percent_of_copy", json_real(pct));
-	json_object_set_new(g->metrics, "timing_spread", json_real(st->spread[i]));
-	json_object_set_new(g->metrics, "runs", json_integer(r->runs));
-	json_object_set_new(g->metrics, "bytes", json_real(g->lab->min_bytes(&r->perf_shape)));
-	json_object_set_new(g->metrics, "peak_gbps", json_real(dev->peak_gbps));
+	f->measured = 1;
+	f->gbps = st->gbps[i];
+	f->copy_gbps = st->copy_gbps[i];
+	f->percent_of_copy = pct;
+	f->timing_spread = st->spread[i];
+	f->runs = r->runs;
+	f->bytes = g->lab->min_bytes(&r->perf_shape);
+	f->peak_gbps = dev->peak_gbps;
 	double ref_gbps = ref ? ref->gbps[perf_index(ref, &r->perf_shape)] : 0;
 	if (ref) {
-		json_object_set_new(g->metrics, "reference_gbps", json_real(ref_gbps));
-		json_object_set_new(g->metrics, "percent_of_reference", json_real(100 * st->gbps[i] / ref_gbps));
+		f->reference_gbps = ref_gbps;
+		f->percent_of_reference = 100 * st->gbps[i] / ref_gbps;
 	}
 	if (occupancy_capped(r, occupancy, launch, t))
 		return;
@@ -272,16 +274,15 @@ static void score(const struct run_context *ctx, const struct bench_run *st, con
 static void score_prediction(const struct rubric *r, const char *shape, struct test_result *t,
 			     struct grade *g)
 {
-	json_t *m = g->metrics;
-	const char *gpu = json_string_value(json_object_get(m, "predicted_for"));
-	const char *why = json_string_value(json_object_get(m, "predicted_why"));
-	double pct = json_number_value(json_object_get(m, "predicted_percent_of_copy"));
-	if (!gpu || !why) {
-		const char *err = json_string_value(json_object_get(m, "prediction_error"));
-		test_fail(t, "no prediction of the speed: %s", err ? err : "the prediction did not run");
+	const struct prediction *p = &g->prediction;
+	const char *gpu = p->gpu, *why = p->why;
+	double pct = p->percent_of_copy;
+	if (!p->made) {
+		test_fail(t, "no prediction of the speed: %s",
+			  p->error[0] ? p->error : "the prediction did not run");
 		return;
 	}
-	double occupancy = json_number_value(json_object_get(m, "predicted_occupancy_pct")) / 100;
+	double occupancy = p->occupancy_pct / 100;
 	char launch[160];
 	snprintf(launch, sizeof(launch), "a prediction: the occupancy the model computes for %.100s", gpu);
 	if (occupancy_capped(r, occupancy, launch, t))
@@ -334,7 +335,7 @@ int performance_run(const struct run_context *ctx, enum backend backend, int cor
 	if (sweep) {
 		*sweep = json_incref(st.sweep);
 		if (!st.sweep)
-			json_object_set_new(g->metrics, "sweep_error", json_string(st.sweep_error));
+			snprintf(g->sweep.error, sizeof(g->sweep.error), "%s", st.sweep_error);
 	}
 	const struct bench_run *use = reference_timing;
 	int timed_now = !use && reference_harness;
