@@ -1,4 +1,4 @@
-/* The JSON report: the schema DESIGN.md fixes, and written whole or not at all. */
+/* The JSON report: the schema report_json.h states, and written whole or not at all. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <math.h>

@@ -253,7 +253,7 @@ int grade_passed(const struct grade *g);
  * messages): the grader's copy of a file becomes the student's own name. */
 void grade_replace_path(struct grade *g, const char *from, const char *to);
 
-/* The exit status DESIGN.md fixes: 0, 1, 3 or 4. */
+/* The exit status (./grade --help): 0, 1, 3 or 4. */
 int grade_exit_status(const struct grade *g);
 
 const char *group_name(enum test_group group);	/* "correctness" */

@@ -442,7 +442,7 @@ struct step {
 	int (*run)(struct grade_run *run, struct grade *g);	/* 0: the grade ends here */
 };
 
-/* The grade, in order (DESIGN.md, "How a grade is made"). */
+/* The grade, in order (docs/architecture.md, "One grade"). */
 static const struct step steps[] = {
 	{ "emulator beside", step_emulator_beside },
 	{ "build", step_build },

@@ -1,5 +1,5 @@
 /*
- * Grading one submission, start to finish: the sequence DESIGN.md fixes
+ * Grading one submission, start to finish: the kit's sequence
  * (build, integrity, correctness, performance, analysis) as a table of
  * steps (grade_run.c) that grade_submission walks in order; lab 4's
  * occupancy calculator and occupancy sweep are steps of their own.

@@ -1,7 +1,7 @@
 /*
  * The lessons' figures, measured by the emulator on textbook kernels
  * (kernels/transpose.cu, kernels/scan.cu); the numbers are those of
- * /work/shared/EMULATOR.md and docs/emu-metrics.md.
+ * docs/emu-metrics.md.
  */
 #include <criterion/criterion.h>
 
