@@ -66,10 +66,10 @@ void __wrap_exit(int status)
 	_exit(HARNESS_STUDENT_EXIT);
 }
 
-void check(cudaError_t e, const char *where)
+void kit_check(cudaError_t e, const char *where)
 {
 	if (e != cudaSuccess)
-		fail(where, cudaGetErrorString(e));
+		kit_fail(where, cudaGetErrorString(e));
 }
 
 static double now_ms(void)
@@ -104,7 +104,7 @@ static void send_device(void)
 		return;
 	}
 	struct cudaDeviceProp p;
-	check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
+	kit_check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
 	int mem_khz = 0, bus_bits = 0;
 	cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, 0);
 	cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0);
@@ -192,7 +192,7 @@ static int send_output_staged(const void *d, size_t bytes, double *copy_ms, doub
 		t = now_ms();
 		*write_ms += t - w;
 	}
-	check(e, "cudaMemcpyAsync (output)");
+	kit_check(e, "cudaMemcpyAsync (output)");
 	return 0;
 }
 
@@ -202,8 +202,8 @@ static void send_output_whole(const void *d, size_t bytes, double *copy_ms, doub
 	double t = now_ms();
 	void *h = host_buffer_alloc(bytes);
 	if (!h)
-		fail("host memory", "out of host memory");
-	check(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (output)");
+		kit_fail("host memory", "out of host memory");
+	kit_check(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (output)");
 	double w = now_ms();
 	channel_send(CHANNEL_FD, MSG_OUTPUT, h, (uint64_t)bytes);
 	host_buffer_free(h, bytes);
@@ -254,7 +254,7 @@ static const struct lab *need_lab(const char *id)
 {
 	const struct lab *lab = lab_find(id);
 	if (!lab)
-		fail("arguments", "unknown lab");
+		kit_fail("arguments", "unknown lab");
 	return lab;
 }
 
@@ -263,7 +263,7 @@ static struct shape need_shape(const struct lab *lab, const char *text)
 	struct shape s;
 	char err[256];
 	if (shape_parse(text, &s, err, sizeof(err)) < 0 || s.rank != lab->rank)
-		fail("arguments", "bad shape");
+		kit_fail("arguments", "bad shape");
 	return s;
 }
 
@@ -281,20 +281,20 @@ static void run_correct(const struct lab *lab, const struct shape *s, uint64_t s
 	 * CUDA call of the process makes its context: that is in setup. */
 	double t_setup = now_ms();
 	uint32_t *d_in, *d_span;
-	check(cudaMalloc((void **)&d_in, n_in * 4), "cudaMalloc (input)");
-	check(cudaMalloc((void **)&d_span, span * 4), "cudaMalloc (output)");
+	kit_check(cudaMalloc((void **)&d_in, n_in * 4), "cudaMalloc (input)");
+	kit_check(cudaMalloc((void **)&d_span, span * 4), "cudaMalloc (output)");
 	double t_fill = now_ms();
-	check(kit_device_fill(d_in, 0, n_in, lab->input, seed), "the kit's fill of the input");
+	kit_check(kit_device_fill(d_in, 0, n_in, lab->input, seed), "the kit's fill of the input");
 	double fill_ms = now_ms() - t_fill;
-	check(cudaMemset(d_span, POISON_BYTE, span * 4), "cudaMemset (poison)");
-	check(cudaDeviceSynchronize(), "before the call");
+	kit_check(cudaMemset(d_span, POISON_BYTE, span * 4), "cudaMemset (poison)");
+	kit_check(cudaDeviceSynchronize(), "before the call");
 
 	/* The input is const: a kernel that wrote into it is worth telling.
 	 * Its hash before the call and after, on the device: no copy of the
 	 * input comes back to be compared. */
 	double t_hash = now_ms();
 	uint64_t in_before, in_after;
-	check(kit_device_hash(d_in, n_in, &in_before), "the kit's hash of the input");
+	kit_check(kit_device_hash(d_in, n_in, &in_before), "the kit's hash of the input");
 	double hash_before_ms = now_ms() - t_hash;
 
 	char shape_text[64];
@@ -322,7 +322,7 @@ static void run_correct(const struct lab *lab, const struct shape *s, uint64_t s
 	}
 
 	double t_input_check = now_ms();
-	check(kit_device_hash(d_in, n_in, &in_after), "the kit's hash of the input");
+	kit_check(kit_device_hash(d_in, n_in, &in_after), "the kit's hash of the input");
 	int input_changed = in_after != in_before;
 	double input_check_ms = hash_before_ms + (now_ms() - t_input_check);
 
@@ -348,21 +348,21 @@ static void run_correct(const struct lab *lab, const struct shape *s, uint64_t s
 static void run_occupancy(const char *path)
 {
 	if (!lab_occupancy_call)
-		fail("arguments", "this lab has no occupancy calculator");
+		kit_fail("arguments", "this lab has no occupancy calculator");
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		fail("occupancy", "cannot open the grader's questions");
+		kit_fail("occupancy", "cannot open the grader's questions");
 	char magic[8];
 	struct occ_device dev;
 	int count = 0;
 	if (fread(magic, 1, 8, f) != 8 || memcmp(magic, "KITOCC1\n", 8) != 0 ||
 	    fread(&dev, sizeof(dev), 1, f) != 1 || fread(&count, sizeof(count), 1, f) != 1 ||
 	    count < 1 || count > 100000)
-		fail("occupancy", "the grader's questions are malformed");
+		kit_fail("occupancy", "the grader's questions are malformed");
 	struct occ_kernel *k = malloc((size_t)count * sizeof(*k));
 	struct occ_result *r = calloc((size_t)count, sizeof(*r));
 	if (!k || !r || fread(k, sizeof(*k), (size_t)count, f) != (size_t)count)
-		fail("occupancy", "the grader's questions are malformed");
+		kit_fail("occupancy", "the grader's questions are malformed");
 	fclose(f);
 	send_json(MSG_BEGIN, "{\"questions\":%d}", count);
 	for (int i = 0; i < count; i++) {
@@ -459,7 +459,7 @@ int main(int argc, char **argv)
 		run_correct(lab, &s, seed);
 		char *metrics = cuemu_metrics_json();
 		if (!metrics)
-			fail("analysis", "the emulator produced no metrics");
+			kit_fail("analysis", "the emulator produced no metrics");
 		channel_send(CHANNEL_FD, MSG_METRICS, metrics, strlen(metrics));
 		free(metrics);
 	} else if (strcmp(cmd, "predict") == 0 && (argc == 6 || (argc == 7 && strcmp(argv[6], "computed") == 0))) {
