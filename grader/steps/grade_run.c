@@ -22,22 +22,6 @@
 #include "steps/scale.h"
 #include "steps/side.h"
 
-int backend_resolve(enum backend asked, const struct device_info *dev, enum backend *out,
-		    char *why, size_t len)
-{
-	if (asked == BACKEND_EMU || (asked == BACKEND_AUTO && !dev->present)) {
-		*out = BACKEND_EMU;
-		return 0;
-	}
-	if (!dev->present) {
-		snprintf(why, len, "--backend cuda: no CUDA device here (%s); --backend emu runs the "
-			 "emulator instead", dev->why_absent);
-		return -1;
-	}
-	*out = BACKEND_CUDA;
-	return 0;
-}
-
 /* What the emulator's fork does, in turn (beside_emulator), and times. */
 enum { EMU_BUILD, EMU_PREDICTION, EMU_ANALYSIS, EMU_PARTS };
 
@@ -85,7 +69,7 @@ static struct run_context context_for(const struct grade_run *run, const char *h
 	};
 }
 
-/* 1. Build. */
+/* Build: nvcc, or the emulator's compiler, and the harness linked. */
 static int step_build(struct grade_run *run, struct grade *g)
 {
 	const struct grade_request *req = run->req;
@@ -111,14 +95,14 @@ static int step_build(struct grade_run *run, struct grade *g)
 	return 0;
 }
 
-/* 2. Integrity: nothing runs that calls what the lab forbids. */
+/* Integrity: nothing runs that calls what the lab forbids. */
 static int step_integrity(struct grade_run *run, struct grade *g)
 {
 	return integrity_check(run->req->rubric, run->backend, run->built.student_obj,
 			       isolation_for_tools(run->req->isolation), g);
 }
 
-/* 3. Correctness, one child per size. */
+/* Correctness: every size of the rubric. */
 static int step_correctness(struct grade_run *run, struct grade *g)
 {
 	run->failed = correctness_run(&run->ctx, run->backend, g);
@@ -127,16 +111,11 @@ static int step_correctness(struct grade_run *run, struct grade *g)
 }
 
 /* Lab 4's calculator: its own tests, which do not hold back the timing of a
- * correct kernel. */
-static void occupancy_check(struct grade_run *run, struct grade *g)
-{
-	occupancy_check_run(&run->ctx, run->backend, run->req->occupancy_table, g);
-}
-
+ * correct kernel; here unless it runs beside (step_calculator_beside). */
 static int step_occupancy_check(struct grade_run *run, struct grade *g)
 {
 	if (!run->calculator.pid)
-		occupancy_check(run, g);
+		occupancy_check_run(&run->ctx, run->backend, run->req->occupancy_table, g);
 	return 1;
 }
 
@@ -177,7 +156,7 @@ static const struct build_result *emu_build(struct grade_run *run)
 }
 
 /* The emulator's build as a part of the fork (beside_emulator), timed on its own. */
-static void emu_build_step(struct grade_run *run, struct grade *g)
+static void emulator_build(struct grade_run *run, struct grade *g)
 {
 	(void)g;
 	emu_build(run);
@@ -186,7 +165,7 @@ static void emu_build_step(struct grade_run *run, struct grade *g)
 /* The performance model's prediction (of a kernel that ends): graded in the
  * emulator for a correct kernel, shown beside the measurement on a GPU it
  * knows. */
-static void predict(struct grade_run *run, struct grade *g)
+static void emulator_prediction(struct grade_run *run, struct grade *g)
 {
 	char gpu[128];
 	if (g->hangs || prediction_gpu(run->req->rubric, run->backend == BACKEND_CUDA ? run->dev->name : NULL,
@@ -203,7 +182,7 @@ static void predict(struct grade_run *run, struct grade *g)
 static int step_prediction(struct grade_run *run, struct grade *g)
 {
 	if (!run->emulator.pid)
-		predict(run, g);
+		emulator_prediction(run, g);
 	return 1;
 }
 
@@ -233,7 +212,7 @@ static int step_reference(struct grade_run *run, struct grade *g)
 	return 1;
 }
 
-/* 4. Performance, on a GPU, for a correct kernel only; beside the reference.
+/* Performance, on a GPU, for a correct kernel only; beside the reference.
  * Lab 4's sweep is timed by the same child, after the graded sizes. */
 static int step_performance(struct grade_run *run, struct grade *g)
 {
@@ -258,7 +237,7 @@ static int step_occupancy_sweep(struct grade_run *run, struct grade *g)
  * The emulator's analysis on a small input: coalescing, bank conflicts,
  * races, work. Runs on a GPU machine too, from its own emulated build.
  */
-static void analyse(const struct grade_request *req, const struct run_context *ctx,
+static void analyse_build(const struct grade_request *req, const struct run_context *ctx,
 		    const struct build_result *use, int refused, const char *build_log, struct grade *g)
 {
 	const struct rubric *r = req->rubric;
@@ -303,8 +282,9 @@ static void analyse(const struct grade_request *req, const struct run_context *c
 	harness_report_free(&rep);
 }
 
-/* Analysis by the emulator; not for a kernel that never ends. */
-static void analysis(struct grade_run *run, struct grade *g)
+/* Analysis by the emulator, when the rubric has checks; not for a kernel
+ * that never ends. */
+static void emulator_analysis(struct grade_run *run, struct grade *g)
 {
 	const struct grade_request *req = run->req;
 	if (!analysis_checks_present(req->rubric))
@@ -315,7 +295,7 @@ static void analysis(struct grade_run *run, struct grade *g)
 		snprintf(t->message, sizeof(t->message), "not analysed: this grade ran with --no-analysis");
 	} else if (g->hangs == 0) {
 		const struct build_result *use = emu_build(run);
-		analyse(req, &run->ctx, use, run->emu_refused, run->emu_log, g);
+		analyse_build(req, &run->ctx, use, run->emu_refused, run->emu_log, g);
 	} else {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS,
 						       req->rubric->analysis_points);
@@ -357,7 +337,7 @@ static int own_folder(struct grade_run *run, const char *name, struct grade_requ
  * The emulator's steps, in a forked grader from the grade's start: they
  * need nothing the GPU's find out, not even the nvcc build (its own build
  * is checked by emu_check). It cannot know whether the kernel hangs on the
- * GPU; step_analysis drops its work if so. Without a folder of its own it
+ * GPU; join_beside drops its work if so. Without a folder of its own it
  * ends unreported, and the grade runs the steps itself.
  */
 static void beside_emulator(void *arg, struct grade *g)
@@ -369,7 +349,8 @@ static void beside_emulator(void *arg, struct grade *g)
 	run->ctx = context_for(run, NULL);	/* each step names the emulator build it runs */
 	if (own_folder(run, "emulator", &req, &policy, dir, sizeof(dir)) < 0)
 		_exit(1);
-	void (*part[EMU_PARTS])(struct grade_run *, struct grade *) = { emu_build_step, predict, analysis };
+	void (*part[EMU_PARTS])(struct grade_run *, struct grade *) = { emulator_build, emulator_prediction,
+									   emulator_analysis };
 	for (int i = 0; i < EMU_PARTS; i++) {
 		double t0 = now_s();
 		part[i](run, g);
@@ -390,14 +371,14 @@ static void beside_calculator(void *arg, struct grade *g)
 	if (own_folder(run, "calculator", &req, &policy, dir, sizeof(dir)) < 0)
 		_exit(1);
 	double t0 = now_s();
-	occupancy_check(run, g);
+	occupancy_check_run(&run->ctx, run->backend, run->req->occupancy_table, g);
 	g->step_seconds[0] = now_s() - t0;
 	g->n_steps = 1;
 }
 
 /* On a GPU: the emulator's steps start beside (side.h) before anything
- * else, and join the grade at step_analysis. A grader that cannot fork
- * runs them in turn. */
+ * else; join_beside, at the analysis step, joins them. A grader that
+ * cannot fork runs them in turn. */
 static int step_emulator_beside(struct grade_run *run, struct grade *g)
 {
 	if (run->backend == BACKEND_CUDA)
@@ -405,6 +386,7 @@ static int step_emulator_beside(struct grade_run *run, struct grade *g)
 	return 1;
 }
 
+/* Lab 4's calculator beside, once nvcc built the file; joined with the emulator's. */
 static int step_calculator_beside(struct grade_run *run, struct grade *g)
 {
 	if (run->backend == BACKEND_CUDA && run->req->lab->has_calculator &&
@@ -413,27 +395,40 @@ static int step_calculator_beside(struct grade_run *run, struct grade *g)
 	return 1;
 }
 
-/* 5. The analysis: joined from beside, or run here. The time the steps
- * took beside goes into the metrics; the step table keeps the grade's own
- * wall time (how long it waited for them). */
-static int step_analysis(struct grade_run *run, struct grade *g)
+/*
+ * The other half of step_emulator_beside and step_calculator_beside: their
+ * forks joined into g (each part again here, if its fork died). The time
+ * the emulator's parts took beside goes into g->beside; the step table
+ * keeps the grade's own wall time (how long it waited for them). Returns
+ * whether the emulator's analysis came back.
+ */
+static int join_beside(struct grade_run *run, struct grade *g)
 {
 	double calc = 0, emu[EMU_PARTS] = { 0 };
 	if (run->calculator.pid && side_join(&run->calculator, g, &calc, 1) < 0)
-		occupancy_check(run, g);	/* the fork died: its part again, here */
-	if (run->emulator.pid && g->hangs) {
+		occupancy_check_run(&run->ctx, run->backend, run->req->occupancy_table, g);
+	if (!run->emulator.pid)
+		return 0;
+	if (g->hangs) {
 		side_stop(&run->emulator);	/* the kernel hangs: its analysis is not wanted */
-	} else if (run->emulator.pid) {
-		if (side_join(&run->emulator, g, emu, EMU_PARTS) == 0) {
-			g->beside = (struct beside_seconds){ .joined = 1, .calculator = calc,
-							     .emulator_build = emu[EMU_BUILD],
-							     .prediction = emu[EMU_PREDICTION],
-							     .analysis = emu[EMU_ANALYSIS] };
-			return 1;
-		}
-		predict(run, g);	/* the fork died: its part again, here */
+		return 0;
 	}
-	analysis(run, g);
+	if (side_join(&run->emulator, g, emu, EMU_PARTS) == 0) {
+		g->beside = (struct beside_seconds){ .joined = 1, .calculator = calc,
+						     .emulator_build = emu[EMU_BUILD],
+						     .prediction = emu[EMU_PREDICTION],
+						     .analysis = emu[EMU_ANALYSIS] };
+		return 1;
+	}
+	emulator_prediction(run, g);
+	return 0;
+}
+
+/* The analysis: joined from beside, or run here. */
+static int step_analysis(struct grade_run *run, struct grade *g)
+{
+	if (!join_beside(run, g))
+		emulator_analysis(run, g);
 	return 1;
 }
 

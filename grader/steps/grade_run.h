@@ -37,10 +37,6 @@ struct grade_request {
 	const char *occupancy_table;	/* lab 4: this GPU's occupancy API answers, already asked */
 };
 
-/* Resolves auto to cuda or emu. Returns 0, or -1 with why (cuda asked, none here). */
-int backend_resolve(enum backend asked, const struct device_info *dev, enum backend *out,
-		    char *why, size_t len);
-
 /* The name of step i of the table, or NULL past its end. */
 const char *grade_step_name(int i);
 
