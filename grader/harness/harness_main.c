@@ -40,11 +40,8 @@
 #include "../labs/lab.h"
 #include "device_fill.h"
 #include "device_hash.h"
+#include "emulator_verbs.h"
 #include "harness.h"
-
-#ifdef KIT_EMU
-#include <cuemu.h>
-#endif
 
 /* ---- reporting --------------------------------------------------------- */
 
@@ -79,7 +76,6 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-#ifdef KIT_EMU
 /* The emulator is about to end the process on a fault it cannot return
  * from (cuemu.h): the grader learns which, and where (MSG_STOPPED), not
  * only an exit status. */
@@ -92,7 +88,6 @@ static void report_stop(const char *kind, const char *kernel, const char *where,
 	send_json(MSG_STOPPED, "{\"kind\":\"%s\",\"kernel\":\"%s\",\"where\":\"%s\",\"message\":\"%s\"}",
 		  kind, k, w, m);
 }
-#endif
 
 /* ---- device ------------------------------------------------------------ */
 
@@ -310,10 +305,8 @@ static void run_correct(const struct lab *lab, const struct shape *s, uint64_t s
 	cudaError_t e = sync != cudaSuccess ? sync : last;
 	if (e != cudaSuccess) {
 		char msg[1024] = "", esc[1200], done[2048];
-#ifdef KIT_EMU
-		const char *fault = cuemu_last_fault();
+		const char *fault = emulator_last_fault();
 		snprintf(msg, sizeof(msg), "%s", fault ? fault : "");
-#endif
 		json_escape(msg, esc, sizeof(esc));
 		int len = snprintf(done, sizeof(done), "{\"cuda_error\":\"%s\",\"cuda_error_text\":\"%.300s\","
 				   "\"detail\":\"%s\",\"elapsed_ms\":%.3f}",
@@ -375,7 +368,7 @@ static void run_occupancy(const char *path)
 	free(r);
 }
 
-/* ---- main ------------------------------------------------------------- */
+/* ---- the verbs, one function each -------------------------------------- */
 
 static void usage(void)
 {
@@ -385,6 +378,108 @@ static void usage(void)
 	exit(2);
 }
 
+static void verb_device(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	send_device();
+}
+
+static void verb_correct(int argc, char **argv)
+{
+	if (argc % 2 == 0)
+		usage();
+	const struct lab *lab = need_lab(argv[2]);
+	/* Untraced, the kit's kernels take well under a second at the largest
+	 * emulated sizes; a hang costs this, twice, before the grade gives up
+	 * (correctness.c). */
+	emulator_untraced(5);
+	for (int i = 3; i < argc; i += 2) {
+		struct shape s = need_shape(lab, argv[i]);
+		run_correct(lab, &s, strtoull(argv[i + 1], NULL, 10));
+	}
+}
+
+static void verb_bench(int argc, char **argv)
+{
+	const struct lab *lab = need_lab(argv[2]);
+	int runs = atoi(argv[3]), n = 0, at = 5;
+	uint64_t seed = strtoull(argv[4], NULL, 10);
+	struct shape shapes[HARNESS_MAX_BENCH];
+	for (; at < argc && strcmp(argv[at], "sweep") != 0; at++) {
+		if (n == HARNESS_MAX_BENCH)
+			usage();
+		shapes[n++] = need_shape(lab, argv[at]);
+	}
+	/* Lab 4's sweep in the same process: one CUDA context, one start. */
+	int sweep_runs = at + 2 < argc ? atoi(argv[at + 1]) : 0;
+	if (runs < 1 || runs > 10000 || n == 0 || (at < argc && (at + 3 != argc || sweep_runs < 1 ||
+								    sweep_runs > 10000 || !lab_sweep_call)))
+		usage();
+	send_device();
+	bench_sizes(lab, shapes, n, runs, seed);
+	if (at < argc) {
+		struct shape s = need_shape(lab, argv[at + 2]);
+		bench_sweep(lab, &s, sweep_runs, seed);
+	}
+}
+
+static void verb_occupancy(int argc, char **argv)
+{
+	(void)argc;
+	need_lab(argv[2]);
+	emulator_untraced(0);
+	run_occupancy(argv[3]);
+}
+
+#ifdef KIT_EMU
+void verb_analysis(int argc, char **argv)
+{
+	(void)argc;
+	const struct lab *lab = need_lab(argv[2]);
+	struct shape s = need_shape(lab, argv[3]);
+	uint64_t seed = strtoull(argv[4], NULL, 10);
+	/* The traced blocks: a sample spread over the grid (emu/runtime/
+	 * sample.c), chosen by the run's seed and a secret, so that a file
+	 * that reads the seed on its command line cannot know them. */
+	cuemu_set_sample_seed(seed ^ rng_secret());
+	cuemu_set_tracing(1);
+	/* Every block traced: the work of a scan is summed over all of them
+	 * (block 0 of an add pass adds nothing: a sample would be biased). */
+	cuemu_set_traced_blocks(-1);
+	cuemu_metrics_reset();
+	run_correct(lab, &s, seed);
+	char *metrics = cuemu_metrics_json();
+	if (!metrics)
+		kit_fail("analysis", "the emulator produced no metrics");
+	channel_send(CHANNEL_FD, MSG_METRICS, metrics, strlen(metrics));
+	free(metrics);
+}
+
+void verb_predict(int argc, char **argv)
+{
+	if (argc == 7 && strcmp(argv[6], "computed") != 0)
+		usage();
+	const struct lab *lab = need_lab(argv[2]);
+	struct shape s = need_shape(lab, argv[3]);
+	int sms = atoi(argv[5]);
+	if (sms < 1 || sms > 4096)
+		usage();
+	run_predict(lab, &s, strtoull(argv[4], NULL, 10), sms, argc == 7);
+}
+#endif
+
+/* The command line: argv[1] names the verb (docs/architecture.md). */
+static const struct harness_verb verbs[] = {
+	{ "device", 2, HARNESS_MAX_ARGC, verb_device },
+	{ "correct", 5, HARNESS_MAX_ARGC, verb_correct },
+	{ "bench", 6, HARNESS_MAX_ARGC, verb_bench },
+	{ "occupancy", 4, 4, verb_occupancy },
+	EMULATOR_VERBS
+};
+
+/* ---- main ------------------------------------------------------------- */
+
 int main(int argc, char **argv)
 {
 	/* No channel means we were not started by the grader. */
@@ -393,85 +488,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fcntl(CHANNEL_FD, F_SETFD, FD_CLOEXEC);
-#ifdef KIT_EMU
-	cuemu_set_stop_hook(report_stop);
-#endif
-	if (argc < 2)
+	emulator_on_stop(report_stop);
+	const struct harness_verb *verb = NULL;
+	for (size_t i = 0; argc >= 2 && i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		if (strcmp(argv[1], verbs[i].name) == 0)
+			verb = &verbs[i];
+	if (!verb || argc < verb->min_argc || argc > verb->max_argc)
 		usage();
-
-	const char *cmd = argv[1];
-	if (strcmp(cmd, "device") == 0) {
-		send_device();
-	} else if (strcmp(cmd, "correct") == 0 && argc >= 5 && argc % 2 == 1) {
-		const struct lab *lab = need_lab(argv[2]);
-#ifdef KIT_EMU
-		cuemu_set_tracing(0);
-		/* Untraced, the kit's kernels take well under a second at the
-		 * largest emulated sizes; a hang costs this, twice, before the
-		 * grade gives up (correctness.c). */
-		cuemu_set_kernel_timeout(5);
-#endif
-		for (int i = 3; i < argc; i += 2) {
-			struct shape s = need_shape(lab, argv[i]);
-			run_correct(lab, &s, strtoull(argv[i + 1], NULL, 10));
-		}
-	} else if (strcmp(cmd, "bench") == 0 && argc >= 6) {
-		const struct lab *lab = need_lab(argv[2]);
-		int runs = atoi(argv[3]), n = 0, at = 5;
-		uint64_t seed = strtoull(argv[4], NULL, 10);
-		struct shape shapes[HARNESS_MAX_BENCH];
-		for (; at < argc && strcmp(argv[at], "sweep") != 0; at++) {
-			if (n == HARNESS_MAX_BENCH)
-				usage();
-			shapes[n++] = need_shape(lab, argv[at]);
-		}
-		/* Lab 4's sweep in the same process: one CUDA context, one start. */
-		int sweep_runs = at + 2 < argc ? atoi(argv[at + 1]) : 0;
-		if (runs < 1 || runs > 10000 || n == 0 || (at < argc && (at + 3 != argc || sweep_runs < 1 ||
-									    sweep_runs > 10000 || !lab_sweep_call)))
-			usage();
-		send_device();
-		bench_sizes(lab, shapes, n, runs, seed);
-		if (at < argc) {
-			struct shape s = need_shape(lab, argv[at + 2]);
-			bench_sweep(lab, &s, sweep_runs, seed);
-		}
-	} else if (strcmp(cmd, "occupancy") == 0 && argc == 4) {
-		need_lab(argv[2]);
-#ifdef KIT_EMU
-		cuemu_set_tracing(0);
-#endif
-		run_occupancy(argv[3]);
-#ifdef KIT_EMU
-	} else if (strcmp(cmd, "analysis") == 0 && argc == 5) {
-		const struct lab *lab = need_lab(argv[2]);
-		struct shape s = need_shape(lab, argv[3]);
-		uint64_t seed = strtoull(argv[4], NULL, 10);
-		/* The traced blocks: a sample spread over the grid (emu/runtime/
-		 * sample.c), chosen by the run's seed and a secret, so that a file
-		 * that reads the seed on its command line cannot know them. */
-		cuemu_set_sample_seed(seed ^ rng_secret());
-		cuemu_set_tracing(1);
-		/* Every block traced: the work of a scan is summed over all of them
-		 * (block 0 of an add pass adds nothing: a sample would be biased). */
-		cuemu_set_traced_blocks(-1);
-		cuemu_metrics_reset();
-		run_correct(lab, &s, seed);
-		char *metrics = cuemu_metrics_json();
-		if (!metrics)
-			kit_fail("analysis", "the emulator produced no metrics");
-		channel_send(CHANNEL_FD, MSG_METRICS, metrics, strlen(metrics));
-		free(metrics);
-	} else if (strcmp(cmd, "predict") == 0 && (argc == 6 || (argc == 7 && strcmp(argv[6], "computed") == 0))) {
-		const struct lab *lab = need_lab(argv[2]);
-		struct shape s = need_shape(lab, argv[3]);
-		int sms = atoi(argv[5]);
-		if (sms < 1 || sms > 4096)
-			usage();
-		run_predict(lab, &s, strtoull(argv[4], NULL, 10), sms, argc == 7);
-#endif
-	} else {
-		usage();
-	}
+	verb->run(argc, argv);
 	harness_last_frame(MSG_END, NULL, 0, 0);
 }
