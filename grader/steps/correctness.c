@@ -215,8 +215,8 @@ static int run_alone(const struct run_context *ctx, const struct shape *shape, u
 	/* A kernel that hung twice will hang again: the rest of the sizes
 	 * would only cost a time limit each (minutes in a batch). */
 	if (g->hangs >= HANGS_BEFORE_GIVING_UP) {
-		test_fail_as(t, FAILURE_NOT_RUN, "%s: not run: %s() already ran past the time limit on %d sizes", shape_text,
-			  ctx->lab->entry, g->hangs);
+		test_fail_as(t, FAILURE_NOT_RUN, "%s: not run: %s() already ran past the time limit on %d "
+			     "sizes", shape_text, ctx->lab->entry, g->hangs);
 		return 0;
 	}
 	struct harness_report rep;

@@ -275,7 +275,8 @@ static void analyse_build(const struct grade_request *req, const struct run_cont
 			test_fail(t, "the emulator sent no metrics");
 	} else {
 		char text[64];
-		snprintf(g->figures.shape, sizeof(g->figures.shape), "%s", shape_format(&shape, text, sizeof(text)));
+		shape_format(&shape, text, sizeof(text));
+		snprintf(g->figures.shape, sizeof(g->figures.shape), "%s", text);
 		g->analysis = json_incref(rep.metrics);
 		analysis_grade(r, &shape, rep.metrics, g);
 	}

@@ -169,8 +169,8 @@ int harness_correct(const struct run_context *ctx, const struct shape *s, uint64
 	char *argv[] = { (char *)ctx->harness, "correct", (char *)ctx->lab->id, shape, seed_text, NULL };
 	/* The output between its guards, and a few small JSON frames. */
 	size_t words = GUARD_WORDS * 2 + ctx->lab->out_count(s);
-	return run_student(ctx, ctx->backend, argv, ctx->rubric->test_timeout_s, words * 4 + 65536, GPU_SHARED, rep, err,
-			   errlen);
+	return run_student(ctx, ctx->backend, argv, ctx->rubric->test_timeout_s, words * 4 + 65536,
+			   GPU_SHARED, rep, err, errlen);
 }
 
 int harness_correct_many(const struct run_context *ctx, const struct shape *shapes,
@@ -194,7 +194,8 @@ int harness_correct_many(const struct run_context *ctx, const struct shape *shap
 	}
 	argv[a] = NULL;
 	/* One size's time limit for all of them: see correctness.c. */
-	return run_student(ctx, ctx->backend, argv, ctx->rubric->test_timeout_s, bytes, GPU_SHARED, rep, err, errlen);
+	return run_student(ctx, ctx->backend, argv, ctx->rubric->test_timeout_s, bytes, GPU_SHARED, rep,
+			   err, errlen);
 }
 
 int harness_split(const struct harness_report *whole, struct harness_report *parts, int max)
@@ -275,8 +276,8 @@ int harness_analysis(const struct run_context *ctx, const char *harness, const s
 	char *argv[] = { (char *)harness, "analysis", (char *)ctx->lab->id, shape, seed, NULL };
 	/* The output between its guards, and the metrics (up to 64 MiB of JSON). */
 	size_t words = 2 * GUARD_WORDS + ctx->lab->out_count(s);
-	return run_student(ctx, BACKEND_EMU, argv, r->analysis_timeout_s, words * 4 + (64 << 20), GPU_NONE, rep, err,
-			   errlen);
+	return run_student(ctx, BACKEND_EMU, argv, r->analysis_timeout_s, words * 4 + (64 << 20),
+			   GPU_NONE, rep, err, errlen);
 }
 
 int harness_predict(const struct run_context *ctx, const char *harness, const struct shape *s,
@@ -299,8 +300,8 @@ int harness_occupancy(const struct run_context *ctx, const char *path, int n,
 	char *argv[] = { (char *)ctx->harness, "occupancy", (char *)ctx->lab->id, (char *)path, NULL };
 	/* One occ_result per question, and a few small JSON frames. */
 	size_t want = (size_t)n * sizeof(struct occ_result);
-	return run_student(ctx, ctx->backend, argv, ctx->rubric->occupancy_timeout_s, want + 65536, GPU_NONE, rep, err,
-			   errlen);
+	return run_student(ctx, ctx->backend, argv, ctx->rubric->occupancy_timeout_s, want + 65536,
+			   GPU_NONE, rep, err, errlen);
 }
 
 void harness_part_free(struct harness_report *part)

@@ -156,12 +156,15 @@ int integrity_check(const struct rubric *r, enum backend backend, const char *st
 	char name[1024], err[512], *raw = NULL, *shown = NULL;
 	int rc = known_symbols_load(backend, &known, err, sizeof err);
 	if (rc < 0) {
-		test_fail_as(t, FAILURE_SYMBOL_CHECK, "could not read the symbols the libraries define: %s", err);
+		test_fail_as(t, FAILURE_SYMBOL_CHECK, "could not read the symbols the libraries define: %s",
+			     err);
 	} else if (list_symbols(student_obj, tools, &raw, &shown, err, sizeof err) < 0) {
-		test_fail_as(t, FAILURE_SYMBOL_CHECK, "could not list the symbols of your object file (nm): %s", err);
+		test_fail_as(t, FAILURE_SYMBOL_CHECK, "could not list the symbols of your object file (nm): "
+			     "%s", err);
 		rc = -1;
 	} else if ((rc = judge_all(r, backend, &known, raw, shown, &why, name, sizeof name)) < 0) {
-		test_fail_as(t, FAILURE_SYMBOL_CHECK, "could not read the symbols of your object file: nm's two lists differ");
+		test_fail_as(t, FAILURE_SYMBOL_CHECK, "could not read the symbols of your object file: nm's "
+			     "two lists differ");
 	} else if (rc > 0) {
 		test_fail_as(t, FAILURE_REFUSED, "refused: your file %s: %s. The lab allows the CUDA runtime, the math "
 			  "library, printing to stdout and stderr, and basic C library calls; "
@@ -171,7 +174,8 @@ int integrity_check(const struct rubric *r, enum backend backend, const char *st
 		t->failure.refusal = refusal_of(why);
 		snprintf(t->failure.name, sizeof t->failure.name, "%.160s", name);
 	} else if ((rc = direct_syscall_find(student_obj, tools, name, sizeof name, err, sizeof err)) < 0) {
-		test_fail_as(t, FAILURE_SYMBOL_CHECK, "could not read the code of your object file: %s", err);
+		test_fail_as(t, FAILURE_SYMBOL_CHECK, "could not read the code of your object file: %s",
+			     err);
 	} else if (rc > 0) {
 		test_fail_as(t, FAILURE_REFUSED, "refused: your file makes a system call itself (an instruction in %s): "
 			  "the lab's code calls the CUDA runtime and the C library, never the kernel "
