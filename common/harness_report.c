@@ -53,7 +53,7 @@ void harness_last_frame(enum channel_msg type, const void *payload, uint64_t len
 }
 
 /* A failure of the harness itself (not of the student's kernel). */
-void fail(const char *where, const char *what)
+void kit_fail(const char *where, const char *what)
 {
 	char esc[1024], buf[1400];
 	json_escape(what, esc, sizeof(esc));

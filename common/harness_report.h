@@ -27,6 +27,6 @@ void json_escape(const char *s, char *out, size_t len);
 void harness_last_frame(enum channel_msg type, const void *payload, uint64_t length, int status)
 	__attribute__((noreturn));
 /* A failure of the harness itself (not of the student's kernel): MSG_ERROR, then _exit(1). */
-void fail(const char *where, const char *what) __attribute__((noreturn));
+void kit_fail(const char *where, const char *what) __attribute__((noreturn));
 
 #endif

@@ -124,11 +124,9 @@ Test(analysis, summary_goes_into_the_metrics)
 	r.analysis_limit[CHECK_RACES] = 0;
 	json_t *m = parse(naive);
 	analysis_grade(&r, &r.analysis_shape, m, &g);
-	cr_expect_float_eq(json_number_value(json_object_get(g.metrics, "store_sectors_per_request")),
-			   32.0, 1e-9);
-	cr_expect_float_eq(json_number_value(json_object_get(g.metrics, "load_sectors_per_request")),
-			   4.0, 1e-9);
-	cr_expect_float_eq(json_number_value(json_object_get(g.metrics, "races")), 0.0, 1e-9);
+	cr_expect_float_eq(g.figures.figure[CHECK_STORE_SECTORS], 32.0, 1e-9);
+	cr_expect_float_eq(g.figures.figure[CHECK_LOAD_SECTORS], 4.0, 1e-9);
+	cr_expect_float_eq(g.figures.figure[CHECK_RACES], 0.0, 1e-9);
 	cr_expect_eq(find(&g, "analysis: races")->status, TEST_PASSED);
 	json_decref(m);
 	grade_free(&g);
@@ -222,8 +220,7 @@ Test(analysis, work_per_1024_elements_against_the_limit)
 	struct test_result *t = work_check(2.0 * 65536, 65536, &g);
 	cr_expect_eq(t->status, TEST_PASSED, "%s", t->message);
 	cr_expect(strstr(t->message, "64 operations per 1024 elements (limit 140)"), "%s", t->message);
-	cr_expect_float_eq(json_number_value(json_object_get(g.metrics, "work_per_1024_elements")), 64,
-			   1e-9);
+	cr_expect_float_eq(g.figures.figure[CHECK_WORK], 64, 1e-9);
 	grade_free(&g);
 	/* Nine per element, Hillis-Steele's, on twice as many elements. */
 	grade_init(&g, NULL);

@@ -1,5 +1,5 @@
 /*
- * A batch's output folder and resume key (issue 17, E): a second batch into
+ * A batch's output folder and resume key: a second batch into
  * the same --out refuses while the first runs; --out inside the kit is
  * refused up front and leaves nothing; an option that changes the grade
  * (--no-analysis, --seed) grades everyone again, the same options resume.

@@ -10,6 +10,7 @@
 
 #include "../common/guard.h"
 #include "batch/batch.h"
+#include "steps/analysis_check.h"
 #include "steps/correctness.h"
 #include "steps/harness_door.h"
 #include "test_support.h"
@@ -29,12 +30,15 @@ Test(batch_verdict, clean_text_keeps_utf8_and_drops_the_rest)
 	cr_expect_str_eq(overlong, "?" "?/");
 }
 
-/* ---- verdicts from real messages ---------------------------------------------- */
+/* ---- verdicts from real failures ---------------------------------------------- */
 
-static const char *reason_of(const char *message)
+/* The gradebook's reason for a test that failed with message and f. */
+static const char *reason_of(const char *message, const struct failure *f)
 {
 	static char buf[256];
-	batch_failure_reason(message, buf, sizeof(buf));
+	struct test_result t = { .status = TEST_FAILED, .failure = *f };
+	snprintf(t.message, sizeof(t.message), "%s", message);
+	batch_failure_reason(&t, buf, sizeof(buf));
 	return buf;
 }
 
@@ -46,11 +50,12 @@ static struct harness_report report_with_answer(const struct shape *s, uint32_t 
 static const char *judged(struct harness_report *rep, const struct shape *s)
 {
 	static char msg[2048];
-	cr_assert_eq(correctness_judge(&lab3_transpose, s, 7, rep, msg, sizeof(msg)), 0);
-	return reason_of(msg);
+	struct failure f;
+	cr_assert_eq(correctness_judge(&lab3_transpose, s, 7, rep, &f, msg, sizeof(msg)), 0);
+	return reason_of(msg, &f);
 }
 
-Test(batch_verdict, reasons_from_correctness_messages)
+Test(batch_verdict, reasons_from_correctness_failures)
 {
 	struct shape s = { 2, { 31, 33 } };
 	size_t n = 31 * 33;
@@ -87,20 +92,38 @@ Test(batch_verdict, reasons_from_correctness_messages)
 	free(span);
 }
 
-/* A message no rule knows keeps its own words (the first line): a
+/* The first wrong element's index travels as a fact. */
+Test(batch_verdict, the_first_wrong_index_is_data)
+{
+	struct shape s = { 2, { 31, 33 } };
+	uint32_t *span;
+	char msg[2048];
+	struct failure f;
+	struct harness_report rep = report_with_answer(&s, &span);
+	span[GUARD_WORDS + 40] ^= 1;
+	cr_assert_eq(correctness_judge(&lab3_transpose, &s, 7, &rep, &f, msg, sizeof(msg)), 0);
+	cr_expect_eq(f.kind, FAILURE_WRONG_OUTPUT);
+	cr_expect_eq(f.first_wrong, 40);
+	json_decref(rep.done);
+	free(span);
+}
+
+/* A failure of no short name keeps its own words (the first line): a
  * sandbox's monitor stopped under ptrace, say. */
 Test(batch_verdict, an_unknown_failure_says_what_it_was)
 {
-	char buf[256];
-	batch_failure_reason("31x33: the sandbox's monitor was traced and stopped\nmore", buf, sizeof(buf));
-	cr_expect_str_eq(buf, "failed: 31x33: the sandbox's monitor was traced and stopped");
+	struct failure f = { .kind = FAILURE_OTHER };
+	cr_expect_str_eq(reason_of("31x33: the sandbox's monitor was traced and stopped\nmore", &f),
+			 "failed: 31x33: the sandbox's monitor was traced and stopped");
 }
 
 static const char *aborted(struct harness_report *rep)
 {
 	static char msg[2048];
+	struct failure f;
 	harness_explain_abort(rep, "transpose", "1x1", msg, sizeof(msg));
-	return reason_of(msg);
+	harness_abort_failure(rep, &f);
+	return reason_of(msg, &f);
 }
 
 Test(batch_verdict, reasons_from_harness_aborts)
@@ -142,7 +165,6 @@ Test(batch_verdict, reasons_from_harness_aborts)
 	json_decref(rep.error);
 }
 
-
 static const char *verdict_of(const struct grade *g)
 {
 	static char buf[512];
@@ -163,18 +185,22 @@ Test(batch_verdict, whole_grades)
 
 	add_graded_test(&g, "analysis: coalesced stores", GROUP_ANALYSIS, TEST_FAILED, 0, 5, "32 sectors");
 	add_graded_test(&g, "analysis: bank conflicts", GROUP_ANALYSIS, TEST_FAILED, 0, 5, "32 wavefronts");
+	g.tests[5].kind = g.tests[6].kind = KIND_ANALYSIS_CHECK;
+	g.tests[5].check = CHECK_STORE_SECTORS;
+	g.tests[6].check = CHECK_SHARED_WAVEFRONTS;
 	cr_expect_str_eq(verdict_of(&g), "analysis failed: coalesced stores and more");
 
-	g.tests[3].status = TEST_FAILED;
-	g.tests[3].points = 0;
-	snprintf(g.tests[3].message, sizeof(g.tests[3].message),
-		 "31x33: the program was killed by signal 11 (Segmentation fault) while running transpose()");
+	test_fail_as(&g.tests[3], FAILURE_CRASH,
+		     "31x33: the program was killed by signal 11 (Segmentation fault) while running transpose()");
+	g.tests[3].failure.signal = 11;
+	g.tests[3].shape = (struct shape){ 2, { 31, 33 } };
 	cr_expect_str_eq(verdict_of(&g),
 			 "correctness failed on 31x33: crashed: signal 11 (Segmentation fault) (1 of 2 sizes failed)");
 
 	g.build_failed = 1;
+	test_fail_as(&g.tests[0], FAILURE_BUILD, "did not compile");
 	cr_expect_str_eq(verdict_of(&g), "did not build");
-	snprintf(g.build_log, sizeof(g.build_log), "nvcc took longer than 120 s and was stopped\n");
+	g.tests[0].failure.kind = FAILURE_BUILD_TIME_OUT;
 	cr_expect_str_eq(verdict_of(&g), "did not build (the compiler ran out of time)");
 	g.internal_error = 1;
 	snprintf(g.internal_message, sizeof(g.internal_message), "the kit is not built");
@@ -188,6 +214,7 @@ Test(batch_verdict, a_symbol_check_that_could_not_run_is_no_refusal)
 	grade_init(&g, &lab3_transpose);
 	add_graded_test(&g, "symbols", GROUP_INTEGRITY, TEST_FAILED, 0, 0,
 	    "could not list the symbols of your object file (nm): nm: not found");
+	g.tests[0].failure.kind = FAILURE_SYMBOL_CHECK;
 	cr_expect_str_eq(verdict_of(&g), "symbol check failed: could not list the symbols of your "
 			 "object file (nm): nm: not found");
 	grade_free(&g);
@@ -199,10 +226,11 @@ Test(batch_verdict, slow_kernel_says_how_slow)
 	grade_init(&g, &lab3_transpose);
 	add_graded_test(&g, "correctness 1x1", GROUP_CORRECTNESS, TEST_PASSED, 50, 50, "");
 	add_graded_test(&g, "bandwidth 16384x16384", GROUP_PERFORMANCE, TEST_FAILED, 12.5, 40, "...");
-	json_object_set_new(g.metrics, "percent_of_copy", json_real(42.4));
+	g.perf.measured = 1;
+	g.perf.percent_of_copy = 42.4;
 	cr_expect_str_eq(verdict_of(&g), "slow: 42% of copy bandwidth (12.5 of 40 points)");
-	snprintf(g.tests[1].message, sizeof(g.tests[1].message),
-		 "timing: the reported times add up to 90 ms ... are not believed");
+	test_fail_as(&g.tests[1], FAILURE_TIMINGS_NOT_BELIEVED,
+		     "timing: the reported times add up to 90 ms ... are not believed");
 	cr_expect_str_eq(verdict_of(&g), "performance: timings not believed");
 	grade_free(&g);
 }
@@ -210,24 +238,12 @@ Test(batch_verdict, slow_kernel_says_how_slow)
 /* integrity.c's own message, from nm on a real object file. */
 static const char *refusal_for(const char *source)
 {
-	char dir[64], c[128], o[128], cmd[512], err[512];
 	static char buf[512];
-	test_temp_dir(dir, sizeof(dir), "test-batch");
-	snprintf(c, sizeof(c), "%s/s.c", dir);
-	snprintf(o, sizeof(o), "%s/s.o", dir);
-	test_write_file(c, source);
-	snprintf(cmd, sizeof(cmd), "cc -O0 -fno-builtin -c -o %s %s", o, c);
-	cr_assert_eq(system(cmd), 0, "%s", cmd);
-	struct rubric r;
-	cr_assert_eq(rubric_load(kit_path(cmd, sizeof(cmd), "labs/lab3-transpose/lab.ini"), 2, &r, err,
-				 sizeof(err)), 0, "%s", err);
 	struct grade g;
 	grade_init(&g, &lab3_transpose);
-	cr_assert_eq(integrity_check(&r, BACKEND_CUDA, o, NULL, &g), 0, "%s was not refused", source);
+	cr_assert_eq(integrity_of_c(source, BACKEND_CUDA, &g), 0, "%s was not refused", source);
 	batch_verdict(&g, buf, sizeof(buf));
 	grade_free(&g);
-	rubric_free(&r);
-	remove_tree(dir);
 	return buf;
 }
 

@@ -84,7 +84,7 @@ static int bench(const char *file, char *msg, size_t len)
 	r.runs = 4;
 	r.bench_timeout_s = 120;
 	struct run_context ctx = { .lab = &lab3_transpose, .rubric = &r, .harness = b.harness, .work_dir = work,
-				   .seed = 11 };
+				   .backend = BACKEND_EMU, .seed = 11 };
 	struct bench_run st;
 	int rc = bench_harness(&ctx, b.harness, 0, &st, msg, len);
 	bench_run_free(&st);

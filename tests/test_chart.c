@@ -132,26 +132,26 @@ Test(chart, bandwidth_on_the_terminal)
 Test(chart, skipped_when_gnuplot_is_missing)
 {
 	setenv("GNUPLOT", "/nonexistent/gnuplot", 1);
-	cr_assert_eq(chart_bandwidth(&fx.g, PLOT_PNG, fx.dir, fx.msg, sizeof(fx.msg)), 1);
+	cr_assert_eq(chart_bandwidth(&fx.g, PLOT_PNG, fx.dir, fx.msg, sizeof(fx.msg)), CHART_NONE_DRAWN);
 	cr_assert_eq(strncmp(fx.msg, "charts skipped: ", 16), 0, "%s", fx.msg);
 	cr_assert_eq(chart_histogram("t", "x", (double[]){1, 2}, 2, 1, PLOT_PNG,
-				     in_dir("h.png"), fx.msg, sizeof(fx.msg)), 1);
+				     in_dir("h.png"), fx.msg, sizeof(fx.msg)), CHART_NONE_DRAWN);
 	cr_assert_eq(entries(fx.dir), 0);
 
 	unsetenv("GNUPLOT");
 	setenv("PATH", fx.dir, 1);
-	cr_assert_eq(chart_active_threads(NULL, PLOT_PNG, fx.dir, fx.msg, sizeof(fx.msg)), 1);
+	cr_assert_eq(chart_active_threads(NULL, PLOT_PNG, fx.dir, fx.msg, sizeof(fx.msg)), CHART_NONE_DRAWN);
 	cr_assert_str_eq(fx.msg, "charts skipped: gnuplot is not installed (apt-get install gnuplot-nox)");
 	cr_assert_eq(entries(fx.dir), 0);
 }
 
 Test(chart, skipped_for_plot_none_and_without_figures)
 {
-	cr_assert_eq(chart_bandwidth(&fx.g, PLOT_NONE, fx.dir, fx.msg, sizeof(fx.msg)), 1);
+	cr_assert_eq(chart_bandwidth(&fx.g, PLOT_NONE, fx.dir, fx.msg, sizeof(fx.msg)), CHART_NONE_DRAWN);
 	fx.g.n_bench = 0;
-	cr_assert_eq(chart_bandwidth(&fx.g, PLOT_PNG, fx.dir, fx.msg, sizeof(fx.msg)), 1);
+	cr_assert_eq(chart_bandwidth(&fx.g, PLOT_PNG, fx.dir, fx.msg, sizeof(fx.msg)), CHART_SKIPPED);
 	cr_assert_not_null(strstr(fx.msg, "skipped"), "%s", fx.msg);
-	cr_assert_eq(chart_coalescing(&fx.g, PLOT_PNG, fx.dir, fx.msg, sizeof(fx.msg)), 1);
+	cr_assert_eq(chart_coalescing(&fx.g, PLOT_PNG, fx.dir, fx.msg, sizeof(fx.msg)), CHART_SKIPPED);
 	cr_assert_not_null(strstr(fx.msg, "skipped"), "%s", fx.msg);
 	cr_assert_eq(entries(fx.dir), 0);
 }
@@ -244,9 +244,10 @@ static void add_sweep(struct grade *gr)
 	for (size_t i = 0; i < sizeof(pts) / sizeof(pts[0]); i++)
 		json_array_append_new(sweep, json_pack("{s:f, s:f}", "occupancy_pct", pts[i][0],
 						       "percent_of_copy", pts[i][1]));
-	json_object_set_new(gr->metrics, "sweep", sweep);
-	json_object_set_new(gr->metrics, "occupancy_pct", json_real(12.5));
-	json_object_set_new(gr->metrics, "percent_of_copy", json_real(20.6));
+	gr->sweep.points = sweep;
+	gr->perf.occupancy_pct = 12.5;
+	gr->perf.measured = 1;
+	gr->perf.percent_of_copy = 20.6;
 }
 
 Test(chart, occupancy_sweep_as_svg)

@@ -13,8 +13,9 @@ extern const struct lab lab3_transpose, lab1_naive_scan;
 static const char *judge(const struct lab *lab, const struct shape *s, struct harness_report *rep, int expect)
 {
 	static char msg[2048];
+	struct failure f;
 	msg[0] = '\0';
-	int ok = correctness_judge(lab, s, 7, rep, msg, sizeof(msg));
+	int ok = correctness_judge(lab, s, 7, rep, &f, msg, sizeof(msg));
 	cr_expect_eq(ok, expect, "verdict %d, message: %s", ok, msg);
 	return msg;
 }

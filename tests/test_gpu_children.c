@@ -29,7 +29,7 @@ static void record(void *arg, int timed, int begin)
 		calls[n] = timed ? (begin ? 'A' : 'a') : (begin ? 'S' : 's');
 }
 
-static void run_verbs(const char *harness, int with_lock)
+static void run_verbs(const char *harness, enum backend backend, int with_lock)
 {
 	struct rubric r;
 	memset(&r, 0, sizeof(r));
@@ -40,7 +40,7 @@ static void run_verbs(const char *harness, int with_lock)
 	r.output_limit_bytes = 4096;
 	r.perf_shape = (struct shape){ 2, { 32, 32 } };
 	struct run_context ctx = { .lab = &lab3_transpose, .rubric = &r, .harness = harness,
-				   .work_dir = "/tmp", .seed = 1,
+				   .backend = backend, .work_dir = "/tmp", .seed = 1,
 				   .gpu_phase = with_lock ? record : NULL };
 	struct shape s = { 2, { 32, 32 } };
 	struct harness_report rep;
@@ -54,8 +54,9 @@ static void run_verbs(const char *harness, int with_lock)
 	harness_report_free(&rep);
 }
 
-/* A stand-in harness named NAME (the door tells the emulator's by its name)
- * in a fresh folder; returns its path in buf. */
+/* A stand-in harness named NAME in a fresh folder (the door tells the
+ * emulator's by the context's backend, not by its name); returns its path
+ * in buf. */
 static const char *stand_in(const char *name, char *buf, size_t len)
 {
 	char dir[] = "/tmp/test-gpu-children-XXXXXX";
@@ -75,11 +76,11 @@ static void remove_stand_in(char *path)
 Test(gpu_children, each_gpu_child_takes_the_lock_and_gives_it_back)
 {
 	char harness[128];
-	run_verbs(stand_in("harness-cuda", harness, sizeof(harness)), 1);
+	run_verbs(stand_in("harness-cuda", harness, sizeof(harness)), BACKEND_CUDA, 1);
 	/* correctness shared, timing alone, the analysis (a CUDA build's
 	 * harness here) shares nothing: each begin closed before the next. */
 	cr_expect_str_eq(calls, "SsAa");
-	run_verbs(harness, 0);
+	run_verbs(harness, BACKEND_CUDA, 0);
 	cr_expect_str_eq(calls, "", "locks taken outside a batch");
 	remove_stand_in(harness);
 }
@@ -87,7 +88,8 @@ Test(gpu_children, each_gpu_child_takes_the_lock_and_gives_it_back)
 Test(gpu_children, the_emulators_children_take_no_lock)
 {
 	char harness[128];
-	run_verbs(stand_in("harness-emu", harness, sizeof(harness)), 1);
+	/* Named as a CUDA build: the name decides nothing. */
+	run_verbs(stand_in("harness-cuda", harness, sizeof(harness)), BACKEND_EMU, 1);
 	cr_expect_str_eq(calls, "");
 	remove_stand_in(harness);
 }

@@ -1,6 +1,6 @@
 /*
  * A single grade (./grade lab3 --submission FILE), as root where the
- * machine allows, against submissions aimed at the host (issue 17, D):
+ * machine allows, against submissions aimed at the host:
  * nothing of /etc/shadow reaches the report, whether the file includes it
  * or is a link to it; a link out of its folder is refused, one inside it is
  * graded; the compiler's memory is capped with a clear verdict; a fork

@@ -1,5 +1,5 @@
 /*
- * The kernel's limits on an isolated child (issue 17, class D): memory,
+ * The kernel's limits on an isolated child: memory,
  * a private /tmp of bounded size as its only writable place, no root when
  * every sandbox uid is taken, bwrap's own failure told apart from the
  * child's, and no ptrace of the sandbox's monitor. Tests that need bubblewrap or root say so and are skipped

@@ -13,7 +13,7 @@ Test(scoring, band_is_linear_between_edges)
 	cr_expect_float_eq(band_points(&b, 92.7, 40), 40, 1e-12, "above: full, never more");
 }
 
-/* The design study's figures for an H100 give a band that separates them. */
+/* An H100's figures for the fixtures give a band that separates them. */
 Test(scoring, calibration_separates_fixtures)
 {
 	double zero[] = { 13.8 }, partial[] = { 58.3 }, full[] = { 92.0 };

@@ -15,12 +15,13 @@
 
 extern const struct lab lab3_transpose;
 
-/* What the emulator's steps add: a test, metrics, the analysis, seconds. */
+/* What the emulator's steps add: a test, a prediction, the analysis, seconds. */
 static void adds_everything(void *arg, struct grade *g)
 {
 	struct test_result *t = grade_add_test(g, "analysis: coalescing", GROUP_ANALYSIS, 5);
 	test_fail(t, "%s saw %d sectors per request", (const char *)arg, 32);
-	json_object_set_new(g->metrics, "predicted_percent_of_copy", json_real(87.5));
+	g->prediction.made = 1;
+	g->prediction.percent_of_copy = 87.5;
 	g->analysis = json_pack("{s:i}", "sectors_per_request", 32);
 	g->internal_error = 1;
 	snprintf(g->internal_message, sizeof(g->internal_message), "no occupancy table");
@@ -49,12 +50,13 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The grade the main process holds: one test and one metric of its own. */
+/* The grade the main process holds: one test and one figure of its own. */
 static void main_grade(struct grade *g)
 {
 	grade_init(g, &lab3_transpose);
 	test_pass(grade_add_test(g, "correctness 32x32", GROUP_CORRECTNESS, 10), "%s", "");
-	json_object_set_new(g->metrics, "gbps", json_real(2900));
+	g->perf.measured = 1;
+	g->perf.gbps = 2900;
 }
 
 Test(side, what_the_part_adds_joins_the_grade)
@@ -71,9 +73,8 @@ Test(side, what_the_part_adds_joins_the_grade)
 	cr_expect_str_eq(g.tests[1].name, "analysis: coalescing");
 	cr_expect_eq(g.tests[1].status, TEST_FAILED);
 	cr_expect_str_eq(g.tests[1].message, "the emulator saw 32 sectors per request");
-	cr_expect_float_eq(json_number_value(json_object_get(g.metrics, "gbps")), 2900, 1e-9);
-	cr_expect_float_eq(json_number_value(json_object_get(g.metrics, "predicted_percent_of_copy")),
-			   87.5, 1e-9);
+	cr_expect_float_eq(g.perf.gbps, 2900, 1e-9);
+	cr_expect_float_eq(g.prediction.percent_of_copy, 87.5, 1e-9);
 	cr_expect_eq(json_integer_value(json_object_get(g.analysis, "sectors_per_request")), 32);
 	cr_expect_float_eq(seconds[0], 0.25, 1e-12);
 	cr_expect_float_eq(seconds[1], 0.5, 1e-12);
@@ -92,7 +93,8 @@ Test(side, a_part_that_dies_leaves_the_grade_unchanged)
 	cr_assert_eq(side_start(&s, &lab3_transpose, dies, NULL), 0);
 	cr_expect_eq(side_join(&s, &g, seconds, 2), -1);
 	cr_expect_eq(g.n_tests, 1);
-	cr_expect_eq(json_object_size(g.metrics), 1);
+	cr_expect_eq(g.prediction.made, 0);
+	cr_expect_float_eq(g.perf.gbps, 2900, 1e-9);
 	cr_expect_null(g.analysis);
 	cr_expect_eq(g.internal_error, 0);
 	cr_expect_float_eq(seconds[0], -1, 1e-12, "no seconds from a part that did not report");

@@ -46,4 +46,13 @@ void test_temp_dir(char *out, size_t len, const char *name);
 /* Writes text to path (the test fails if it cannot). */
 void test_write_file(const char *path, const char *text);
 
+/* Lab 3's rubric written to path with the correctness limit cut to
+ * correctness_s and, when analysis_s > 0, the analysis run's to analysis_s:
+ * an endless loop costs seconds, not the minutes a real rubric allows. */
+void lab3_fast_rubric(const char *path, int correctness_s, int analysis_s);
+
+/* The integrity check of source (C, compiled with cc) against lab 3's
+ * rubric on backend, into g (grade_init'ed for lab 3); its result. */
+int integrity_of_c(const char *source, enum backend backend, struct grade *g);
+
 #endif

@@ -47,7 +47,7 @@ static void time_with_sweep(const char *file, struct timed *t)
 	t->r.sweep_runs = 2;
 	t->r.bench_timeout_s = 120;
 	struct run_context ctx = { .lab = &lab4_occupancy, .rubric = &t->r, .harness = b.harness,
-				   .work_dir = t->work, .seed = 5 };
+				   .backend = BACKEND_EMU, .work_dir = t->work, .seed = 5 };
 	t->rc = bench_harness(&ctx, b.harness, 1, &t->st, t->msg, sizeof(t->msg));
 	grade_init(&t->g, &lab4_occupancy);
 	if (t->st.sweep)
@@ -80,7 +80,7 @@ Test(sweep, comes_back_with_the_timed_sizes, .timeout = 300)
 		cr_expect(i + 1 < n ? extra > 0 : extra == 0, "point %zu: extra_shared %lld", i, (long long)extra);
 		cr_expect_eq(json_array_size(json_object_get(p, "student_ms")), 2, "sweep_runs runs a point");
 	}
-	cr_expect_str_eq(json_string_value(json_object_get(t.g.metrics, "sweep_error")),
+	cr_expect_str_eq(t.g.sweep.error,
 			 "the harness's report of a point of the sweep is malformed (no launch recorded)");
 	timed_free(&t);
 }

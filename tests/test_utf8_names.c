@@ -1,5 +1,5 @@
 /*
- * Names and text from outside (issue 17, "Also"): folder names that are
+ * Names and text from outside: folder names that are
  * not UTF-8 stay distinct gradebook rows (escaped, never collapsed), and
  * no C1 control character (U+0080 to U+009F; U+009B is a CSI) reaches a
  * report, a verdict or the terminal.

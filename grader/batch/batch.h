@@ -144,9 +144,10 @@ void batch_cut_text(char *buf, size_t len, const char *text, size_t max);
  * reaches verdicts). */
 void batch_clean_text(char *s);
 
-/* The short reason of one failed correctness message: "time limit",
- * "crashed: signal 11 (Segmentation fault)", "corrupted report channel". */
-void batch_failure_reason(const char *message, char *buf, size_t len);
+/* The short reason of one failed correctness test, from its failure:
+ * "time limit", "crashed: signal 11 (Segmentation fault)", "corrupted
+ * report channel"; a failure of no short name, the message's first line. */
+void batch_failure_reason(const struct test_result *t, char *buf, size_t len);
 
 /* ---- batch_gradebook.c: gradebook.csv ---------------------------------------- */
 

@@ -59,7 +59,8 @@ static void time_one(struct batch_config *c, int i)
 	struct gpu_slot locks = *g;
 	locks.lock_fd = locks.turn_fd = -1;
 	/* Kit code only: run as the grader's other tools are, on this slot's GPU. */
-	struct run_context ctx = { .lab = c->lab, .rubric = c->r, .work_dir = c->work_root, .salt = c->salt,
+	struct run_context ctx = { .lab = c->lab, .rubric = c->r, .backend = BACKEND_CUDA,
+				   .work_dir = c->work_root, .salt = c->salt,
 				   .gpu = g->visible[0] ? g->visible : NULL, .gpu_phase = batch_gpu_phase,
 				   .gpu_phase_arg = &locks };
 	struct bench_run *run = calloc(1, sizeof(*run));

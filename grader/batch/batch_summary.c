@@ -108,8 +108,7 @@ void summary_from_grade(const struct grade *g, const char *student, const char *
 	}
 	for (int k = 0; k < GROUP_COUNT; k++)
 		s->group_points[k] = points_round(s->group_points[k]);
-	json_t *pct = json_object_get(g->metrics, "percent_of_copy");
-	s->percent_of_copy = json_is_number(pct) ? json_number_value(pct) : -1;
+	s->percent_of_copy = g->perf.measured ? g->perf.percent_of_copy : -1;
 	batch_verdict(g, s->verdict, sizeof(s->verdict));
 	s->exit_status = grade_exit_status(g);
 	s->seed = g->seed;

@@ -3,9 +3,8 @@
  * (gnuplot.h). A chart takes what it draws from a grade and its lab's
  * description (struct lab), never from a lab's name.
  *
- * Every chart function returns 0 when it drew the chart, 1 when it skipped
- * it (gnuplot missing, --plot none, nothing to draw), -1 on an error; and
- * writes one line for the student into msg either way:
+ * Every chart function returns one of enum chart_outcome, and writes one
+ * line for the student into msg either way:
  *   "chart: build/charts/lab3-bandwidth.png"
  *   "charts skipped: gnuplot is not installed (apt-get install gnuplot-nox)"
  * PLOT_TERM draws with gnuplot's `dumb` terminal on standard output, as
@@ -18,6 +17,13 @@
 
 #include "chart/plot_kind.h"
 #include "steps/grade.h"
+
+enum chart_outcome {
+	CHART_ERROR = -1,
+	CHART_DRAWN = 0,
+	CHART_SKIPPED = 1,	/* nothing of this chart to draw */
+	CHART_NONE_DRAWN = 2,	/* no chart can be drawn at all: --plot none, no gnuplot */
+};
 
 /* Effective bandwidth (GB/s) against problem size from g->bench, on a
  * log2 axis labelled with the shapes: the submission, the reference
@@ -48,8 +54,8 @@ int chart_active_threads(const struct grade *g, enum plot_kind kind, const char 
 int chart_coalescing(const struct grade *g, enum plot_kind kind, const char *out_dir, char *msg,
 		     size_t msglen);
 
-/* Lab 4: percent of copy bandwidth against occupancy, from g->metrics
- * "sweep" (the grader's sweep of the student's kernel), with the graded
+/* Lab 4: percent of copy bandwidth against occupancy, from g->sweep
+ * (the grader's sweep of the student's kernel), with the graded
  * launch marked and the copy ceiling at 100%. Skipped without a sweep.
  * File: OUT_DIR/LAB-occupancy.EXT. */
 int chart_occupancy(const struct grade *g, enum plot_kind kind, const char *out_dir, char *msg,

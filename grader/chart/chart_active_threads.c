@@ -217,7 +217,7 @@ int chart_active_threads(const struct grade *g, enum plot_kind kind, const char 
 	if (g && g->analysis && (n = measured_lines(g->analysis, w)) == 0)
 		n = measured_intervals(g->analysis, w);
 	if (plot_skipped(kind, msg, msglen))
-		return 1;
+		return CHART_NONE_DRAWN;
 	/* A grade's chart shows its own kernel; the handouts' figures alone
 	 * are no chart of it. */
 	if (g && n == 0) {

@@ -26,7 +26,7 @@ int chart_bandwidth(const struct grade *g, enum plot_kind kind, const char *out_
 	struct plot p;
 
 	if (plot_skipped(kind, msg, msglen))
-		return 1;
+		return CHART_NONE_DRAWN;
 	for (int i = 0; i < g->n_bench && i < GRADE_MAX_BENCH; i++) {
 		const struct bench_point *b = &g->bench[i];
 		if (shape_elements(&b->shape) == 0)

@@ -123,7 +123,7 @@ int chart_coalescing(const struct grade *g, enum plot_kind kind, const char *out
 	int ideal_sector[WARP];
 
 	if (plot_skipped(kind, msg, msglen))
-		return 1;
+		return CHART_NONE_DRAWN;
 	if (!g->analysis || !worst_request(g->analysis, &r)) {
 		snprintf(msg, msglen, "coalescing chart skipped: the emulator recorded no "
 				      "example request");

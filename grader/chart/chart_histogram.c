@@ -35,7 +35,7 @@ int chart_histogram(const char *title, const char *xlabel, const double *values,
 	size_t m = 0;
 
 	if (plot_skipped(kind, msg, msglen))
-		return 1;
+		return CHART_NONE_DRAWN;
 	if (!(bin_width > 0) || !isfinite(bin_width)) {
 		snprintf(msg, msglen, "chart: histogram bin width must be positive, not %g",
 			 bin_width);

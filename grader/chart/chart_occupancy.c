@@ -12,15 +12,14 @@
 int chart_occupancy(const struct grade *g, enum plot_kind kind, const char *out_dir, char *msg,
 		    size_t msglen)
 {
-	json_t *sweep = json_object_get(g->metrics, "sweep"), *pt;
-	json_t *occ = json_object_get(g->metrics, "occupancy_pct");
-	json_t *pct = json_object_get(g->metrics, "percent_of_copy");
+	json_t *sweep = g->sweep.points, *pt;
+	const struct perf_figures *f = &g->perf;
 	char path[PATH_MAX];
 	struct plot p;
 	size_t i;
 
 	if (plot_skipped(kind, msg, msglen))
-		return 1;
+		return CHART_NONE_DRAWN;
 	if (json_array_size(sweep) == 0) {
 		snprintf(msg, msglen, "occupancy chart skipped: no sweep was measured (that needs a GPU "
 				      "and a correct kernel)");
@@ -45,10 +44,9 @@ int chart_occupancy(const struct grade *g, enum plot_kind kind, const char *out_
 		fputc('\n', s);
 	}
 	fputs("EOD\n", s);
-	int graded = json_is_number(occ) && json_is_number(pct);
-	if (graded) {
-		fprintf(s, "$graded << EOD\n%.6g %.6g\nEOD\n", json_number_value(occ), json_number_value(pct));
-	}
+	int graded = f->occupancy_pct >= 0 && f->measured;
+	if (graded)
+		fprintf(s, "$graded << EOD\n%.6g %.6g\nEOD\n", f->occupancy_pct, f->percent_of_copy);
 	fputs("plot $sweep using 1:2 with linespoints lw 3 pt 7 ps 1.2 lc rgb '#1f77b4' "
 	      "title 'your kernel, with more shared memory per block to lower occupancy'", s);
 	if (graded)

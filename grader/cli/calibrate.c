@@ -103,7 +103,7 @@ int calibrate_run(const struct options *o, const struct lab *lab, const struct r
 	const char *rubric_path = o->rubric_path ? o->rubric_path : rel_rubric;
 	make_dirs(work);
 	/* The kit's own files, timed as the grader's user. */
-	struct run_context ctx = { .lab = lab, .rubric = &one, .work_dir = work };
+	struct run_context ctx = { .lab = lab, .rubric = &one, .backend = BACKEND_CUDA, .work_dir = work };
 
 	char shape[64];
 	printf("Calibrating %s on %s at %s (median of %d runs each):\n", lab->id, dev->name,

@@ -24,6 +24,7 @@
 #include "steps/grade_run.h"
 #include "sys/isolation.h"
 #include "sys/kit_paths.h"
+#include "sys/text_replace.h"
 #include "cli/options.h"
 #include "cli/version.h"
 #include "report/report_json.h"
@@ -164,26 +165,12 @@ static int stage_submission(const struct lab *lab, const char *submission, const
 	return 0;
 }
 
-/* Every from in buf (of size cap) becomes to, as far as it fits. */
-static void replace_all(char *buf, size_t cap, const char *from, const char *to)
-{
-	size_t nf = strlen(from), nt = strlen(to);
-	for (char *p = strstr(buf, from); p && nf; p = strstr(p + nt, from)) {
-		size_t tail = strlen(p + nf);
-		if ((size_t)(p - buf) + nt + tail + 1 > cap)
-			break;
-		memmove(p + nt, p + nf, tail + 1);
-		memcpy(p, to, nt);
-	}
-}
-
-/* The report names the student's file, not the copy that was graded. */
+/* The report names the student's file, not the copy that was graded:
+ * in every text of it (grade_replace_path). */
 static void name_the_original(struct grade *g, const char *copy, const char *original)
 {
 	snprintf(g->submission, sizeof(g->submission), "%.500s", original);
-	replace_all(g->build_log, sizeof(g->build_log), copy, original);
-	for (int i = 0; i < g->n_tests; i++)
-		replace_all(g->tests[i].message, sizeof(g->tests[i].message), copy, original);
+	grade_replace_path(g, copy, original);
 }
 
 /* A private folder for this run's builds, under build/work/. */
@@ -216,7 +203,7 @@ static int build_only(const struct options *o, const struct lab *lab, const stru
 	}
 	int rc = build_compile_only(backend, copy, work, dev, isolation, r->build_timeout_s, log,
 				    sizeof(log));
-	replace_all(log, sizeof(log), copy, submission);
+	text_replace_all(log, sizeof(log), copy, submission);
 	fputs(log, stderr);
 	if (rc != 0) {
 		fprintf(stderr, rc > 0 ? "%s did not compile.\n" : "grade: the kit is not built: %s\n",
@@ -239,7 +226,7 @@ static void chart_message(const char *msg)
 
 /* The charts of one grade; a missing gnuplot only costs the charts, and
  * each chart says where it went or why it was not drawn. When none can be
- * drawn ("charts skipped: ..."), that is said once. */
+ * drawn (CHART_NONE_DRAWN), that is said once. */
 static void draw_charts(const struct options *o, const struct grade *g)
 {
 	if (o->plot == PLOT_NONE)
@@ -247,7 +234,7 @@ static void draw_charts(const struct options *o, const struct grade *g)
 	typedef int chart_fn(const struct grade *, enum plot_kind, const char *, char *, size_t);
 	struct { int wanted; chart_fn *draw; } charts[] = {
 		{ g->n_bench > 0, chart_bandwidth },
-		{ json_object_get(g->metrics, "sweep") != NULL, chart_occupancy },
+		{ g->sweep.points != NULL, chart_occupancy },
 		{ g->lab->handout_steps != NULL, chart_active_threads },
 		{ g->analysis != NULL, chart_coalescing },
 	};
@@ -257,9 +244,9 @@ static void draw_charts(const struct options *o, const struct grade *g)
 		if (!charts[i].wanted)
 			continue;
 		fflush(stdout);	/* --plot term: gnuplot writes on our stdout */
-		charts[i].draw(g, o->plot, dir, msg, sizeof(msg));
+		int drawn = charts[i].draw(g, o->plot, dir, msg, sizeof(msg));
 		chart_message(msg);
-		if (strncmp(msg, "charts skipped", 14) == 0)
+		if (drawn == CHART_NONE_DRAWN)
 			return;
 	}
 }
@@ -291,7 +278,7 @@ static int chart_from(const struct options *o)
 		grade_free(&g);
 		return 2;
 	}
-	if (g.n_bench == 0 && !g.analysis && !json_object_get(g.metrics, "sweep"))
+	if (g.n_bench == 0 && !g.analysis && !g.sweep.points)
 		fprintf(stderr, "grade: %s holds no timings and no analysis to draw (speed is measured "
 			"only on a GPU, for a correct kernel)\n", o->chart_from);
 	draw_charts(o, &g);

@@ -1,4 +1,4 @@
-/* The command line (README.md, "Commands"; see ./grade --help). */
+/* The command line (./grade --help says it whole). */
 #ifndef GRADER_OPTIONS_H
 #define GRADER_OPTIONS_H
 

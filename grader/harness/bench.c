@@ -42,7 +42,7 @@ static double now_ms(void)
  * so each timed run starts from DRAM like the first. */
 static void flush_l2(void *flush, size_t bytes)
 {
-	check(cudaMemset(flush, 0, bytes), "cudaMemset (L2 flush)");
+	kit_check(cudaMemset(flush, 0, bytes), "cudaMemset (L2 flush)");
 }
 
 /* The entry point, or with extra >= 0 lab 4's stream_scale_shared(). */
@@ -50,26 +50,26 @@ static float time_call(cudaEvent_t a, cudaEvent_t b, const void *d_in, void *d_o
 		       const struct shape *s, long extra)
 {
 	float ms = 0;
-	check(cudaEventRecord(a, 0), "cudaEventRecord");
+	kit_check(cudaEventRecord(a, 0), "cudaEventRecord");
 	if (extra < 0)
 		lab_entry_call(d_in, d_out, s);
 	else
 		lab_sweep_call(d_in, d_out, s, (size_t)extra);
-	check(cudaEventRecord(b, 0), "cudaEventRecord");
-	check(cudaEventSynchronize(b), "your entry point (timed run)");
-	check(cudaGetLastError(), "your entry point (timed run)");
-	check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+	kit_check(cudaEventRecord(b, 0), "cudaEventRecord");
+	kit_check(cudaEventSynchronize(b), "your entry point (timed run)");
+	kit_check(cudaGetLastError(), "your entry point (timed run)");
+	kit_check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
 	return ms;
 }
 
 static float time_copy(cudaEvent_t a, cudaEvent_t b, const void *d_in, void *d_out, size_t bytes)
 {
 	float ms = 0;
-	check(cudaEventRecord(a, 0), "cudaEventRecord");
-	check(cudaMemcpy(d_out, d_in, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy (copy ceiling)");
-	check(cudaEventRecord(b, 0), "cudaEventRecord");
-	check(cudaEventSynchronize(b), "cudaEventSynchronize");
-	check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+	kit_check(cudaEventRecord(a, 0), "cudaEventRecord");
+	kit_check(cudaMemcpy(d_out, d_in, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy (copy ceiling)");
+	kit_check(cudaEventRecord(b, 0), "cudaEventRecord");
+	kit_check(cudaEventSynchronize(b), "cudaEventSynchronize");
+	kit_check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
 	return ms;
 }
 
@@ -121,17 +121,17 @@ static void buffers_open(struct bench_buffers *bb, const struct lab *lab, const 
 	bb->out_words = lab->out_count(s);
 	bb->flush_bytes = flush_bytes;
 	bb->input = lab->input;
-	check(cudaMalloc((void **)&bb->d_in, bb->in_words * 4), "cudaMalloc (input)");
-	check(cudaMalloc((void **)&bb->d_out, (bb->out_words + BENCH_SLACK_WORDS) * 4), "cudaMalloc (output)");
-	check(cudaMalloc(&bb->flush, flush_bytes), "cudaMalloc (L2 flush buffer)");
-	check(cudaEventCreate(&bb->a), "cudaEventCreate");
-	check(cudaEventCreate(&bb->b), "cudaEventCreate");
+	kit_check(cudaMalloc((void **)&bb->d_in, bb->in_words * 4), "cudaMalloc (input)");
+	kit_check(cudaMalloc((void **)&bb->d_out, (bb->out_words + BENCH_SLACK_WORDS) * 4), "cudaMalloc (output)");
+	kit_check(cudaMalloc(&bb->flush, flush_bytes), "cudaMalloc (L2 flush buffer)");
+	kit_check(cudaEventCreate(&bb->a), "cudaEventCreate");
+	kit_check(cudaEventCreate(&bb->b), "cudaEventCreate");
 }
 
 /* The base input's words [first, first + count), generated in d_in. */
 static void fill_base(struct bench_buffers *bb, size_t first, size_t count)
 {
-	check(kit_device_fill(bb->d_in + first, first, count, bb->input, bb->input_seed),
+	kit_check(kit_device_fill(bb->d_in + first, first, count, bb->input, bb->input_seed),
 	      "the kit's fill of the input");
 }
 
@@ -163,10 +163,10 @@ static uint32_t *prepare_run(struct bench_buffers *bb, const struct bench_run_pl
 	const struct bench_run_plan *l = &bb->last;
 	if (l->chunk_words)
 		fill_base(bb, l->chunk_at, l->chunk_words);
-	check(cudaMemset(bb->d_in + p->chunk_at, p->chunk_byte, p->chunk_words * 4), "cudaMemset (input)");
+	kit_check(cudaMemset(bb->d_in + p->chunk_at, p->chunk_byte, p->chunk_words * 4), "cudaMemset (input)");
 	bb->last = *p;
 	uint32_t *out = bb->d_out + p->out_offset;
-	check(cudaMemset(out, POISON_BYTE, bb->out_words * 4), "cudaMemset (poison)");
+	kit_check(cudaMemset(out, POISON_BYTE, bb->out_words * 4), "cudaMemset (poison)");
 	return out;
 }
 
@@ -176,7 +176,7 @@ static uint32_t *prepare_run(struct bench_buffers *bb, const struct bench_run_pl
 static unsigned long long output_hash(struct bench_buffers *bb, const uint32_t *out)
 {
 	uint64_t h;
-	check(kit_device_hash(out, bb->out_words, &h), "the kit's hash of the output");
+	kit_check(kit_device_hash(out, bb->out_words, &h), "the kit's hash of the output");
 	return (unsigned long long)h;
 }
 
@@ -203,7 +203,7 @@ static void time_and_send(struct bench_buffers *bb, const struct shape *s, int r
 	size_t len = 8192 + (size_t)runs * 2 * 24 + BENCH_CHECKED_RUNS * 64;
 	char *json = malloc(len), shape_text[64], hashes[BENCH_CHECKED_RUNS * 64 + 64] = "";
 	if (!student || !copy || !json)
-		fail("host memory", "out of host memory");
+		kit_fail("host memory", "out of host memory");
 	size_t at_check = 0;
 	reset_launches();
 	double t0 = now_ms(), hashing = 0;
@@ -243,7 +243,7 @@ static void time_and_send(struct bench_buffers *bb, const struct shape *s, int r
 static size_t l2_flush_bytes(void)
 {
 	struct cudaDeviceProp p;
-	check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
+	kit_check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
 	size_t l2 = p.l2CacheSize > 0 ? (size_t)p.l2CacheSize : (size_t)64 << 20;
 	return 4 * l2;
 }
@@ -269,7 +269,7 @@ void bench_sweep(const struct lab *lab, const struct shape *s, int runs, uint64_
 {
 	static const int blocks_per_sm[] = { 1, 2, 3, 4, 5, 6, 8, 12, 16 };
 	struct cudaDeviceProp p;
-	check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
+	kit_check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
 	struct bench_buffers bb;
 	uint64_t secret = rng_secret();
 	buffers_open(&bb, lab, s, l2_flush_bytes());

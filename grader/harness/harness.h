@@ -1,6 +1,6 @@
 /*
  * What the harness's files share: the report channel's frames
- * (common/harness_report.h), check() (harness_main.c), and predict.c.
+ * (common/harness_report.h), kit_check() (harness_main.c), and predict.c.
  */
 #ifndef GRADER_HARNESS_HARNESS_H
 #define GRADER_HARNESS_HARNESS_H
@@ -13,8 +13,8 @@
 
 struct lab;
 
-/* fail() unless e is cudaSuccess. */
-void check(cudaError_t e, const char *where);
+/* kit_fail() unless e is cudaSuccess. */
+void kit_check(cudaError_t e, const char *where);
 
 /* bench.c: the bench verb (each of shapes[0..n) timed, runs runs, beside a
  * copy) and lab 4's sweep; seed chooses the inputs and the checked runs

@@ -40,13 +40,10 @@
 #include "../labs/lab.h"
 #include "device_fill.h"
 #include "device_hash.h"
+#include "emulator_verbs.h"
 #include "harness.h"
 #ifndef KIT_EMU
 #include "launch_log.h"
-#endif
-
-#ifdef KIT_EMU
-#include <cuemu.h>
 #endif
 
 /* ---- reporting --------------------------------------------------------- */
@@ -69,10 +66,10 @@ void __wrap_exit(int status)
 	_exit(HARNESS_STUDENT_EXIT);
 }
 
-void check(cudaError_t e, const char *where)
+void kit_check(cudaError_t e, const char *where)
 {
 	if (e != cudaSuccess)
-		fail(where, cudaGetErrorString(e));
+		kit_fail(where, cudaGetErrorString(e));
 }
 
 static double now_ms(void)
@@ -82,7 +79,6 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-#ifdef KIT_EMU
 /* The emulator is about to end the process on a fault it cannot return
  * from (cuemu.h): the grader learns which, and where (MSG_STOPPED), not
  * only an exit status. */
@@ -95,7 +91,6 @@ static void report_stop(const char *kind, const char *kernel, const char *where,
 	send_json(MSG_STOPPED, "{\"kind\":\"%s\",\"kernel\":\"%s\",\"where\":\"%s\",\"message\":\"%s\"}",
 		  kind, k, w, m);
 }
-#endif
 
 /* ---- device ------------------------------------------------------------ */
 
@@ -107,7 +102,7 @@ static void send_device(void)
 		return;
 	}
 	struct cudaDeviceProp p;
-	check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
+	kit_check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
 	int mem_khz = 0, bus_bits = 0;
 	cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, 0);
 	cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0);
@@ -195,7 +190,7 @@ static int send_output_staged(const void *d, size_t bytes, double *copy_ms, doub
 		t = now_ms();
 		*write_ms += t - w;
 	}
-	check(e, "cudaMemcpyAsync (output)");
+	kit_check(e, "cudaMemcpyAsync (output)");
 	return 0;
 }
 
@@ -205,8 +200,8 @@ static void send_output_whole(const void *d, size_t bytes, double *copy_ms, doub
 	double t = now_ms();
 	void *h = host_buffer_alloc(bytes);
 	if (!h)
-		fail("host memory", "out of host memory");
-	check(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (output)");
+		kit_fail("host memory", "out of host memory");
+	kit_check(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (output)");
 	double w = now_ms();
 	channel_send(CHANNEL_FD, MSG_OUTPUT, h, (uint64_t)bytes);
 	host_buffer_free(h, bytes);
@@ -257,7 +252,7 @@ static const struct lab *need_lab(const char *id)
 {
 	const struct lab *lab = lab_find(id);
 	if (!lab)
-		fail("arguments", "unknown lab");
+		kit_fail("arguments", "unknown lab");
 	return lab;
 }
 
@@ -266,7 +261,7 @@ static struct shape need_shape(const struct lab *lab, const char *text)
 	struct shape s;
 	char err[256];
 	if (shape_parse(text, &s, err, sizeof(err)) < 0 || s.rank != lab->rank)
-		fail("arguments", "bad shape");
+		kit_fail("arguments", "bad shape");
 	return s;
 }
 
@@ -284,20 +279,20 @@ static void run_correct(const struct lab *lab, const struct shape *s, uint64_t s
 	 * CUDA call of the process makes its context: that is in setup. */
 	double t_setup = now_ms();
 	uint32_t *d_in, *d_span;
-	check(cudaMalloc((void **)&d_in, n_in * 4), "cudaMalloc (input)");
-	check(cudaMalloc((void **)&d_span, span * 4), "cudaMalloc (output)");
+	kit_check(cudaMalloc((void **)&d_in, n_in * 4), "cudaMalloc (input)");
+	kit_check(cudaMalloc((void **)&d_span, span * 4), "cudaMalloc (output)");
 	double t_fill = now_ms();
-	check(kit_device_fill(d_in, 0, n_in, lab->input, seed), "the kit's fill of the input");
+	kit_check(kit_device_fill(d_in, 0, n_in, lab->input, seed), "the kit's fill of the input");
 	double fill_ms = now_ms() - t_fill;
-	check(cudaMemset(d_span, POISON_BYTE, span * 4), "cudaMemset (poison)");
-	check(cudaDeviceSynchronize(), "before the call");
+	kit_check(cudaMemset(d_span, POISON_BYTE, span * 4), "cudaMemset (poison)");
+	kit_check(cudaDeviceSynchronize(), "before the call");
 
 	/* The input is const: a kernel that wrote into it is worth telling.
 	 * Its hash before the call and after, on the device: no copy of the
 	 * input comes back to be compared. */
 	double t_hash = now_ms();
 	uint64_t in_before, in_after;
-	check(kit_device_hash(d_in, n_in, &in_before), "the kit's hash of the input");
+	kit_check(kit_device_hash(d_in, n_in, &in_before), "the kit's hash of the input");
 	double hash_before_ms = now_ms() - t_hash;
 
 	char shape_text[64];
@@ -316,10 +311,8 @@ static void run_correct(const struct lab *lab, const struct shape *s, uint64_t s
 	cudaError_t e = sync != cudaSuccess ? sync : last;
 	if (e != cudaSuccess) {
 		char msg[1024] = "", esc[1200], done[2048];
-#ifdef KIT_EMU
-		const char *fault = cuemu_last_fault();
+		const char *fault = emulator_last_fault();
 		snprintf(msg, sizeof(msg), "%s", fault ? fault : "");
-#endif
 		json_escape(msg, esc, sizeof(esc));
 		int len = snprintf(done, sizeof(done), "{\"cuda_error\":\"%s\",\"cuda_error_text\":\"%.300s\","
 				   "\"detail\":\"%s\",\"elapsed_ms\":%.3f}",
@@ -328,7 +321,7 @@ static void run_correct(const struct lab *lab, const struct shape *s, uint64_t s
 	}
 
 	double t_input_check = now_ms();
-	check(kit_device_hash(d_in, n_in, &in_after), "the kit's hash of the input");
+	kit_check(kit_device_hash(d_in, n_in, &in_after), "the kit's hash of the input");
 	int input_changed = in_after != in_before;
 	double input_check_ms = hash_before_ms + (now_ms() - t_input_check);
 
@@ -365,21 +358,21 @@ static void run_correct(const struct lab *lab, const struct shape *s, uint64_t s
 static void run_occupancy(const char *path)
 {
 	if (!lab_occupancy_call)
-		fail("arguments", "this lab has no occupancy calculator");
+		kit_fail("arguments", "this lab has no occupancy calculator");
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		fail("occupancy", "cannot open the grader's questions");
+		kit_fail("occupancy", "cannot open the grader's questions");
 	char magic[8];
 	struct occ_device dev;
 	int count = 0;
 	if (fread(magic, 1, 8, f) != 8 || memcmp(magic, "KITOCC1\n", 8) != 0 ||
 	    fread(&dev, sizeof(dev), 1, f) != 1 || fread(&count, sizeof(count), 1, f) != 1 ||
 	    count < 1 || count > 100000)
-		fail("occupancy", "the grader's questions are malformed");
+		kit_fail("occupancy", "the grader's questions are malformed");
 	struct occ_kernel *k = malloc((size_t)count * sizeof(*k));
 	struct occ_result *r = calloc((size_t)count, sizeof(*r));
 	if (!k || !r || fread(k, sizeof(*k), (size_t)count, f) != (size_t)count)
-		fail("occupancy", "the grader's questions are malformed");
+		kit_fail("occupancy", "the grader's questions are malformed");
 	fclose(f);
 	send_json(MSG_BEGIN, "{\"questions\":%d}", count);
 	for (int i = 0; i < count; i++) {
@@ -392,7 +385,7 @@ static void run_occupancy(const char *path)
 	free(r);
 }
 
-/* ---- main ------------------------------------------------------------- */
+/* ---- the verbs, one function each -------------------------------------- */
 
 static void usage(void)
 {
@@ -402,6 +395,123 @@ static void usage(void)
 	exit(2);
 }
 
+static void verb_device(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	send_device();
+}
+
+static void verb_correct(int argc, char **argv)
+{
+	if (argc % 2 == 0)
+		usage();
+	const struct lab *lab = need_lab(argv[2]);
+	/* kernel_timeout S: the size's own limit, from the reference's time
+	 * (grader/steps/time_limit.h), for the emulator's watchdog, which
+	 * names the kernel and the line; a GPU has none. Without it: untraced,
+	 * the kit's kernels take well under a second at the largest emulated
+	 * sizes; a hang costs 5 s, twice, before the grade gives up. */
+	int first = 3;
+	double kernel_timeout = 5;
+	if (strcmp(argv[3], "kernel_timeout") == 0) {
+		kernel_timeout = atof(argv[4]);
+		first = 5;
+		if (!(kernel_timeout > 0) || argc < 7)
+			usage();
+	}
+	emulator_untraced(kernel_timeout);
+	for (int i = first; i < argc; i += 2) {
+		struct shape s = need_shape(lab, argv[i]);
+		run_correct(lab, &s, strtoull(argv[i + 1], NULL, 10));
+	}
+}
+
+static void verb_bench(int argc, char **argv)
+{
+	const struct lab *lab = need_lab(argv[2]);
+	int runs = atoi(argv[3]), n = 0, at = 5;
+	uint64_t seed = strtoull(argv[4], NULL, 10);
+	struct shape shapes[HARNESS_MAX_BENCH];
+	for (; at < argc && strcmp(argv[at], "sweep") != 0; at++) {
+		if (n == HARNESS_MAX_BENCH)
+			usage();
+		shapes[n++] = need_shape(lab, argv[at]);
+	}
+	/* Lab 4's sweep in the same process: one CUDA context, one start. */
+	int sweep_runs = at + 2 < argc ? atoi(argv[at + 1]) : 0;
+	if (runs < 1 || runs > 10000 || n == 0 || (at < argc && (at + 3 != argc || sweep_runs < 1 ||
+								    sweep_runs > 10000 || !lab_sweep_call)))
+		usage();
+	send_device();
+	bench_sizes(lab, shapes, n, runs, seed);
+	if (at < argc) {
+		struct shape s = need_shape(lab, argv[at + 2]);
+		bench_sweep(lab, &s, sweep_runs, seed);
+	}
+}
+
+static void verb_occupancy(int argc, char **argv)
+{
+	(void)argc;
+	need_lab(argv[2]);
+	emulator_untraced(0);
+	run_occupancy(argv[3]);
+}
+
+#ifdef KIT_EMU
+void verb_analysis(int argc, char **argv)
+{
+	const struct lab *lab = need_lab(argv[2]);
+	struct shape s = need_shape(lab, argv[3]);
+	uint64_t seed = strtoull(argv[4], NULL, 10);
+	/* On a GPU machine, the GPU's multiprocessors: the file sizes its
+	 * grids as it does there (grader/steps/launch_match.h). */
+	if (argc == 6 && (atoi(argv[5]) < 1 || atoi(argv[5]) > 4096))
+		usage();
+	if (argc == 6)
+		cuemu_set_device_sms(atoi(argv[5]));
+	/* The traced blocks: a sample spread over the grid (emu/runtime/
+	 * sample.c), chosen by the run's seed and a secret, so that a file
+	 * that reads the seed on its command line cannot know them. */
+	cuemu_set_sample_seed(seed ^ rng_secret());
+	cuemu_set_tracing(1);
+	/* Every block traced: the work of a scan is summed over all of them
+	 * (block 0 of an add pass adds nothing: a sample would be biased). */
+	cuemu_set_traced_blocks(-1);
+	cuemu_metrics_reset();
+	run_correct(lab, &s, seed);
+	char *metrics = cuemu_metrics_json();
+	if (!metrics)
+		kit_fail("analysis", "the emulator produced no metrics");
+	channel_send(CHANNEL_FD, MSG_METRICS, metrics, strlen(metrics));
+	free(metrics);
+}
+
+void verb_predict(int argc, char **argv)
+{
+	if (argc == 7 && strcmp(argv[6], "computed") != 0)
+		usage();
+	const struct lab *lab = need_lab(argv[2]);
+	struct shape s = need_shape(lab, argv[3]);
+	int sms = atoi(argv[5]);
+	if (sms < 1 || sms > 4096)
+		usage();
+	run_predict(lab, &s, strtoull(argv[4], NULL, 10), sms, argc == 7);
+}
+#endif
+
+/* The command line: argv[1] names the verb (docs/architecture.md). */
+static const struct harness_verb verbs[] = {
+	{ "device", 2, HARNESS_MAX_ARGC, verb_device },
+	{ "correct", 5, HARNESS_MAX_ARGC, verb_correct },
+	{ "bench", 6, HARNESS_MAX_ARGC, verb_bench },
+	{ "occupancy", 4, 4, verb_occupancy },
+	EMULATOR_VERBS
+};
+
+/* ---- main ------------------------------------------------------------- */
+
 int main(int argc, char **argv)
 {
 	/* No channel means we were not started by the grader. */
@@ -410,103 +520,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fcntl(CHANNEL_FD, F_SETFD, FD_CLOEXEC);
-#ifdef KIT_EMU
-	cuemu_set_stop_hook(report_stop);
-#endif
-	if (argc < 2)
+	emulator_on_stop(report_stop);
+	const struct harness_verb *verb = NULL;
+	for (size_t i = 0; argc >= 2 && i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		if (strcmp(argv[1], verbs[i].name) == 0)
+			verb = &verbs[i];
+	if (!verb || argc < verb->min_argc || argc > verb->max_argc)
 		usage();
-
-	const char *cmd = argv[1];
-	if (strcmp(cmd, "device") == 0) {
-		send_device();
-	} else if (strcmp(cmd, "correct") == 0 && argc >= 5 && argc % 2 == 1) {
-		const struct lab *lab = need_lab(argv[2]);
-		/* kernel_timeout S: the size's own limit, from the reference's time
-		 * (grader/steps/time_limit.h), for the emulator's watchdog, which
-		 * names the kernel and the line; a GPU has none. */
-		int first = 3;
-		double kernel_timeout = 5;
-		if (strcmp(argv[3], "kernel_timeout") == 0) {
-			kernel_timeout = atof(argv[4]);
-			first = 5;
-			if (!(kernel_timeout > 0) || argc < 7)
-				usage();
-		}
-		(void)kernel_timeout;
-#ifdef KIT_EMU
-		cuemu_set_tracing(0);
-		/* Untraced, the kit's kernels take well under a second at the
-		 * largest emulated sizes; a hang costs this, twice, before the
-		 * grade gives up (correctness.c). */
-		cuemu_set_kernel_timeout(kernel_timeout);
-#endif
-		for (int i = first; i < argc; i += 2) {
-			struct shape s = need_shape(lab, argv[i]);
-			run_correct(lab, &s, strtoull(argv[i + 1], NULL, 10));
-		}
-	} else if (strcmp(cmd, "bench") == 0 && argc >= 6) {
-		const struct lab *lab = need_lab(argv[2]);
-		int runs = atoi(argv[3]), n = 0, at = 5;
-		uint64_t seed = strtoull(argv[4], NULL, 10);
-		struct shape shapes[HARNESS_MAX_BENCH];
-		for (; at < argc && strcmp(argv[at], "sweep") != 0; at++) {
-			if (n == HARNESS_MAX_BENCH)
-				usage();
-			shapes[n++] = need_shape(lab, argv[at]);
-		}
-		/* Lab 4's sweep in the same process: one CUDA context, one start. */
-		int sweep_runs = at + 2 < argc ? atoi(argv[at + 1]) : 0;
-		if (runs < 1 || runs > 10000 || n == 0 || (at < argc && (at + 3 != argc || sweep_runs < 1 ||
-									    sweep_runs > 10000 || !lab_sweep_call)))
-			usage();
-		send_device();
-		bench_sizes(lab, shapes, n, runs, seed);
-		if (at < argc) {
-			struct shape s = need_shape(lab, argv[at + 2]);
-			bench_sweep(lab, &s, sweep_runs, seed);
-		}
-	} else if (strcmp(cmd, "occupancy") == 0 && argc == 4) {
-		need_lab(argv[2]);
-#ifdef KIT_EMU
-		cuemu_set_tracing(0);
-#endif
-		run_occupancy(argv[3]);
-#ifdef KIT_EMU
-	} else if (strcmp(cmd, "analysis") == 0 && (argc == 5 || argc == 6)) {
-		const struct lab *lab = need_lab(argv[2]);
-		struct shape s = need_shape(lab, argv[3]);
-		uint64_t seed = strtoull(argv[4], NULL, 10);
-		/* On a GPU machine, the GPU's multiprocessors: the file sizes its
-		 * grids as it does there (grader/steps/launch_match.h). */
-		if (argc == 6 && (atoi(argv[5]) < 1 || atoi(argv[5]) > 4096))
-			usage();
-		if (argc == 6)
-			cuemu_set_device_sms(atoi(argv[5]));
-		/* The traced blocks: a sample spread over the grid (emu/runtime/
-		 * sample.c), chosen by the run's seed and a secret, so that a file
-		 * that reads the seed on its command line cannot know them. */
-		cuemu_set_sample_seed(seed ^ rng_secret());
-		cuemu_set_tracing(1);
-		/* Every block traced: the work of a scan is summed over all of them
-		 * (block 0 of an add pass adds nothing: a sample would be biased). */
-		cuemu_set_traced_blocks(-1);
-		cuemu_metrics_reset();
-		run_correct(lab, &s, seed);
-		char *metrics = cuemu_metrics_json();
-		if (!metrics)
-			fail("analysis", "the emulator produced no metrics");
-		channel_send(CHANNEL_FD, MSG_METRICS, metrics, strlen(metrics));
-		free(metrics);
-	} else if (strcmp(cmd, "predict") == 0 && (argc == 6 || (argc == 7 && strcmp(argv[6], "computed") == 0))) {
-		const struct lab *lab = need_lab(argv[2]);
-		struct shape s = need_shape(lab, argv[3]);
-		int sms = atoi(argv[5]);
-		if (sms < 1 || sms > 4096)
-			usage();
-		run_predict(lab, &s, strtoull(argv[4], NULL, 10), sms, argc == 7);
-#endif
-	} else {
-		usage();
-	}
+	verb->run(argc, argv);
 	harness_last_frame(MSG_END, NULL, 0, 0);
 }

@@ -30,8 +30,8 @@ void run_predict(const struct lab *lab, const struct shape *s, uint64_t seed, in
 	cuemu_set_device_sms(sms);
 	cuemu_set_kernel_timeout(5);	/* a sampled block waiting for a skipped one never ends */
 	cuemu_metrics_reset();
-	check(cudaMalloc((void **)&d_in, lab->in_count(s) * 4), "cudaMalloc (input)");
-	check(cudaMalloc((void **)&d_out, lab->out_count(s) * 4), "cudaMalloc (output)");
+	kit_check(cudaMalloc((void **)&d_in, lab->in_count(s) * 4), "cudaMalloc (input)");
+	kit_check(cudaMalloc((void **)&d_out, lab->out_count(s) * 4), "cudaMalloc (output)");
 	send_json(MSG_BEGIN, "{\"seed\":\"%llu\"}", (unsigned long long)seed);
 	lab_entry_call(d_in, d_out, s);
 	cudaError_t sync = cudaDeviceSynchronize(), last = cudaGetLastError();
@@ -40,7 +40,7 @@ void run_predict(const struct lab *lab, const struct shape *s, uint64_t seed, in
 		  e ? "\"" : "");
 	char *metrics = cuemu_metrics_json();
 	if (!metrics)
-		fail("predict", "the emulator produced no metrics");
+		kit_fail("predict", "the emulator produced no metrics");
 	channel_send(CHANNEL_FD, MSG_METRICS, metrics, strlen(metrics));
 	free(metrics);
 }

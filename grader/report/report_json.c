@@ -156,6 +156,83 @@ static json_t *step_seconds_json(const struct grade *g)
 	return o;
 }
 
+/* The measured figures, under the keys a report has always had. */
+static int perf_json(json_t *o, const struct perf_figures *f)
+{
+	int rc = 0;
+	if (f->occupancy_pct >= 0) {
+		rc |= put(o, "occupancy_pct", num(f->occupancy_pct));
+		rc |= put(o, "launch", text(f->launch));
+	}
+	if (f->launches)
+		rc |= put(o, "launches", json_deep_copy(f->launches));
+	if (!f->measured)
+		return rc;
+	rc |= put(o, "gbps", num(f->gbps));
+	rc |= put(o, "copy_gbps", num(f->copy_gbps));
+	rc |= put(o, "percent_of_copy", num(f->percent_of_copy));
+	rc |= put(o, "timing_spread", num(f->timing_spread));
+	rc |= put(o, "runs", json_integer(f->runs));
+	rc |= put(o, "bytes", num(f->bytes));
+	rc |= put(o, "peak_gbps", num(f->peak_gbps));
+	if (f->reference_gbps >= 0) {
+		rc |= put(o, "reference_gbps", num(f->reference_gbps));
+		rc |= put(o, "percent_of_reference", num(f->percent_of_reference));
+	}
+	return rc;
+}
+
+static int prediction_json(json_t *o, const struct prediction *p)
+{
+	int rc = 0;
+	if (!p->made)
+		return p->error[0] ? put(o, "prediction_error", text(p->error)) : 0;
+	rc |= put(o, "predicted_percent_of_copy", num(p->percent_of_copy));
+	rc |= put(o, "predicted_for", text(p->gpu));
+	rc |= put(o, "predicted_time_ms", num(p->time_ms));
+	rc |= put(o, "predicted_copy_gbps", num(p->copy_gbps));
+	rc |= put(o, "predicted_dram_bytes", num(p->dram_bytes));
+	rc |= put(o, "predicted_min_bytes", num(p->min_bytes));
+	rc |= put(o, "predicted_launches", json_integer(p->launches));
+	rc |= put(o, "predicted_bound", text(p->bound));
+	rc |= put(o, "predicted_why", text(p->why));
+	rc |= put(o, "predicted_occupancy_pct", num(p->occupancy_pct));
+	return rc;
+}
+
+/* "metrics": the grade's typed figures as one object of named numbers. */
+static json_t *metrics_json(const struct grade *g)
+{
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	int rc = perf_json(o, &g->perf) | prediction_json(o, &g->prediction);
+	if (g->sweep.points)
+		rc |= put(o, "sweep", json_deep_copy(g->sweep.points));
+	else if (g->sweep.error[0])
+		rc |= put(o, "sweep_error", text(g->sweep.error));
+	if (g->figures.shape[0])
+		rc |= put(o, "analysis_shape", text(g->figures.shape));
+	for (int i = 0; i < ANALYSIS_CHECKS; i++)
+		if (g->figures.figure[i] >= 0)
+			rc |= put(o, analysis_checks[i].summary, num(g->figures.figure[i]));
+	if (g->beside.joined)
+		rc |= put(o, "beside_seconds",
+			  json_pack("{s:f, s:f, s:f, s:f}", "occupancy calculator", g->beside.calculator,
+				    "emulator build", g->beside.emulator_build, "prediction",
+				    g->beside.prediction, "analysis", g->beside.analysis));
+	if (g->launch_match.checked)
+		rc |= put(o, "launch_match",
+			  g->launch_match.believed ? json_pack("{s:b}", "believed", 1)
+						   : json_pack("{s:b, s:o}", "believed", 0, "why",
+							       text(g->launch_match.why)));
+	if (rc) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 json_t *report_json(const struct grade *g)
 {
 	json_t *o = json_object();
@@ -180,7 +257,7 @@ json_t *report_json(const struct grade *g)
 	rc |= put(o, "isolation", text(g->isolation_note));
 	rc |= put(o, "tests", array_of_tests(g));
 	rc |= put(o, "groups", groups_json(g));
-	rc |= put(o, "metrics", g->metrics ? json_deep_copy(g->metrics) : json_object());
+	rc |= put(o, "metrics", metrics_json(g));
 	rc |= put(o, "bench", array_of_bench(g));
 	rc |= put(o, "step_seconds", step_seconds_json(g));
 	if (g->analysis)

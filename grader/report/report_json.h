@@ -14,7 +14,8 @@
  *                "status": "failed", "passed": false,
  *                "points": 0, "max_points": 2.5, "message": "..."}],
  *     "groups": {"correctness": {"points": 10, "max_points": 12.5}, ...},
- *     "metrics": {...},            g->metrics, {} when there is none
+ *     "metrics": {...},            the typed parts of g (perf, prediction, sweep,
+ *                                  figures, beside): their figures by name
  *     "bench": [{"shape": "4096x4096", "elements": 16777216, "bytes": 134217728,
  *                "student_gbps": 2765.1, "reference_gbps": 2800,
  *                "copy_gbps": null}],   null: not measured
@@ -47,7 +48,7 @@
 #define REPORT_JSON_MAX_INT_SEED 9007199254740991ull
 
 /* A new JSON object (the caller decrefs it), or NULL when out of memory.
- * It holds copies of g->metrics and g->analysis, not references. */
+ * It holds copies of g's JSON parts (launches, sweep, analysis), not references. */
 json_t *report_json(const struct grade *g);
 
 /* Writes report_json(g) to path, indented, whole or not at all

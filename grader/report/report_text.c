@@ -234,21 +234,18 @@ static void put_group(FILE *out, const struct grade *g, enum test_group grp, int
 }
 
 /* The performance model's prediction, beside the measurement where there is one. */
-static void put_prediction(FILE *out, json_t *metrics)
+static void put_prediction(FILE *out, const struct grade *g)
 {
-	const char *gpu = json_string_value(json_object_get(metrics, "predicted_for"));
-	const char *why = json_string_value(json_object_get(metrics, "predicted_why"));
-	const char *err = json_string_value(json_object_get(metrics, "prediction_error"));
-	json_t *measured = json_object_get(metrics, "percent_of_copy");
-	char line[1024];
-	if (gpu && why) {
-		int n = snprintf(line, sizeof(line), "for %s: about %.0f%% of copy: %s", gpu,
-				 json_number_value(json_object_get(metrics, "predicted_percent_of_copy")), why);
-		if (json_is_number(measured) && n > 0 && (size_t)n < sizeof(line))
+	const struct prediction *p = &g->prediction;
+	char line[1100];
+	if (p->made) {
+		int n = snprintf(line, sizeof(line), "for %s: about %.0f%% of copy: %s", p->gpu,
+				 p->percent_of_copy, p->why);
+		if (g->perf.measured && n > 0 && (size_t)n < sizeof(line))
 			snprintf(line + n, sizeof(line) - (size_t)n, " (measured here: %.1f%%)",
-				 json_number_value(measured));
-	} else if (err) {
-		snprintf(line, sizeof(line), "none: %s", err);
+				 g->perf.percent_of_copy);
+	} else if (p->error[0]) {
+		snprintf(line, sizeof(line), "none: %s", p->error);
 	} else {
 		return;
 	}
@@ -280,7 +277,7 @@ static void put_header(FILE *out, const struct grade *g)
 		put_clean(out, g->band_source, "              ");
 		fputc('\n', out);
 	}
-	put_prediction(out, g->metrics);
+	put_prediction(out, g);
 	if (g->isolation_note[0]) {
 		fputs("  sandbox     ", out);
 		put_clean(out, g->isolation_note, "              ");
@@ -292,20 +289,17 @@ static void put_header(FILE *out, const struct grade *g)
  * lab 4's experiment: bandwidth at each occupancy the sweep reached. */
 static void put_sweep(FILE *out, const struct grade *g)
 {
-	json_t *sweep = json_object_get(g->metrics, "sweep"), *pt;
-	json_t *occ = json_object_get(g->metrics, "occupancy_pct");
-	const char *launch = json_string_value(json_object_get(g->metrics, "launch"));
-	const char *error = json_string_value(json_object_get(g->metrics, "sweep_error"));
+	json_t *sweep = g->sweep.points, *pt;
 	size_t i;
-	if (json_is_number(occ) && launch) {
+	if (g->perf.occupancy_pct >= 0) {
 		fprintf(out, "The kernels your %s() launched ran at up to %.1f%% occupancy: ",
-			g->lab && g->lab->entry ? g->lab->entry : "entry", json_number_value(occ));
-		put_clean(out, launch, "  ");
+			g->lab && g->lab->entry ? g->lab->entry : "entry", g->perf.occupancy_pct);
+		put_clean(out, g->perf.launch, "  ");
 		fputs(".\n", out);
 	}
-	if (error) {
+	if (!sweep && g->sweep.error[0]) {
 		fputs("The occupancy sweep could not be measured: ", out);
-		put_clean(out, error, "  ");
+		put_clean(out, g->sweep.error, "  ");
 		fputs("\n\n", out);
 	}
 	if (json_array_size(sweep) == 0)

@@ -378,16 +378,11 @@ int analysis_checks_present(const struct rubric *r)
 	return n;
 }
 
-/* The checks' figures in g->metrics, for the report and the gradebook. */
+/* The checks' figures in g->figures, for the report and the gradebook. */
 static void summarise(json_t *metrics, struct grade *g)
 {
-	if (!g->metrics)
-		return;
-	for (int i = 0; i < ANALYSIS_CHECKS; i++) {
-		double v = total(metrics, analysis_checks[i].total);
-		if (v >= 0)
-			json_object_set_new(g->metrics, analysis_checks[i].summary, json_real(v));
-	}
+	for (int i = 0; i < ANALYSIS_CHECKS; i++)
+		g->figures.figure[i] = total(metrics, analysis_checks[i].total);
 }
 
 /* Launches that ran traced blocks: without one there is nothing to judge
@@ -419,6 +414,7 @@ static void report_warnings(json_t *metrics, struct grade *g)
 		struct test_result *t = grade_add_test(g, name, GROUP_ANALYSIS, 0);
 		if (!t)
 			return;
+		t->kind = KIND_ANALYSIS_NOTE;
 		test_pass(t, "%s", msg);
 	}
 }
@@ -443,6 +439,8 @@ void analysis_grade(const struct rubric *r, const struct shape *analysed, json_t
 						       note ? 0 : points_share(r->analysis_points, n, k++));
 		if (!t)
 			return;
+		t->kind = KIND_ANALYSIS_CHECK;
+		t->check = i;
 		if (!traced_launches(metrics) && !note) {
 			test_fail(t, "the emulator traced no kernel launch, so there is nothing to "
 				  "analyse: did the entry point launch a kernel?");

@@ -95,7 +95,7 @@ int bench_check_outputs(struct bench_checker *c, uint64_t seed, json_t *timing, 
 	    sscanf(secret_text, "%" SCNx64, &secret) != 1) {
 		snprintf(msg, len, "timing: the harness's report for %s has no checks of its outputs: "
 			 "not believed", where);
-		return -1;
+		return BENCH_NOT_BELIEVED;
 	}
 	uint64_t stream = bench_seed(seed, &c->shape, (long)json_integer_value(extra), secret);
 	uint64_t input_seed = bench_input_seed(seed, &c->shape, secret);
@@ -116,20 +116,20 @@ int bench_check_outputs(struct bench_checker *c, uint64_t seed, json_t *timing, 
 		if (!reported_hash(checked, run, &got)) {
 			snprintf(msg, len, "timing: the harness's report for %s lacks the check of run %d: "
 				 "not believed", where, run + 1);
-			rc = -1;
+			rc = BENCH_NOT_BELIEVED;
 		} else if (got != expected_hash(c, &p)) {
 			snprintf(msg, len, "%s: timed run %d of %d computed a wrong result. Before every timed "
 				 "call the output is poisoned and part of the input changes, and some runs are "
 				 "checked against the reference: each call must compute the whole result from "
 				 "its input (not skip work, or reuse an earlier call's result). No points for "
 				 "speed.", where, run + 1, runs);
-			rc = -1;
+			rc = BENCH_WRONG_RESULT;
 		}
 	}
 	if (rc == 0 && (int)json_array_size(checked) != expected) {
 		snprintf(msg, len, "timing: the harness's report for %s has checks of runs the grader did not "
 			 "choose: not believed", where);
-		rc = -1;
+		rc = BENCH_NOT_BELIEVED;
 	}
 	return rc;
 }

@@ -36,8 +36,11 @@ void bench_checker_close(struct bench_checker *c);
 /* timing: one MSG_TIMING of the checker's shape (its "extra_shared",
  * "secret" and "checked"), of `runs` timed runs, `checks` of them checked
  * (bench_plan_run), with the run's seed. Returns 0 when every checked run's
- * output was the reference's; -1 with a message (naming the run) when one
- * was not, or the checks are not those the seed picks. */
+ * output was the reference's; BENCH_WRONG_RESULT with a message (naming the
+ * run) when one was not; BENCH_NOT_BELIEVED when the checks are not those
+ * the seed picks. */
+#define BENCH_WRONG_RESULT (-1)
+#define BENCH_NOT_BELIEVED (-2)
 int bench_check_outputs(struct bench_checker *c, uint64_t seed, json_t *timing, int runs, int checks,
 			char *msg, size_t len);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "harness/launch_log.h"
+#include "sys/cuda_toolkit.h"
 #include "sys/kit_paths.h"
 #include "sys/isolation.h"
 #include "sys/sandbox.h"
@@ -20,13 +21,15 @@
 #define BUILD_MEMORY_CAP ((size_t)2 << 30)
 #define BUILD_FILE_CAP ((size_t)256 << 20)
 
-/* The compiler's words, and a sentence first when it hit a limit. */
-static void tool_log(const struct child_result *res, const char *step, char *log, size_t loglen)
+/* The compiler's words, and a sentence first when it hit a limit (*why). */
+static void tool_log(const struct child_result *res, const char *step, enum failure_kind *why,
+		     char *log, size_t loglen)
 {
 	const char *out = res->output;
 	int oom = strstr(out, "out of memory") || strstr(out, "memory exhausted") ||
 		  strstr(out, "std::bad_alloc") || res->out_of_memory ||
 		  (res->signaled && res->signal == SIGKILL);
+	*why = oom ? FAILURE_BUILD_OUT_OF_MEMORY : FAILURE_BUILD;
 	if (oom)
 		snprintf(log, loglen, "%s ran out of memory: the build may use at most %zu MiB "
 			 "(a huge #include or a template that never ends?)\n%s", step,
@@ -38,9 +41,10 @@ static void tool_log(const struct child_result *res, const char *step, char *log
 		snprintf(log, loglen, "%s", out);
 }
 
-/* Runs a compiler; its messages go to log. Returns its exit status, or -1. */
+/* Runs a compiler; its messages go to log, and in *why the kind of
+ * failure when it fails. Returns its exit status, or -1. */
 static int run_tool(char *const argv[], const struct isolation_policy *tools, double timeout_s,
-		    const char *step, char *log, size_t loglen)
+		    const char *step, enum failure_kind *why, char *log, size_t loglen)
 {
 	struct sandbox_limits lim = { .wall_s = timeout_s, .output_cap = 64 * 1024, .isolation = tools,
 				      .memory_cap = BUILD_MEMORY_CAP, .resident_cap = BUILD_MEMORY_CAP,
@@ -55,12 +59,13 @@ static int run_tool(char *const argv[], const struct isolation_policy *tools, do
 	if (res.timed_out) {
 		snprintf(log, loglen, "%s took longer than %.0f s and was stopped\n%s", step, timeout_s,
 			 res.output);
+		*why = FAILURE_BUILD_TIME_OUT;
 		status = 1;
 	} else if (res.exited && res.exit_status == 127 && strstr(res.output, "cannot run")) {
 		snprintf(log, loglen, "%s: %s", step, res.output);
 		status = -1;
 	} else {
-		tool_log(&res, step, log, loglen);
+		tool_log(&res, step, why, log, loglen);
 		status = res.exited ? res.exit_status : 1;
 	}
 	child_result_free(&res);
@@ -70,13 +75,7 @@ static int run_tool(char *const argv[], const struct isolation_policy *tools, do
 static const char *nvcc_path(void)
 {
 	static char path[1024];
-	/* The toolkit the Makefile built the harness with, searched in its
-	 * order: nvcc on PATH, else CUDA_HOME, else /usr/local/cuda. */
-	if (find_program("nvcc", path, sizeof(path)))
-		return path;
-	const char *home = getenv("CUDA_HOME");
-	snprintf(path, sizeof(path), "%s/bin/nvcc", home && *home ? home : "/usr/local/cuda");
-	return file_exists(path) ? path : "nvcc";
+	return *cuda_toolkit_path("bin/nvcc", path, sizeof(path)) ? path : "nvcc";
 }
 
 /* nvcc's flags for a submission: the compile's and the preprocessing's. */
@@ -84,7 +83,7 @@ static const char *nvcc_path(void)
 
 static int compile(enum backend backend, const char *submission, const char *obj,
 		   const struct device_info *dev, const struct isolation_policy *tools, double timeout_s,
-		   char *log, size_t loglen)
+		   enum failure_kind *why, char *log, size_t loglen)
 {
 	char arch[32], cc[1024], include[1100], common[1024];
 	/* The kit's headers for labs (lab 4's occupancy.h), never the student's copy. */
@@ -93,11 +92,11 @@ static int compile(enum backend backend, const char *submission, const char *obj
 		snprintf(arch, sizeof(arch), "-arch=sm_%d%d", dev->major, dev->minor);
 		char *argv[] = { (char *)nvcc_path(), NVCC_FLAGS(arch, include), "-c", (char *)submission,
 				 "-o", (char *)obj, NULL };
-		return run_tool(argv, tools, timeout_s, "nvcc", log, loglen);
+		return run_tool(argv, tools, timeout_s, "nvcc", why, log, loglen);
 	}
 	kit_path(cc, sizeof(cc), "build/emu/cuemu-cc");
 	char *argv[] = { cc, include, "-c", (char *)submission, "-o", (char *)obj, NULL };
-	return run_tool(argv, tools, timeout_s, "cuemu-cc", log, loglen);
+	return run_tool(argv, tools, timeout_s, "cuemu-cc", why, log, loglen);
 }
 
 int build_preprocess_cuda(const char *submission, int host_pass, const char *out,
@@ -110,7 +109,8 @@ int build_preprocess_cuda(const char *submission, int host_pass, const char *out
 	/* -E is nvcc's device pass; --cuda its host pass, after cudafe++. */
 	char *argv[] = { (char *)nvcc_path(), NVCC_FLAGS(arch, include), host_pass ? "--cuda" : "-E",
 			 (char *)submission, "-o", (char *)out, NULL };
-	int rc = run_tool(argv, tools, timeout_s, "nvcc's preprocessor", log, loglen);
+	enum failure_kind why = FAILURE_NONE;
+	int rc = run_tool(argv, tools, timeout_s, "nvcc's preprocessor", &why, log, loglen);
 	return rc == 0 ? 0 : rc < 0 ? -1 : 1;
 }
 
@@ -119,8 +119,9 @@ int build_compile_only(enum backend backend, const char *submission, const char 
 		       double timeout_s, char *log, size_t loglen)
 {
 	char obj[1024];
+	enum failure_kind why;
 	snprintf(obj, sizeof(obj), "%s/student-%s.o", work_dir, backend_name(backend));
-	int rc = compile(backend, submission, obj, dev, tools, timeout_s, log, loglen);
+	int rc = compile(backend, submission, obj, dev, tools, timeout_s, &why, log, loglen);
 	return rc == 0 ? 0 : rc < 0 ? -1 : 1;
 }
 
@@ -131,8 +132,8 @@ int build_compile_only(enum backend backend, const char *submission, const char 
  * (device_hash.cu). exit() is wrapped (harness_main.c's __wrap_exit):
  * nothing runs after it. */
 static int link_harness(const struct lab *lab, enum backend backend, const char *obj,
-			const char *exe, const struct isolation_policy *tools, double timeout_s, char *log,
-			size_t loglen)
+			const char *exe, const struct isolation_policy *tools, double timeout_s,
+			enum failure_kind *why, char *log, size_t loglen)
 {
 	char main_o[1024], entry_o[1024], libkit[1024], entry_rel[256], linker[1024], log_o[1024],
 		wrap_o[1024], predict_o[1024], bench_o[1024], hash_o[1024], fill_o[1024];
@@ -164,11 +165,11 @@ static int link_harness(const struct lab *lab, enum backend backend, const char 
 	if (backend == BACKEND_CUDA) {
 		char *argv[] = { linker, "-o", (char *)exe, LAUNCH_LOG_WRAP_FLAGS, "-Xlinker", "--wrap=exit",
 				 main_o, bench_o, log_o, wrap_o, hash_o, fill_o, entry_o, (char *)obj, libkit, NULL };
-		return run_tool(argv, tools, timeout_s, "link", log, loglen);
+		return run_tool(argv, tools, timeout_s, "link", why, log, loglen);
 	}
 	char *argv[] = { linker, "-o", (char *)exe, "-Wl,--wrap=exit", main_o, bench_o, predict_o, entry_o,
 			 (char *)obj, libkit, NULL };
-	return run_tool(argv, tools, timeout_s, "link", log, loglen);
+	return run_tool(argv, tools, timeout_s, "link", why, log, loglen);
 }
 
 /* A main() the student kept for testing (as most code from samples and
@@ -176,11 +177,11 @@ static int link_harness(const struct lab *lab, enum backend backend, const char 
  * so the file builds as nvcc builds it, and is never called. A new file:
  * the sandbox shows the compiler's output to objcopy read-only. */
 static int rename_student_main(const char *compiled, const char *obj, const struct isolation_policy *tools,
-			       double timeout_s, char *log, size_t loglen)
+			       double timeout_s, enum failure_kind *why, char *log, size_t loglen)
 {
 	char *argv[] = { "objcopy", "--redefine-sym", "main=" STUDENT_MAIN_RENAMED, (char *)compiled,
 			 (char *)obj, NULL };
-	return run_tool(argv, tools, timeout_s, "objcopy", log, loglen);
+	return run_tool(argv, tools, timeout_s, "objcopy", why, log, loglen);
 }
 
 int build_submission(const struct lab *lab, enum backend backend, const char *submission,
@@ -191,6 +192,8 @@ int build_submission(const struct lab *lab, enum backend backend, const char *su
 	snprintf(out->student_obj, sizeof(out->student_obj), "%s/student-%s.o", work_dir,
 		 backend_name(backend));
 	snprintf(out->harness, sizeof(out->harness), "%s/" HARNESS_NAME "%s", work_dir, backend_name(backend));
+	out->backend = backend;
+	out->failure = FAILURE_NONE;
 	if (backend == BACKEND_EMU) {
 		char cc[1024];
 		if (!file_exists(kit_path(cc, sizeof(cc), "build/emu/cuemu-cc"))) {
@@ -200,19 +203,16 @@ int build_submission(const struct lab *lab, enum backend backend, const char *su
 	}
 	char compiled[sizeof(out->student_obj) + 16];
 	snprintf(compiled, sizeof(compiled), "%s.compiled", out->student_obj);
-	int rc = compile(backend, submission, compiled, dev, tools, timeout_s, log, loglen);
+	int rc = compile(backend, submission, compiled, dev, tools, timeout_s, &out->failure, log, loglen);
 	if (rc == 0)
-		rc = rename_student_main(compiled, out->student_obj, tools, timeout_s, log, loglen);
-	if (rc != 0)
-		return rc < 0 ? -1 : 1;
-	rc = link_harness(lab, backend, out->student_obj, out->harness, tools, timeout_s, log, loglen);
+		rc = rename_student_main(compiled, out->student_obj, tools, timeout_s, &out->failure, log,
+					 loglen);
+	if (rc == 0)
+		rc = link_harness(lab, backend, out->student_obj, out->harness, tools, timeout_s,
+				  &out->failure, log, loglen);
+	if (rc <= 0)
+		out->failure = FAILURE_NONE;
 	return rc == 0 ? 0 : rc < 0 ? -1 : 1;
-}
-
-int harness_is_emulated(const char *harness)
-{
-	const char *base = strrchr(harness, '/');
-	return strcmp(base ? base + 1 : harness, HARNESS_NAME "emu") == 0;
 }
 
 const char *reference_solution(const struct lab *lab, char *buf, size_t len)

@@ -14,6 +14,10 @@
 struct build_result {
 	char student_obj[1024];	/* the student's object file, for the integrity check */
 	char harness[1024];	/* the linked harness */
+	enum backend backend;	/* what the harness runs on */
+	/* When the build returned 1: FAILURE_BUILD, or the limit the compiler
+	 * hit (FAILURE_BUILD_TIME_OUT, FAILURE_BUILD_OUT_OF_MEMORY). */
+	enum failure_kind failure;
 };
 
 struct isolation_policy;
@@ -33,10 +37,9 @@ int build_submission(const struct lab *lab, enum backend backend, const char *su
  * the harness has the program's main. */
 #define STUDENT_MAIN_RENAMED "cuda_lab_kit_student_main"
 
-/* The linked harness is WORK/harness-BACKEND; 1 for an emulator build (whose
- * memory the kernel may cap: the CUDA runtime maps more than it uses). */
+/* The linked harness is WORK/harness-BACKEND (its backend is in struct
+ * build_result, and travels in struct run_context). */
 #define HARNESS_NAME "harness-"
-int harness_is_emulated(const char *harness);
 
 /* The lab's reference solution, solutions/LAB/FILE, in buf; NULL when the
  * kit has none. */

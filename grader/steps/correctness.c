@@ -19,7 +19,7 @@
 
 /* The output span is guard | output | guard: first the canaries. */
 static int check_guards(const struct lab *lab, const struct shape *s, const uint32_t *span,
-			size_t n, char *msg, size_t len)
+			size_t n, struct failure *f, char *msg, size_t len)
 {
 	char where[64], word[64];
 	shape_format(s, where, sizeof(where));
@@ -28,6 +28,7 @@ static int check_guards(const struct lab *lab, const struct shape *s, const uint
 		lab_format_word(lab->elem, span[before], word, sizeof(word));
 		snprintf(msg, len, "%s: your code wrote before the start of the output: d_out[-%zu] became "
 			 "%s (an index that went negative?)", where, (size_t)GUARD_WORDS - before, word);
+		f->kind = FAILURE_WROTE_BEFORE_OUTPUT;
 		return 0;
 	}
 	size_t after = guard_first_changed(span + GUARD_WORDS + n, GUARD_WORDS);
@@ -36,6 +37,7 @@ static int check_guards(const struct lab *lab, const struct shape *s, const uint
 		snprintf(msg, len, "%s: your code wrote past the end of the output: d_out[%zu] became %s, "
 			 "but the output has only %zu elements (a missing bounds check?)", where, n + after,
 			 word, n);
+		f->kind = FAILURE_WROTE_PAST_OUTPUT;
 		return 0;
 	}
 	return 1;
@@ -69,7 +71,7 @@ static void compare_pieces(size_t begin, size_t end, void *arg)
 }
 
 static int compare_words(const struct lab *lab, const struct shape *s, const uint32_t *got,
-			 const uint32_t *want, size_t n, char *msg, size_t len)
+			 const uint32_t *want, size_t n, struct failure *f, char *msg, size_t len)
 {
 	struct compare_job job = { .got = got, .want = want, .n = n };
 	/* PARALLEL_MAX_THREADS fixed pieces, shared out among the threads. */
@@ -93,6 +95,8 @@ static int compare_words(const struct lab *lab, const struct shape *s, const uin
 		 "are wrong%s.", where, at, w, g,
 		 got[first] == POISON_WORD ? " (never written: still the poison value)" : "", wrong, n,
 		 unwritten ? " (some never written)" : "");
+	f->kind = got[first] == POISON_WORD ? FAILURE_OUTPUT_NOT_WRITTEN : FAILURE_WRONG_OUTPUT;
+	f->first_wrong = (long long)first;
 	return 0;
 }
 
@@ -127,12 +131,15 @@ static void expected_free(struct expected *e)
 
 /* correctness_judge, against `given` when it was computed ahead. */
 static int judge(const struct lab *lab, const struct shape *s, uint64_t seed,
-		 const struct harness_report *rep, const struct expected *given, char *msg, size_t len)
+		 const struct harness_report *rep, const struct expected *given, struct failure *f,
+		 char *msg, size_t len)
 {
 	size_t n_out = lab->out_count(s);
 	char where[64];
 	shape_format(s, where, sizeof(where));
+	memset(f, 0, sizeof(*f));
 	if (rep->corrupt || !rep->done) {
+		harness_abort_failure(rep, f);
 		harness_explain_abort(rep, lab->entry, where, msg, len);
 		return 0;
 	}
@@ -142,37 +149,42 @@ static int judge(const struct lab *lab, const struct shape *s, uint64_t seed,
 		const char *detail = json_string_value(json_object_get(rep->done, "detail"));
 		snprintf(msg, len, "%s: CUDA error %s (%s) during %s()%s%s", where, cuda_error,
 			 text ? text : "", lab->entry, detail && *detail ? ": " : "", detail ? detail : "");
+		f->kind = FAILURE_CUDA_ERROR;
+		snprintf(f->name, sizeof(f->name), "%.64s", cuda_error);
 		return 0;
 	}
 	if (rep->outputs != 1 || rep->output_words != GUARD_WORDS + n_out + GUARD_WORDS) {
 		snprintf(msg, len, "%s: the harness's report is incomplete (an output of %zu words, "
 			 "expected %zu): was the process disturbed?", where, rep->output_words,
 			 (size_t)(GUARD_WORDS + n_out + GUARD_WORDS));
+		f->kind = FAILURE_INCOMPLETE_REPORT;
 		return 0;
 	}
-	if (!check_guards(lab, s, rep->output, n_out, msg, len))
+	if (!check_guards(lab, s, rep->output, n_out, f, msg, len))
 		return 0;
 	/* Nothing from the child is used but its output. */
 	struct expected own = { 0 };
 	const struct expected *e = given && given->want ? given : &own;
 	if (!e->want && expect(lab, s, seed, &own) < 0) {
 		snprintf(msg, len, "%s: the grader ran out of memory for the reference", where);
+		f->kind = FAILURE_GRADER;
 		return 0;
 	}
-	int ok = compare_words(lab, s, rep->output + GUARD_WORDS, e->want, n_out, msg, len);
+	int ok = compare_words(lab, s, rep->output + GUARD_WORDS, e->want, n_out, f, msg, len);
 	expected_free(&own);
 	if (ok && json_is_true(json_object_get(rep->done, "input_changed"))) {
 		snprintf(msg, len, "%s: the output is right, but your code wrote into d_in, which is const "
 			 "input", where);
+		f->kind = FAILURE_WROTE_INPUT;
 		return 0;
 	}
 	return ok;
 }
 
 int correctness_judge(const struct lab *lab, const struct shape *s, uint64_t seed,
-		      const struct harness_report *rep, char *msg, size_t len)
+		      const struct harness_report *rep, struct failure *f, char *msg, size_t len)
 {
-	return judge(lab, s, seed, rep, NULL, msg, len);
+	return judge(lab, s, seed, rep, NULL, f, msg, len);
 }
 
 /* Every size's expected output, computed by a thread of the grader while
@@ -215,7 +227,7 @@ static struct size_watch *watch_sizes(const struct run_context *ctx, const struc
 	struct size_watch *w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
-	int emulated = harness_is_emulated(ctx->harness);
+	int emulated = ctx->backend == BACKEND_EMU;
 	w->limit_s[0] = ctx->rubric->test_timeout_s;
 	for (int i = 0; i < n; i++) {
 		double l = reference_times_limit(ctx->rubric, times, first + i).limit_s;
@@ -241,7 +253,7 @@ static void explain_stop(const struct run_context *ctx, const struct reference_t
 	time_limit_explain(&rule, &l, times->where, why, sizeof(why));
 	if (!rep->child.timed_out)	/* the emulator's watchdog, at the size's limit */
 		snprintf(msg + at, len - at, "\n(the limit: %s)", why);
-	else if (w && w->stopped && w->stopped_stage > 0 && harness_is_emulated(ctx->harness))
+	else if (w && w->stopped && w->stopped_stage > 0 && ctx->backend == BACKEND_EMU)
 		snprintf(msg + at, len - at, "\n(stopped after %.1f s on the clock: the limit, %s, with "
 			 "the emulator's slack for a busy machine)", w->stopped_after_s, why);
 	else if (w && w->stopped && w->stopped_stage > 0)
@@ -264,26 +276,28 @@ static int run_alone(const struct run_context *ctx, const struct reference_times
 	/* A kernel that hung twice will hang again: the rest of the sizes
 	 * would only cost a time limit each. */
 	if (g->hangs >= HANGS_BEFORE_GIVING_UP) {
-		test_fail(t, "%s: not run: %s() already ran past the time limit on %d sizes", shape_text,
-			  ctx->lab->entry, g->hangs);
+		test_fail_as(t, FAILURE_NOT_RUN, "%s: not run: %s() already ran past the time limit on %d "
+			     "sizes", shape_text, ctx->lab->entry, g->hangs);
 		return 0;
 	}
 	struct harness_report rep;
 	struct size_watch *w = watch_sizes(ctx, times, i, 1);
 	double limit_s = reference_times_limit(ctx->rubric, times, i).limit_s;
 	if (harness_correct(ctx, shape, seed, limit_s, w ? &w->watch : NULL, &rep, err, sizeof(err)) < 0) {
-		test_fail(t, "the grader could not start the harness: %s", err);
+		test_fail_as(t, FAILURE_NOT_STARTED, "the grader could not start the harness: %s", err);
 		free(w);
 		return 0;
 	}
 	char msg[TEST_MESSAGE_LEN];
+	struct failure f;
 	g->hangs += harness_hung(&rep);
-	int ok = correctness_judge(ctx->lab, shape, seed, &rep, msg, sizeof(msg));
+	int ok = correctness_judge(ctx->lab, shape, seed, &rep, &f, msg, sizeof(msg));
 	if (ok) {
 		test_pass(t, "%s", "");
 	} else {
 		explain_stop(ctx, times, &rep, w ? &w->watch : NULL, i, msg, sizeof(msg));
 		test_fail(t, "%s", msg);
+		t->failure = f;
 	}
 	harness_report_free(&rep);
 	free(w);
@@ -316,9 +330,10 @@ static int run_shared(const struct run_context *ctx, const struct reference_time
 	int began = started ? harness_split(&whole, parts, n) : 0, settled = 0;
 	*hung = started && harness_hung(&whole);
 	char msg[TEST_MESSAGE_LEN];
+	struct failure f;
 	while (settled < began && parts[settled].done &&
-	       judge(ctx->lab, &shapes[settled], seeds[settled], &parts[settled], &job.e[settled], msg,
-		     sizeof(msg))) {
+	       judge(ctx->lab, &shapes[settled], seeds[settled], &parts[settled], &job.e[settled], &f,
+		     msg, sizeof(msg))) {
 		test_pass(tests[settled], "%s", "");
 		settled++;
 	}
@@ -345,6 +360,8 @@ int correctness_run(const struct run_context *ctx, enum backend backend,
 		shape_format(&shapes[i], shape_text, sizeof(shape_text));
 		snprintf(name, sizeof(name), "correctness %s", shape_text);
 		tests[i] = grade_add_test(g, name, GROUP_CORRECTNESS, points_share(r->correctness_points, n, i));
+		if (tests[i])
+			tests[i]->shape = shapes[i];
 		seeds[i] = rng_test_seed(ctx->seed, ctx->salt, (unsigned)i);
 	}
 	/* On a GPU a process costs a CUDA context; the emulator has none to share. */

@@ -17,9 +17,10 @@ int correctness_run(const struct run_context *ctx, enum backend backend,
 /*
  * Judges one harness run against the reference for (shape, seed): the
  * canaries, then every word. Used for correctness and for the output of
- * the analysis run. Returns 1 if correct; otherwise writes why into msg.
+ * the analysis run. Returns 1 if correct; otherwise writes why into msg,
+ * and what went wrong, as data, into f.
  */
 int correctness_judge(const struct lab *lab, const struct shape *s, uint64_t seed,
-		      const struct harness_report *rep, char *msg, size_t len);
+		      const struct harness_report *rep, struct failure *f, char *msg, size_t len);
 
 #endif

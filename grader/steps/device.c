@@ -47,3 +47,19 @@ int device_probe(struct device_info *d, const char *gpu)
 	harness_report_free(&rep);
 	return 0;
 }
+
+int backend_resolve(enum backend asked, const struct device_info *dev, enum backend *out,
+		    char *why, size_t len)
+{
+	if (asked == BACKEND_EMU || (asked == BACKEND_AUTO && !dev->present)) {
+		*out = BACKEND_EMU;
+		return 0;
+	}
+	if (!dev->present) {
+		snprintf(why, len, "--backend cuda: no CUDA device here (%s); --backend emu runs the "
+			 "emulator instead", dev->why_absent);
+		return -1;
+	}
+	*out = BACKEND_CUDA;
+	return 0;
+}

@@ -1,6 +1,11 @@
-/* The GPU this machine has, as the CUDA runtime reports it. */
+/* The GPU this machine has, as the CUDA runtime reports it, and the
+ * backend a grade uses on it. */
 #ifndef GRADER_DEVICE_H
 #define GRADER_DEVICE_H
+
+#include <stddef.h>
+
+#include "steps/grade.h"
 
 struct device_info {
 	int present;
@@ -17,5 +22,9 @@ struct device_info {
  * hang it), seeing gpu as its CUDA_VISIBLE_DEVICES (NULL: the grader's
  * own), and fills d. Returns 0; d->present says whether there is a GPU. */
 int device_probe(struct device_info *d, const char *gpu);
+
+/* Resolves auto to cuda or emu. Returns 0, or -1 with why (cuda asked, none here). */
+int backend_resolve(enum backend asked, const struct device_info *dev, enum backend *out,
+		    char *why, size_t len);
 
 #endif

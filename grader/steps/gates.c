@@ -9,24 +9,21 @@ static void withhold(struct test_result *t, const char *why)
 {
 	char was[TEST_MESSAGE_LEN];
 	snprintf(was, sizeof(was), "%s", t->message);
-	t->points = 0;
-	t->status = TEST_FAILED;
-	snprintf(t->message, sizeof(t->message), "no points: %s%s%.900s", why, was[0] ? ". " : "", was);
+	test_fail_as(t, FAILURE_GATE_SHUT, "no points: %s%s%.900s", why, was[0] ? ". " : "", was);
 }
 
 /* The analysis test of check i: passed, or why the gate stays shut. */
 static int check_passed(const struct grade *g, int check, char *why, size_t len)
 {
-	char name[64];
-	snprintf(name, sizeof(name), "analysis: %s", analysis_checks[check].name);
+	const char *name = analysis_checks[check].name;
 	for (int i = 0; i < g->n_tests; i++)
-		if (strcmp(g->tests[i].name, name) == 0) {
+		if (g->tests[i].kind == KIND_ANALYSIS_CHECK && g->tests[i].check == check) {
 			if (g->tests[i].status == TEST_PASSED)
 				return 1;
-			snprintf(why, len, "%s \"%s\" passes, and it did not", GATE_WHY, name);
+			snprintf(why, len, "%s \"analysis: %s\" passes, and it did not", GATE_WHY, name);
 			return 0;
 		}
-	snprintf(why, len, "%s \"%s\" passes, and it could not be checked", GATE_WHY, name);
+	snprintf(why, len, "%s \"analysis: %s\" passes, and it could not be checked", GATE_WHY, name);
 	return 0;
 }
 

@@ -16,9 +16,9 @@
 
 #include "steps/grade.h"
 
-/* How the message of a performance test a gate kept shut begins. */
+/* How the message of a performance test a gate kept shut begins (its
+ * failure is FAILURE_GATE_SHUT). */
 #define GATE_WHY "the performance points count only when"
-#define GATE_SHUT "no points: " GATE_WHY
 
 void gates_apply(const struct rubric *r, int kernel_correct, struct grade *g);
 

@@ -1,5 +1,6 @@
 /* The grade record: tests, points and the exit status they add up to. */
 #include "steps/grade.h"
+#include "sys/text_replace.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -10,16 +11,28 @@ void grade_init(struct grade *g, const struct lab *lab)
 {
 	memset(g, 0, sizeof(*g));
 	g->lab = lab;
-	g->metrics = json_object();
+	g->perf.reference_gbps = -1;
+	g->perf.occupancy_pct = -1;
+	for (int i = 0; i < ANALYSIS_CHECKS; i++)
+		g->figures.figure[i] = -1;
 }
 
 void grade_free(struct grade *g)
 {
-	json_decref(g->metrics);
+	json_decref(g->perf.launches);
+	json_decref(g->sweep.points);
 	json_decref(g->analysis);
-	g->metrics = NULL;
-	g->analysis = NULL;
+	g->perf.launches = g->sweep.points = g->analysis = NULL;
 }
+
+/* The kind of a group's usual test; the steps that add others say so. */
+static const enum test_kind default_kind[GROUP_COUNT] = {
+	[GROUP_BUILD] = KIND_BUILD,
+	[GROUP_CORRECTNESS] = KIND_SIZE,
+	[GROUP_PERFORMANCE] = KIND_BANDWIDTH,
+	[GROUP_ANALYSIS] = KIND_ANALYSIS,
+	[GROUP_INTEGRITY] = KIND_SYMBOLS,
+};
 
 struct test_result *grade_add_test(struct grade *g, const char *name, enum test_group group,
 				   double max_points)
@@ -30,6 +43,7 @@ struct test_result *grade_add_test(struct grade *g, const char *name, enum test_
 	memset(t, 0, sizeof(*t));
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	t->group = group;
+	t->kind = default_kind[group];
 	t->max_points = max_points;
 	t->status = TEST_SKIPPED;
 	return t;
@@ -51,6 +65,15 @@ void test_pass(struct test_result *t, const char *fmt, ...)
 	va_end(ap);
 	t->status = TEST_PASSED;
 	t->points = t->max_points;
+	memset(&t->failure, 0, sizeof(t->failure));
+}
+
+static void set_failed(struct test_result *t, enum failure_kind kind)
+{
+	t->status = TEST_FAILED;
+	t->points = 0;
+	memset(&t->failure, 0, sizeof(t->failure));
+	t->failure.kind = kind;
 }
 
 void test_fail(struct test_result *t, const char *fmt, ...)
@@ -59,8 +82,16 @@ void test_fail(struct test_result *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	set_message(t, fmt, ap);
 	va_end(ap);
-	t->status = TEST_FAILED;
-	t->points = 0;
+	set_failed(t, FAILURE_OTHER);
+}
+
+void test_fail_as(struct test_result *t, enum failure_kind kind, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	set_message(t, fmt, ap);
+	va_end(ap);
+	set_failed(t, kind);
 }
 
 double points_round(double v)
@@ -102,31 +133,13 @@ double grade_group_points(const struct grade *g, enum test_group group)
 	return points_round(s);
 }
 
-/* Every occurrence of from in buf (of size len) becomes to. */
-static void replace_all(char *buf, size_t len, const char *from, const char *to)
-{
-	size_t nf = strlen(from), nt = strlen(to);
-	if (nf == 0)
-		return;
-	for (char *p = strstr(buf, from); p; p = strstr(p + nt, from)) {
-		size_t tail = strlen(p + nf);
-		if ((size_t)(p - buf) + nt + 1 > len)
-			break;
-		if ((size_t)(p - buf) + nt + tail + 1 > len)
-			tail = len - 1 - (size_t)(p - buf) - nt;	/* truncate the end, not the name */
-		memmove(p + nt, p + nf, tail);
-		p[nt + tail] = '\0';
-		memcpy(p, to, nt);
-	}
-}
-
 void grade_replace_path(struct grade *g, const char *from, const char *to)
 {
-	replace_all(g->build_log, sizeof(g->build_log), from, to);
-	replace_all(g->internal_message, sizeof(g->internal_message), from, to);
-	replace_all(g->submission, sizeof(g->submission), from, to);
+	text_replace_all(g->build_log, sizeof(g->build_log), from, to);
+	text_replace_all(g->internal_message, sizeof(g->internal_message), from, to);
+	text_replace_all(g->submission, sizeof(g->submission), from, to);
 	for (int i = 0; i < g->n_tests; i++)
-		replace_all(g->tests[i].message, sizeof(g->tests[i].message), from, to);
+		text_replace_all(g->tests[i].message, sizeof(g->tests[i].message), from, to);
 }
 
 int grade_passed(const struct grade *g)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "labs/lab.h"
+#include "steps/analysis_check.h"
 #include "steps/rubric.h"
 
 enum test_group {
@@ -35,13 +36,84 @@ enum test_status {
 
 enum backend { BACKEND_AUTO, BACKEND_CUDA, BACKEND_EMU };
 
+/* What a test checks. Its group says where its points count; its kind
+ * says what it is, so that no later stage reads that from its name. */
+enum test_kind {
+	KIND_OTHER,
+	KIND_BUILD,		/* compiling and linking */
+	KIND_SYMBOLS,		/* the integrity check of the object file */
+	KIND_SIZE,		/* the entry point's output at one size (test_result.shape) */
+	KIND_OCCUPANCY,		/* lab 4's occupancy calculator against the API */
+	KIND_BANDWIDTH,		/* the timed (or predicted) performance */
+	KIND_ANALYSIS,		/* the emulator's run as a whole (no check ran) */
+	KIND_ANALYSIS_CHECK,	/* one check of the emulator's metrics (test_result.check) */
+	KIND_ANALYSIS_NOTE,	/* one of the emulator's warnings, no points */
+	KIND_UNREACHED,		/* a group's points the grade never came to */
+};
+
+/* What went wrong, as data: the gradebook, the gates and the summaries
+ * switch on it, never on a message (which may quote the student's output,
+ * or the compiler quoting the student's source). */
+enum failure_kind {
+	FAILURE_NONE,
+	FAILURE_WRONG_OUTPUT,		/* first_wrong: the first wrong element */
+	FAILURE_OUTPUT_NOT_WRITTEN,	/* the first wrong element still held the poison */
+	FAILURE_WROTE_BEFORE_OUTPUT,
+	FAILURE_WROTE_PAST_OUTPUT,
+	FAILURE_WROTE_INPUT,
+	FAILURE_INCOMPLETE_REPORT,	/* the harness's output frame had the wrong size */
+	FAILURE_CHANNEL_TAMPERED,
+	FAILURE_CRASH,			/* signal */
+	FAILURE_TIME_LIMIT,		/* the grader's limit, or the emulator's watchdog */
+	FAILURE_OUT_OF_MEMORY,		/* the process passed its memory cap */
+	FAILURE_EMULATOR_STOPPED,	/* the emulator ended the program (not a time-out) */
+	FAILURE_CUDA_ERROR,		/* name: the error's name */
+	FAILURE_EXIT_INSIDE_CALL,	/* the process ended inside the entry point */
+	FAILURE_BEFORE_CALL,		/* the harness failed before calling the entry point */
+	FAILURE_AFTER_CALL,		/* the harness failed after it returned */
+	FAILURE_DIED_BEFORE_CALL,	/* the process ended before the call */
+	FAILURE_NOT_STARTED,		/* the grader could not start the child */
+	FAILURE_NOT_RUN,		/* not run: the kernel hung on earlier sizes */
+	FAILURE_GRADER,			/* the grader's own trouble (memory for the reference) */
+	FAILURE_REFUSED,		/* refusal, name: the symbol */
+	FAILURE_SYMBOL_CHECK,		/* the symbol check itself could not run */
+	FAILURE_TIMINGS_NOT_BELIEVED,
+	FAILURE_SLOW,			/* measured, and below full points */
+	FAILURE_GATE_SHUT,		/* points withheld by a gate (gates.h) */
+	FAILURE_BUILD,			/* the compiler or linker refused the file */
+	FAILURE_BUILD_TIME_OUT,
+	FAILURE_BUILD_OUT_OF_MEMORY,
+	FAILURE_NOT_BELIEVED,		/* the analysis is of another program than the GPU's */
+	FAILURE_OTHER,			/* the message says it all */
+};
+
+/* Why the symbol check refused a file (FAILURE_REFUSED). */
+enum refusal {
+	REFUSED_OTHER,			/* the emulator's controls, a system call of its own */
+	REFUSED_CALL,			/* calls a function the rubric forbids */
+	REFUSED_CALL_NOT_ALLOWED,	/* calls a function the lab does not allow */
+	REFUSED_DEFINITION,		/* defines a forbidden name or a library's */
+};
+
+struct failure {
+	enum failure_kind kind;
+	int signal;			/* FAILURE_CRASH */
+	long long first_wrong;		/* FAILURE_WRONG_OUTPUT, FAILURE_OUTPUT_NOT_WRITTEN */
+	enum refusal refusal;		/* FAILURE_REFUSED */
+	char name[168];			/* the CUDA error's name; the refused symbol */
+};
+
 #define GRADE_MAX_TESTS 64
 #define TEST_MESSAGE_LEN 1024
 
 struct test_result {
-	char name[64];		/* "correctness 31x33" */
+	char name[64];		/* "correctness 31x33": display only */
 	enum test_group group;
+	enum test_kind kind;
+	int check;		/* KIND_ANALYSIS_CHECK: its enum analysis_check */
+	struct shape shape;	/* KIND_SIZE: the size it ran */
 	enum test_status status;
+	struct failure failure;	/* what went wrong; kind FAILURE_NONE when passed */
 	double points;
 	double max_points;
 	char message[TEST_MESSAGE_LEN];	/* why, in a student's words; "" when passed */
@@ -59,13 +131,70 @@ struct bench_point {
 #define GRADE_MAX_BENCH 32
 #define GRADE_MAX_STEPS 16
 
+/* The performance test's figures, measured on a GPU (performance.c). */
+struct perf_figures {
+	int measured;			/* gbps .. peak_gbps hold a timing that was believed */
+	double gbps, copy_gbps;
+	double percent_of_copy;
+	double timing_spread;		/* (q3 - q1) / median of the kernel's times */
+	int runs;
+	double bytes, peak_gbps;
+	double reference_gbps;		/* the reference timed beside; < 0: none */
+	double percent_of_reference;
+	double occupancy_pct;		/* the highest of the launches; < 0: none recorded */
+	char launch[224];		/* the launch of that occupancy */
+	json_t *launches;		/* the launch log at the graded size, or NULL */
+};
+
+/* The performance model's prediction for a GPU (prediction.c). */
+struct prediction {
+	int made;			/* the fields below hold one */
+	char gpu[128];			/* the GPU it is for */
+	double percent_of_copy;
+	double time_ms, copy_gbps, dram_bytes, min_bytes;
+	long launches;
+	char bound[32];			/* model_bound_name() */
+	char why[800];			/* its explanation, for the report */
+	double occupancy_pct;
+	char error[TEST_MESSAGE_LEN];	/* why none was made; "" when none was tried */
+};
+
+/* Lab 4: bandwidth against occupancy, timed by the performance child. */
+struct sweep {
+	json_t *points;			/* its MSG_TIMINGs, each with its occupancy, or NULL */
+	char error[TEST_MESSAGE_LEN];	/* why there are no points believed; "" */
+};
+
+/* The analysis run's figures (analysis.c), one per check. */
+struct analysis_figures {
+	char shape[64];			/* the size analysed; "" when none ran */
+	double figure[ANALYSIS_CHECKS];	/* the check's total; < 0 when absent */
+};
+
+/* On a GPU: did the emulator's build launch what nvcc's build launches at
+ * the analysis shape (launch_match.h)? */
+struct launch_match {
+	int checked;			/* the comparison ran */
+	int believed;			/* the launches were the same */
+	char why[TEST_MESSAGE_LEN / 2];	/* the first difference, when not */
+};
+
+/* How long the steps that ran beside the grade took (side.h). */
+struct beside_seconds {
+	int joined;
+	double calculator, emulator_build, prediction, analysis;
+};
+
 struct grade {
 	const struct lab *lab;
 	enum backend backend;		/* the one actually used */
 	char device[128];		/* "NVIDIA H100 80GB HBM3" or "CPU emulator" */
 	char submission[512];		/* the graded file */
 	uint64_t seed;
-	char band_source[256];		/* which band performance was scored against, and why */
+	char band_source[768];		/* which band performance was scored against, and why */
+	/* Why the reference solution was not timed beside the submission (it
+	 * did not build, its timing failed), or "": said in band_source. */
+	char reference_failure[512];
 
 	struct test_result tests[GRADE_MAX_TESTS];
 	int n_tests;
@@ -79,7 +208,12 @@ struct grade {
 	char internal_message[512];
 
 	int hangs;			/* correctness runs stopped at their time limit */
-	json_t *metrics;		/* measured figures: GB/s, % of copy, sectors per request ... */
+	struct perf_figures perf;
+	struct prediction prediction;
+	struct sweep sweep;
+	struct analysis_figures figures;
+	struct beside_seconds beside;
+	struct launch_match launch_match;
 	json_t *analysis;		/* the emulator's metrics (MSG_METRICS), or NULL */
 
 	/* How the untrusted children ran (isolation_describe): bubblewrap or
@@ -104,6 +238,9 @@ void test_pass(struct test_result *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void test_fail(struct test_result *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* test_fail with what went wrong as data. */
+void test_fail_as(struct test_result *t, enum failure_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Points as every report writes them: rounded to 2 decimals. */
 double points_round(double v);
@@ -126,7 +263,7 @@ int grade_passed(const struct grade *g);
  * messages): the grader's copy of a file becomes the student's own name. */
 void grade_replace_path(struct grade *g, const char *from, const char *to);
 
-/* The exit status DESIGN.md fixes: 0, 1, 3 or 4. */
+/* The exit status (./grade --help): 0, 1, 3 or 4. */
 int grade_exit_status(const struct grade *g);
 
 const char *group_name(enum test_group group);	/* "correctness" */

@@ -25,22 +25,6 @@
 #include "steps/scale.h"
 #include "steps/side.h"
 
-int backend_resolve(enum backend asked, const struct device_info *dev, enum backend *out,
-		    char *why, size_t len)
-{
-	if (asked == BACKEND_EMU || (asked == BACKEND_AUTO && !dev->present)) {
-		*out = BACKEND_EMU;
-		return 0;
-	}
-	if (!dev->present) {
-		snprintf(why, len, "--backend cuda: no CUDA device here (%s); --backend emu runs the "
-			 "emulator instead", dev->why_absent);
-		return -1;
-	}
-	*out = BACKEND_CUDA;
-	return 0;
-}
-
 /* What the emulator's fork does, in turn (beside_emulator), and times. */
 enum { EMU_BUILD, EMU_PREDICTION, EMU_ANALYSIS, EMU_PARTS };
 
@@ -72,14 +56,24 @@ struct grade_run {
 static struct run_context context_for(const struct grade_run *run, const char *harness)
 {
 	const struct grade_request *req = run->req;
-	return (struct run_context){ req->lab, req->rubric, harness, req->work_dir, req->seed, req->salt,
-				     req->isolation, req->gpu,
-				     /* the batch's GPU lock, child by child */
-				     run->backend == BACKEND_CUDA ? req->gpu_phase : NULL,
-				     req->gpu_phase_arg, run->backend == BACKEND_CUDA ? run->dev->sms : 0 };
+	return (struct run_context){
+		.lab = req->lab,
+		.rubric = req->rubric,
+		.harness = harness,
+		.backend = run->backend,
+		.work_dir = req->work_dir,
+		.seed = req->seed,
+		.salt = req->salt,
+		.isolation = req->isolation,
+		.gpu = req->gpu,
+		/* the batch's GPU lock, child by child */
+		.gpu_phase = run->backend == BACKEND_CUDA ? req->gpu_phase : NULL,
+		.gpu_phase_arg = req->gpu_phase_arg,
+		.device_sms = run->backend == BACKEND_CUDA ? run->dev->sms : 0,
+	};
 }
 
-/* 1. Build. */
+/* Build: nvcc, or the emulator's compiler, and the harness linked. */
 static int step_build(struct grade_run *run, struct grade *g)
 {
 	const struct grade_request *req = run->req;
@@ -99,13 +93,13 @@ static int step_build(struct grade_run *run, struct grade *g)
 		test_fail(t, "the kit could not build: %s", g->build_log);
 	} else {
 		g->build_failed = 1;
-		test_fail(t, "%s did not compile; the compiler's messages are below",
-			  req->submission);
+		test_fail_as(t, run->built.failure, "%s did not compile; the compiler's messages are below",
+			     req->submission);
 	}
 	return 0;
 }
 
-/* 2. Integrity: nothing runs that calls what the lab forbids. */
+/* Integrity: nothing runs that calls what the lab forbids. */
 static int step_integrity(struct grade_run *run, struct grade *g)
 {
 	const struct grade_request *req = run->req;
@@ -116,7 +110,7 @@ static int step_integrity(struct grade_run *run, struct grade *g)
 				    req->rubric->build_timeout_s, &g->tests[g->n_tests - 1]);
 }
 
-/* 3. Correctness, one child per size. */
+/* Correctness: every size of the rubric. */
 static int step_correctness(struct grade_run *run, struct grade *g)
 {
 	struct reference_times times;
@@ -131,16 +125,11 @@ static int step_correctness(struct grade_run *run, struct grade *g)
 }
 
 /* Lab 4's calculator: its own tests, which do not hold back the timing of a
- * correct kernel. */
-static void occupancy_check(struct grade_run *run, struct grade *g)
-{
-	occupancy_check_run(&run->ctx, run->backend, run->req->occupancy_table, g);
-}
-
+ * correct kernel; here unless it runs beside (step_calculator_beside). */
 static int step_occupancy_check(struct grade_run *run, struct grade *g)
 {
 	if (!run->calculator.pid)
-		occupancy_check(run, g);
+		occupancy_check_run(&run->ctx, run->backend, run->req->occupancy_table, g);
 	return 1;
 }
 
@@ -181,7 +170,7 @@ static const struct build_result *emu_build(struct grade_run *run)
 }
 
 /* The emulator's build as a part of the fork (beside_emulator), timed on its own. */
-static void emu_build_step(struct grade_run *run, struct grade *g)
+static void emulator_build(struct grade_run *run, struct grade *g)
 {
 	(void)g;
 	emu_build(run);
@@ -190,7 +179,7 @@ static void emu_build_step(struct grade_run *run, struct grade *g)
 /* The performance model's prediction (of a kernel that ends): graded in the
  * emulator for a correct kernel, shown beside the measurement on a GPU it
  * knows. */
-static void predict(struct grade_run *run, struct grade *g)
+static void emulator_prediction(struct grade_run *run, struct grade *g)
 {
 	char gpu[128];
 	if (g->hangs || prediction_gpu(run->req->rubric, run->backend == BACKEND_CUDA ? run->dev->name : NULL,
@@ -199,15 +188,15 @@ static void predict(struct grade_run *run, struct grade *g)
 	const struct build_result *e = emu_build(run);
 	if (e)
 		prediction_run(&run->ctx, e->harness, gpu, g);
-	else if (g->metrics)
-		json_object_set_new(g->metrics, "prediction_error",
-				    json_string("the emulator could not build this file"));
+	else
+		snprintf(g->prediction.error, sizeof(g->prediction.error),
+			 "the emulator could not build this file");
 }
 
 static int step_prediction(struct grade_run *run, struct grade *g)
 {
 	if (!run->emulator.pid)
-		predict(run, g);
+		emulator_prediction(run, g);
 	return 1;
 }
 
@@ -216,8 +205,7 @@ static int step_prediction(struct grade_run *run, struct grade *g)
 static int step_reference(struct grade_run *run, struct grade *g)
 {
 	const struct grade_request *req = run->req;
-	char ref_dir[1100], log[8192];
-	(void)g;
+	char ref_dir[1100], log[8192] = "";
 	run->ref_harness = req->reference_harness;
 	if (run->backend != BACKEND_CUDA || run->failed || !req->time_reference || run->ref_harness ||
 	    req->reference_timing)
@@ -226,16 +214,19 @@ static int step_reference(struct grade_run *run, struct grade *g)
 	/* The compilers write there as the run's folder's owner (a sandbox uid
 	 * when the grader is root). */
 	struct stat st;
-	if (make_dirs(ref_dir) == 0 && stat(req->work_dir, &st) == 0 &&
-	    chown(ref_dir, st.st_uid, st.st_gid) == 0 &&
-	    build_reference(req->lab, ref_dir, run->dev, isolation_for_tools(req->isolation),
-			    req->rubric->build_timeout_s, &run->ref, log,
-			    sizeof(log)) == 0)
+	if (make_dirs(ref_dir) < 0 || stat(req->work_dir, &st) < 0 || chown(ref_dir, st.st_uid, st.st_gid) < 0)
+		snprintf(g->reference_failure, sizeof(g->reference_failure), "the reference solution "
+			 "could not be built: no folder %.300s", ref_dir);
+	else if (build_reference(req->lab, ref_dir, run->dev, isolation_for_tools(req->isolation),
+				 req->rubric->build_timeout_s, &run->ref, log, sizeof(log)) == 0)
 		run->ref_harness = run->ref.harness;
+	else	/* the compiler's first line says why */
+		snprintf(g->reference_failure, sizeof(g->reference_failure), "the reference solution "
+			 "did not build: %.*s", (int)(strcspn(log, "\n") < 400 ? strcspn(log, "\n") : 400), log);
 	return 1;
 }
 
-/* 4. Performance, on a GPU, for a correct kernel only; beside the reference.
+/* Performance, on a GPU, for a correct kernel only; beside the reference.
  * Lab 4's sweep is timed by the same child, after the graded sizes. */
 static int step_performance(struct grade_run *run, struct grade *g)
 {
@@ -260,7 +251,7 @@ static int step_occupancy_sweep(struct grade_run *run, struct grade *g)
  * The emulator's analysis on a small input: coalescing, bank conflicts,
  * races, work. Runs on a GPU machine too, from its own emulated build.
  */
-static void analyse(const struct grade_request *req, const struct run_context *ctx,
+static void analyse_build(const struct grade_request *req, const struct run_context *ctx,
 		    const struct build_result *use, int refused, const char *build_log, struct grade *g)
 {
 	const struct rubric *r = req->rubric;
@@ -281,30 +272,34 @@ static void analyse(const struct grade_request *req, const struct run_context *c
 	struct shape shape = analysis_shape_choose(r, ctx->seed);
 	if (harness_analysis(ctx, use->harness, &shape, &rep, err, sizeof(err)) < 0) {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, r->analysis_points);
-		test_fail(t, "the grader could not start the emulator: %s", err);
+		test_fail_as(t, FAILURE_NOT_STARTED, "the grader could not start the emulator: %s", err);
 		return;
 	}
 	/* The run's output is checked like a correctness test's: figures of a
 	 * run that did not compute the answer (a decoy) are not believed. */
 	char msg[TEST_MESSAGE_LEN];
-	int right = correctness_judge(req->lab, &shape, ctx->seed, &rep, msg, sizeof(msg));
+	struct failure f;
+	int right = correctness_judge(req->lab, &shape, ctx->seed, &rep, &f, msg, sizeof(msg));
 	if (!right || !rep.metrics || rep.corrupt) {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, r->analysis_points);
-		if (!right)
+		if (!right) {
 			test_fail(t, "the analysis run failed, so its figures are not believed: %s", msg);
-		else
+			t->failure = f;
+		} else
 			test_fail(t, "the emulator sent no metrics");
 	} else {
 		char text[64];
-		json_object_set_new(g->metrics, "analysis_shape", json_string(shape_format(&shape, text, sizeof(text))));
+		shape_format(&shape, text, sizeof(text));
+		snprintf(g->figures.shape, sizeof(g->figures.shape), "%s", text);
 		g->analysis = json_incref(rep.metrics);
 		analysis_grade(r, &shape, rep.metrics, g);
 	}
 	harness_report_free(&rep);
 }
 
-/* Analysis by the emulator; not for a kernel that never ends. */
-static void analysis(struct grade_run *run, struct grade *g)
+/* Analysis by the emulator, when the rubric has checks; not for a kernel
+ * that never ends. */
+static void emulator_analysis(struct grade_run *run, struct grade *g)
 {
 	const struct grade_request *req = run->req;
 	if (!analysis_checks_present(req->rubric))
@@ -315,11 +310,12 @@ static void analysis(struct grade_run *run, struct grade *g)
 		snprintf(t->message, sizeof(t->message), "not analysed: this grade ran with --no-analysis");
 	} else if (g->hangs == 0) {
 		const struct build_result *use = emu_build(run);
-		analyse(req, &run->ctx, use, run->emu_refused, run->emu_log, g);
+		analyse_build(req, &run->ctx, use, run->emu_refused, run->emu_log, g);
 	} else {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS,
 						       req->rubric->analysis_points);
-		test_fail(t, "not analysed: the kernel did not finish in time on %d sizes", g->hangs);
+		test_fail_as(t, FAILURE_NOT_RUN, "not analysed: the kernel did not finish in time on %d sizes",
+			     g->hangs);
 	}
 }
 
@@ -356,7 +352,7 @@ static int own_folder(struct grade_run *run, const char *name, struct grade_requ
  * The emulator's steps, in a forked grader from the grade's start: they
  * need nothing the GPU's find out, not even the nvcc build (its own build
  * is checked by emu_check). It cannot know whether the kernel hangs on the
- * GPU; step_analysis drops its work if so. Without a folder of its own it
+ * GPU; join_beside drops its work if so. Without a folder of its own it
  * ends unreported, and the grade runs the steps itself.
  */
 static void beside_emulator(void *arg, struct grade *g)
@@ -368,7 +364,8 @@ static void beside_emulator(void *arg, struct grade *g)
 	run->ctx = context_for(run, NULL);	/* each step names the emulator build it runs */
 	if (own_folder(run, "emulator", &req, &policy, dir, sizeof(dir)) < 0)
 		_exit(1);
-	void (*part[EMU_PARTS])(struct grade_run *, struct grade *) = { emu_build_step, predict, analysis };
+	void (*part[EMU_PARTS])(struct grade_run *, struct grade *) = { emulator_build, emulator_prediction,
+									   emulator_analysis };
 	for (int i = 0; i < EMU_PARTS; i++) {
 		double t0 = now_s();
 		part[i](run, g);
@@ -389,14 +386,14 @@ static void beside_calculator(void *arg, struct grade *g)
 	if (own_folder(run, "calculator", &req, &policy, dir, sizeof(dir)) < 0)
 		_exit(1);
 	double t0 = now_s();
-	occupancy_check(run, g);
+	occupancy_check_run(&run->ctx, run->backend, run->req->occupancy_table, g);
 	g->step_seconds[0] = now_s() - t0;
 	g->n_steps = 1;
 }
 
 /* On a GPU: the emulator's steps start beside (side.h) before anything
- * else, and join the grade at step_analysis. A grader that cannot fork
- * runs them in turn. */
+ * else; join_beside, at the analysis step, joins them. A grader that
+ * cannot fork runs them in turn. */
 static int step_emulator_beside(struct grade_run *run, struct grade *g)
 {
 	if (run->backend == BACKEND_CUDA)
@@ -404,6 +401,7 @@ static int step_emulator_beside(struct grade_run *run, struct grade *g)
 	return 1;
 }
 
+/* Lab 4's calculator beside, once nvcc built the file; joined with the emulator's. */
 static int step_calculator_beside(struct grade_run *run, struct grade *g)
 {
 	if (run->backend == BACKEND_CUDA && run->req->lab->has_calculator &&
@@ -412,31 +410,42 @@ static int step_calculator_beside(struct grade_run *run, struct grade *g)
 	return 1;
 }
 
-/* 5. The analysis: joined from beside, or run here. The time the steps
- * took beside goes into the metrics; the step table keeps the grade's own
- * wall time (how long it waited for them). */
-static int step_analysis(struct grade_run *run, struct grade *g)
+/*
+ * The other half of step_emulator_beside and step_calculator_beside: their
+ * forks joined into g (each part again here, if its fork died). The time
+ * the emulator's parts took beside goes into g->beside; the step table
+ * keeps the grade's own wall time (how long it waited for them). Returns
+ * whether the emulator's analysis came back.
+ */
+static int join_beside(struct grade_run *run, struct grade *g)
 {
 	double calc = 0, emu[EMU_PARTS] = { 0 };
-	int joined = 0;
 	if (run->calculator.pid && side_join(&run->calculator, g, &calc, 1) < 0)
-		occupancy_check(run, g);	/* the fork died: its part again, here */
-	if (run->emulator.pid && g->hangs) {
+		occupancy_check_run(&run->ctx, run->backend, run->req->occupancy_table, g);
+	if (!run->emulator.pid)
+		return 0;
+	if (g->hangs) {
 		side_stop(&run->emulator);	/* the kernel hangs: its analysis is not wanted */
-	} else if (run->emulator.pid) {
-		joined = side_join(&run->emulator, g, emu, EMU_PARTS) == 0;
-		if (joined)
-			json_object_set_new(g->metrics, "beside_seconds",
-					    json_pack("{s:f, s:f, s:f, s:f}", "occupancy calculator", calc,
-						      "emulator build", emu[EMU_BUILD], "prediction",
-						      emu[EMU_PREDICTION], "analysis", emu[EMU_ANALYSIS]));
-		else
-			predict(run, g);	/* the fork died: its part again, here */
+		return 0;
 	}
-	if (!joined)
-		analysis(run, g);
-	/* On a GPU the analysis is of the emulator's build: believed only if
-	 * it launches what nvcc's build launches. */
+	if (side_join(&run->emulator, g, emu, EMU_PARTS) == 0) {
+		g->beside = (struct beside_seconds){ .joined = 1, .calculator = calc,
+						     .emulator_build = emu[EMU_BUILD],
+						     .prediction = emu[EMU_PREDICTION],
+						     .analysis = emu[EMU_ANALYSIS] };
+		return 1;
+	}
+	emulator_prediction(run, g);
+	return 0;
+}
+
+/* The analysis: joined from beside, or run here. On a GPU the analysis
+ * is of the emulator's build: believed only if it launches what nvcc's
+ * build launches. */
+static int step_analysis(struct grade_run *run, struct grade *g)
+{
+	if (!join_beside(run, g))
+		emulator_analysis(run, g);
 	if (run->backend == BACKEND_CUDA && !g->hangs)
 		launch_match_apply(&run->ctx, g);
 	return 1;
@@ -447,7 +456,7 @@ struct step {
 	int (*run)(struct grade_run *run, struct grade *g);	/* 0: the grade ends here */
 };
 
-/* The grade, in order (DESIGN.md, "How a grade is made"). */
+/* The grade, in order (docs/architecture.md, "One grade"). */
 static const struct step steps[] = {
 	{ "emulator beside", step_emulator_beside },
 	{ "build", step_build },

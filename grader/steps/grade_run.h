@@ -1,5 +1,5 @@
 /*
- * Grading one submission, start to finish: the sequence DESIGN.md fixes
+ * Grading one submission, start to finish: the kit's sequence
  * (build, integrity, correctness, performance, analysis) as a table of
  * steps (grade_run.c) that grade_submission walks in order; lab 4's
  * occupancy calculator and occupancy sweep are steps of their own.
@@ -36,10 +36,6 @@ struct grade_request {
 	const struct bench_run *reference_timing;	/* the solution, already timed on this GPU model */
 	const char *occupancy_table;	/* lab 4: this GPU's occupancy API answers, already asked */
 };
-
-/* Resolves auto to cuda or emu. Returns 0, or -1 with why (cuda asked, none here). */
-int backend_resolve(enum backend asked, const struct device_info *dev, enum backend *out,
-		    char *why, size_t len);
 
 /* The name of step i of the table, or NULL past its end. */
 const char *grade_step_name(int i);

@@ -118,8 +118,8 @@ static int run(char *const argv[], const struct sandbox_limits *lim, struct harn
 enum gpu_use { GPU_NONE, GPU_SHARED, GPU_ALONE };
 
 /* A verb that runs student code: the rubric's limits, the run's folder. */
-static int run_student(const struct run_context *ctx, char *const argv[], double wall_s,
-		       size_t channel_bytes, enum gpu_use gpu, struct channel_watch *watch,
+static int run_student(const struct run_context *ctx, enum backend backend, char *const argv[],
+		       double wall_s, size_t channel_bytes, enum gpu_use gpu, struct channel_watch *watch,
 		       struct harness_report *rep, char *err, size_t errlen)
 {
 	const struct rubric *r = ctx->rubric;
@@ -130,7 +130,7 @@ static int run_student(const struct run_context *ctx, char *const argv[], double
 		.file_cap = channel_bytes + (1 << 20),
 		/* RLIMIT_AS cannot hold a CUDA program (its driver maps far more
 		 * than it uses); a memory cgroup, where there is one, holds both. */
-		.memory_cap = harness_is_emulated(argv[0]) ? (size_t)(r->memory_mb * 1048576.0) : 0,
+		.memory_cap = backend == BACKEND_EMU ? (size_t)(r->memory_mb * 1048576.0) : 0,
 		.resident_cap = (size_t)(r->memory_mb * 1048576.0),
 		.disk_cap = (size_t)(r->disk_mb * 1048576.0),
 		.with_channel = 1,
@@ -143,7 +143,7 @@ static int run_student(const struct run_context *ctx, char *const argv[], double
 		.watch = watch,
 	};
 	/* The emulator's children (the analysis on a GPU machine) use no GPU. */
-	int lock = ctx->gpu_phase && gpu != GPU_NONE && !harness_is_emulated(argv[0]);
+	int lock = ctx->gpu_phase && gpu != GPU_NONE && backend != BACKEND_EMU;
 	if (lock)
 		ctx->gpu_phase(ctx->gpu_phase_arg, gpu == GPU_ALONE, 1);
 	int rc = run(argv, &lim, rep, err, errlen);
@@ -171,15 +171,15 @@ int harness_correct(const struct run_context *ctx, const struct shape *s, uint64
 	snprintf(limit, sizeof(limit), "%.3f", kernel_timeout_s);
 	char *argv[] = { (char *)ctx->harness, "correct", (char *)ctx->lab->id, shape, seed_text, NULL, NULL,
 			 NULL };
-	if (kernel_timeout_s > 0 && harness_is_emulated(ctx->harness)) {
+	if (kernel_timeout_s > 0 && ctx->backend == BACKEND_EMU) {
 		char *limited[] = { (char *)ctx->harness, "correct", (char *)ctx->lab->id, "kernel_timeout",
 				    limit, shape, seed_text, NULL };
 		memcpy(argv, limited, sizeof(limited));
 	}
 	/* The output between its guards, and a few small JSON frames. */
 	size_t words = GUARD_WORDS * 2 + ctx->lab->out_count(s);
-	return run_student(ctx, argv, ctx->rubric->test_timeout_s, words * 4 + 65536, GPU_SHARED, watch,
-			   rep, err, errlen);
+	return run_student(ctx, ctx->backend, argv, ctx->rubric->test_timeout_s, words * 4 + 65536,
+			   GPU_SHARED, watch, rep, err, errlen);
 }
 
 int harness_correct_many(const struct run_context *ctx, const struct shape *shapes,
@@ -203,8 +203,8 @@ int harness_correct_many(const struct run_context *ctx, const struct shape *shap
 	}
 	argv[a] = NULL;
 	/* The rubric's limit for all of them; each size's own in watch. */
-	return run_student(ctx, argv, ctx->rubric->test_timeout_s, bytes, GPU_SHARED, watch, rep, err,
-			   errlen);
+	return run_student(ctx, ctx->backend, argv, ctx->rubric->test_timeout_s, bytes, GPU_SHARED, watch,
+			   rep, err, errlen);
 }
 
 int harness_split(const struct harness_report *whole, struct harness_report *parts, int max)
@@ -272,7 +272,8 @@ int harness_bench(const struct run_context *ctx, const char *harness, const stru
 	argv[a] = NULL;
 	/* One MSG_TIMING per shape and per point of the sweep: samples and a
 	 * launch log, well under 1 MiB. */
-	return run_student(ctx, argv, r->bench_timeout_s, 1 << 20, GPU_ALONE, NULL, rep, err, errlen);
+	return run_student(ctx, ctx->backend, argv, r->bench_timeout_s, 1 << 20, GPU_ALONE, NULL, rep, err,
+			   errlen);
 }
 
 int harness_analysis(const struct run_context *ctx, const char *harness, const struct shape *s,
@@ -287,8 +288,8 @@ int harness_analysis(const struct run_context *ctx, const char *harness, const s
 			 ctx->device_sms > 0 ? sms : NULL, NULL };
 	/* The output between its guards, and the metrics (up to 64 MiB of JSON). */
 	size_t words = 2 * GUARD_WORDS + ctx->lab->out_count(s);
-	return run_student(ctx, argv, r->analysis_timeout_s, words * 4 + (64 << 20), GPU_NONE, NULL,
-			   rep, err, errlen);
+	return run_student(ctx, BACKEND_EMU, argv, r->analysis_timeout_s, words * 4 + (64 << 20),
+			   GPU_NONE, NULL, rep, err, errlen);
 }
 
 int harness_predict(const struct run_context *ctx, const char *harness, const struct shape *s,
@@ -302,7 +303,7 @@ int harness_predict(const struct run_context *ctx, const char *harness, const st
 	char *argv[] = { (char *)harness, "predict", (char *)ctx->lab->id, text, seed, sms_text,
 			 computed ? "computed" : NULL, NULL };
 	/* A trace of each launch's sampled blocks: JSON, well under 64 MiB. */
-	return run_student(ctx, argv, wall_s, 64 << 20, GPU_NONE, NULL, rep, err, errlen);
+	return run_student(ctx, BACKEND_EMU, argv, wall_s, 64 << 20, GPU_NONE, NULL, rep, err, errlen);
 }
 
 int harness_occupancy(const struct run_context *ctx, const char *path, int n,
@@ -311,8 +312,8 @@ int harness_occupancy(const struct run_context *ctx, const char *path, int n,
 	char *argv[] = { (char *)ctx->harness, "occupancy", (char *)ctx->lab->id, (char *)path, NULL };
 	/* One occ_result per question, and a few small JSON frames. */
 	size_t want = (size_t)n * sizeof(struct occ_result);
-	return run_student(ctx, argv, ctx->rubric->occupancy_timeout_s, want + 65536, GPU_NONE, NULL,
-			   rep, err, errlen);
+	return run_student(ctx, ctx->backend, argv, ctx->rubric->occupancy_timeout_s, want + 65536,
+			   GPU_NONE, NULL, rep, err, errlen);
 }
 
 void harness_part_free(struct harness_report *part)
@@ -366,50 +367,86 @@ int harness_hung(const struct harness_report *rep)
 	return rep->child.timed_out || (kind && strcmp(kind, "kernel_timeout") == 0);
 }
 
+void harness_abort_failure(const struct harness_report *rep, struct failure *f)
+{
+	const struct child_result *c = &rep->child;
+	const char *stop = stop_kind(rep);
+	memset(f, 0, sizeof(*f));
+	if (stop && json_is_string(json_object_get(rep->stopped, "message")))
+		f->kind = strcmp(stop, "kernel_timeout") == 0 ? FAILURE_TIME_LIMIT : FAILURE_EMULATOR_STOPPED;
+	else if (rep->corrupt)
+		f->kind = FAILURE_CHANNEL_TAMPERED;
+	else if (c->timed_out)
+		f->kind = FAILURE_TIME_LIMIT;
+	else if (c->signaled && c->out_of_memory)
+		f->kind = FAILURE_OUT_OF_MEMORY;
+	else if (c->signaled)
+		f->kind = FAILURE_CRASH;
+	else if (rep->error)
+		f->kind = rep->began ? FAILURE_AFTER_CALL : FAILURE_BEFORE_CALL;
+	else
+		f->kind = rep->began ? FAILURE_EXIT_INSIDE_CALL : FAILURE_DIED_BEFORE_CALL;
+	if (c->signaled)
+		f->signal = c->signal;
+}
+
 void harness_explain_abort(const struct harness_report *rep, const char *entry, const char *where,
 			   char *buf, size_t len)
 {
 	char fate[128];
+	struct failure f;
 	const struct child_result *c = &rep->child;
-	const char *stop = stop_kind(rep);
 	const char *stop_text = json_string_value(json_object_get(rep->stopped, "message"));
-	if (stop && stop_text && strcmp(stop, "kernel_timeout") == 0) {
-		snprintf(buf, len, "%s: %s() did not finish in time: the emulator stopped it: %s", where,
-			 entry, stop_text);
-	} else if (stop && stop_text) {
+	const char *error_where = json_string_value(json_object_get(rep->error, "where"));
+	const char *error_text = json_string_value(json_object_get(rep->error, "error"));
+	harness_abort_failure(rep, &f);
+	int stopped = stop_kind(rep) && stop_text;	/* the emulator's words say it */
+	switch (f.kind) {
+	case FAILURE_TIME_LIMIT:
+		if (stopped)
+			snprintf(buf, len, "%s: %s() did not finish in time: the emulator stopped it: %s",
+				 where, entry, stop_text);
+		else
+			snprintf(buf, len, "%s: %s() did not finish in time and was stopped (an endless "
+				 "loop, or a kernel waiting for something that never happens?)", where, entry);
+		break;
+	case FAILURE_EMULATOR_STOPPED:
 		snprintf(buf, len, "%s: the emulator stopped the program while running %s(): %s", where,
 			 entry, stop_text);
-	} else if (rep->corrupt) {
+		break;
+	case FAILURE_CHANNEL_TAMPERED:
 		snprintf(buf, len, "%s: the grader's report channel (file descriptor 3) was tampered "
 			 "with: it holds data that is not the harness's (a frame out of order, or after the "
 			 "harness's last), so nothing it says is believed", where);
-	} else if (c->timed_out) {
-		snprintf(buf, len, "%s: %s() did not finish in time and was stopped (an endless loop, or a "
-			 "kernel waiting for something that never happens?)", where, entry);
-	} else if (c->signaled) {
+		break;
+	case FAILURE_CRASH:
+	case FAILURE_OUT_OF_MEMORY:
 		/* The kernel does not say why: both usual causes are named. */
 		snprintf(buf, len, "%s: the program %s while running %s()%s", where,
 			 child_fate(c, fate, sizeof(fate)), entry,
 			 c->signal == SIGSEGV ? " (a bad pointer, or a stack overflow: deep recursion or a "
 						"large local array?)" : "");
-	} else if (rep->error && !rep->began) {
+		break;
+	case FAILURE_BEFORE_CALL:
 		snprintf(buf, len, "%s: the harness failed before calling %s(): %s: %s", where, entry,
-			 json_string_value(json_object_get(rep->error, "where")) ?: "?",
-			 json_string_value(json_object_get(rep->error, "error")) ?: "?");
-	} else if (rep->error) {
-		snprintf(buf, len, "%s: after %s() returned: %s: %s", where, entry,
-			 json_string_value(json_object_get(rep->error, "where")) ?: "?",
-			 json_string_value(json_object_get(rep->error, "error")) ?: "?");
-	} else if (rep->began) {
+			 error_where ?: "?", error_text ?: "?");
+		break;
+	case FAILURE_AFTER_CALL:
+		snprintf(buf, len, "%s: after %s() returned: %s: %s", where, entry, error_where ?: "?",
+			 error_text ?: "?");
+		break;
+	case FAILURE_EXIT_INSIDE_CALL:
 		if (c->exited && c->exit_status == HARNESS_STUDENT_EXIT)
 			snprintf(fate, sizeof(fate), "your code called exit()");
 		else
 			child_fate(c, fate, sizeof(fate));
 		snprintf(buf, len, "%s: the process ended (%s) inside %s(): the entry point must return "
 			 "to its caller, not call exit()", where, fate, entry);
-	} else {
+		break;
+	default:
 		snprintf(buf, len, "%s: the program %s before %s() was called", where,
 			 child_fate(c, fate, sizeof(fate)), entry);
+		break;
 	}
-	append_output(rep, stop && stop_text, buf, len);
+	append_output(rep, stopped, buf, len);
 }

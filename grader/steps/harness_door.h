@@ -105,4 +105,8 @@ int harness_hung(const struct harness_report *rep);
 void harness_explain_abort(const struct harness_report *rep, const char *entry, const char *where,
 			   char *buf, size_t len);
 
+/* The same, as data: which way the run ended, and its signal. */
+struct failure;
+void harness_abort_failure(const struct harness_report *rep, struct failure *f);
+
 #endif

@@ -135,6 +135,18 @@ static int judge_all(const struct rubric *r, enum backend backend, struct symbol
 	return rline || sline ? -1 : 0;
 }
 
+/* The refusal's kind, from integrity_judge's own words above. */
+static enum refusal refusal_of(const char *why)
+{
+	if (strncmp(why, "defines ", 8) == 0)
+		return REFUSED_DEFINITION;
+	if (strcmp(why, "calls a forbidden function") == 0)
+		return REFUSED_CALL;
+	if (strcmp(why, "calls a function the lab does not allow") == 0)
+		return REFUSED_CALL_NOT_ALLOWED;
+	return REFUSED_OTHER;
+}
+
 int integrity_check(const struct rubric *r, enum backend backend, const char *student_obj,
 		    const struct isolation_policy *tools, struct grade *g)
 {
@@ -144,22 +156,28 @@ int integrity_check(const struct rubric *r, enum backend backend, const char *st
 	char name[1024], err[512], *raw = NULL, *shown = NULL;
 	int rc = known_symbols_load(backend, &known, err, sizeof err);
 	if (rc < 0) {
-		test_fail(t, "could not read the symbols the libraries define: %s", err);
+		test_fail_as(t, FAILURE_SYMBOL_CHECK, "could not read the symbols the libraries define: %s",
+			     err);
 	} else if (list_symbols(student_obj, tools, &raw, &shown, err, sizeof err) < 0) {
-		test_fail(t, "could not list the symbols of your object file (nm): %s", err);
+		test_fail_as(t, FAILURE_SYMBOL_CHECK, "could not list the symbols of your object file (nm): "
+			     "%s", err);
 		rc = -1;
 	} else if ((rc = judge_all(r, backend, &known, raw, shown, &why, name, sizeof name)) < 0) {
-		test_fail(t, "could not read the symbols of your object file: nm's two lists differ");
+		test_fail_as(t, FAILURE_SYMBOL_CHECK, "could not read the symbols of your object file: nm's "
+			     "two lists differ");
 	} else if (rc > 0) {
-		test_fail(t, "refused: your file %s: %s. The lab allows the CUDA runtime, the math "
+		test_fail_as(t, FAILURE_REFUSED, "refused: your file %s: %s. The lab allows the CUDA runtime, the math "
 			  "library, printing to stdout and stderr, and basic C library calls; "
 			  "libraries that do the lab's work (CUB, Thrust), dynamic loading, files, "
 			  "processes and sockets are not allowed, and no function of the C library, "
 			  "the CUDA runtime or the kit may be defined again.", why, name);
+		t->failure.refusal = refusal_of(why);
+		snprintf(t->failure.name, sizeof t->failure.name, "%.160s", name);
 	} else if ((rc = direct_syscall_find(student_obj, tools, name, sizeof name, err, sizeof err)) < 0) {
-		test_fail(t, "could not read the code of your object file: %s", err);
+		test_fail_as(t, FAILURE_SYMBOL_CHECK, "could not read the code of your object file: %s",
+			     err);
 	} else if (rc > 0) {
-		test_fail(t, "refused: your file makes a system call itself (an instruction in %s): "
+		test_fail_as(t, FAILURE_REFUSED, "refused: your file makes a system call itself (an instruction in %s): "
 			  "the lab's code calls the CUDA runtime and the C library, never the kernel "
 			  "directly.", name);
 	}

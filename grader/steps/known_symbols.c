@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "steps/known_symbols_cache.h"
+#include "sys/cuda_toolkit.h"
 #include "sys/kit_paths.h"
 #include "sys/sandbox.h"
 #include "sys/strvec.h"
@@ -93,9 +94,7 @@ static int add_system_libraries(struct symbol_set *set, struct strvec *found, ch
 /* libcudart's exports: the installed toolkit's, else the stored list. */
 static void cudart_path(char *path, size_t len)
 {
-	const char *home = getenv("CUDA_HOME");
-	snprintf(path, len, "%s/lib64/libcudart.so", home && *home ? home : "/usr/local/cuda");
-	if (!file_exists(path))
+	if (!*cuda_toolkit_path("lib64/libcudart.so", path, len) || !file_exists(path))
 		kit_path(path, len, "grader/steps/cudart_exports.txt");
 }
 

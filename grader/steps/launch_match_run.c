@@ -17,8 +17,9 @@ static void not_believed(struct grade *g, const char *shape, const char *why)
 	for (int i = 0; i < g->n_tests; i++)
 		if (g->tests[i].group == GROUP_ANALYSIS &&
 		    (g->tests[i].status == TEST_PASSED || g->tests[i].status == TEST_FAILED))
-			test_fail(&g->tests[i], "%s", text);
-	json_object_set_new(g->metrics, "launch_match", json_pack("{s:b, s:s}", "believed", 0, "why", why));
+			test_fail_as(&g->tests[i], FAILURE_NOT_BELIEVED, "%s", text);
+	g->launch_match = (struct launch_match){ .checked = 1, .believed = 0 };
+	snprintf(g->launch_match.why, sizeof g->launch_match.why, "%s", why);
 }
 
 /* Why the GPU's run rep does not stand for the analysed one, or NULL. */
@@ -26,7 +27,8 @@ static const char *compare(const struct run_context *gpu, const struct shape *s,
 			   const struct harness_report *rep, const json_t *metrics, char *why, size_t len)
 {
 	struct launch_list emu, dev;
-	if (!correctness_judge(gpu->lab, s, gpu->seed, rep, why, len))
+	struct failure f;
+	if (!correctness_judge(gpu->lab, s, gpu->seed, rep, &f, why, len))
 		return why;
 	const json_t *log = rep->done ? json_object_get(rep->done, "launches") : NULL;
 	if (!log) {
@@ -60,6 +62,6 @@ void launch_match_apply(const struct run_context *gpu, struct grade *g)
 	if (compare(gpu, &s, &rep, g->analysis, why, sizeof why))
 		not_believed(g, shape, why);
 	else
-		json_object_set_new(g->metrics, "launch_match", json_pack("{s:b}", "believed", 1));
+		g->launch_match = (struct launch_match){ .checked = 1, .believed = 1 };
 	harness_report_free(&rep);
 }

@@ -126,22 +126,24 @@ static void check_table(const struct run_context *ctx, const char *name, const s
 			double points, struct grade *g)
 {
 	struct test_result *test = grade_add_test(g, name, GROUP_CORRECTNESS, points);
+	test->kind = KIND_OCCUPANCY;
 	char questions[1100], err[512];
 	snprintf(questions, sizeof(questions), "%s/occupancy-questions.bin", ctx->work_dir);
 	if (occupancy_write_questions(questions, t, err, sizeof(err)) < 0) {
-		test_fail(test, "the grader could not write its questions: %s", err);
+		test_fail_as(test, FAILURE_GRADER, "the grader could not write its questions: %s", err);
 		return;
 	}
 	struct harness_report rep;
 	size_t want = (size_t)t->n_rows * sizeof(struct occ_result);
 	if (harness_occupancy(ctx, questions, t->n_rows, &rep, err, sizeof(err)) < 0) {
-		test_fail(test, "the grader could not start the harness: %s", err);
+		test_fail_as(test, FAILURE_NOT_STARTED, "the grader could not start the harness: %s", err);
 		return;
 	}
 	char msg[TEST_MESSAGE_LEN - 128];
 	if (rep.corrupt || !rep.done || rep.outputs != 1 || rep.output_words * 4 != want) {
 		harness_explain_abort(&rep, "occupancy", name, msg, sizeof(msg));
 		test_fail(test, "%s", msg);
+		harness_abort_failure(&rep, &test->failure);
 	} else {
 		int wrong = occupancy_compare(t, (const struct occ_result *)rep.output, msg, sizeof(msg));
 		if (wrong == 0) {
@@ -185,7 +187,8 @@ void occupancy_check_run(const struct run_context *ctx, enum backend backend, co
 			struct test_result *test = grade_add_test(g, name, GROUP_CORRECTNESS, points);
 			g->internal_error = 1;
 			snprintf(g->internal_message, sizeof(g->internal_message), "%.500s", err);
-			test_fail(test, "the grader could not read its answers: %s", err);
+			test->kind = KIND_OCCUPANCY;
+			test_fail_as(test, FAILURE_GRADER, "the grader could not read its answers: %s", err);
 			continue;
 		}
 		check_table(ctx, name, &t, points, g);

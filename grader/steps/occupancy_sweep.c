@@ -72,9 +72,10 @@ void occupancy_sweep(const struct run_context *ctx, json_t *points, struct grade
 	if (checker.in)
 		bench_checker_close(&checker);
 	if (bad) {
-		json_object_set_new(g->metrics, "sweep_error", json_string(msg));
+		snprintf(g->sweep.error, sizeof(g->sweep.error), "%s", msg);
 		json_decref(sweep);
 	} else {
-		json_object_set_new(g->metrics, "sweep", sweep);
+		json_decref(g->sweep.points);
+		g->sweep.points = sweep;
 	}
 }

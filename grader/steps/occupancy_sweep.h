@@ -12,9 +12,9 @@
 #include "steps/grade.h"
 
 /* From the points the performance step's child timed (performance.h):
- * adds g->metrics "sweep": [{"occupancy_pct", "gbps", "copy_gbps",
+ * sets g->sweep.points: [{"occupancy_pct", "gbps", "copy_gbps",
  * "percent_of_copy", "extra_shared"}], by occupancy, one point per
- * occupancy; or "sweep_error" with why they are not believed. */
+ * occupancy; or g->sweep.error with why they are not believed. */
 void occupancy_sweep(const struct run_context *ctx, json_t *points, struct grade *g);
 
 #endif

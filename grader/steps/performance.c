@@ -85,6 +85,7 @@ int bench_harness(const struct run_context *ctx, const char *harness, int sweep,
 	struct harness_report rep;
 	if (harness_bench(ctx, harness, out->shapes, out->n, sweep, &rep, err, sizeof(err)) < 0) {
 		snprintf(msg, len, "the grader could not start the harness: %s", err);
+		out->failure.kind = FAILURE_NOT_STARTED;
 		return -1;
 	}
 	int rc = -1;
@@ -92,6 +93,7 @@ int bench_harness(const struct run_context *ctx, const char *harness, int sweep,
 	/* The sizes' timings whole; what the sweep after them did is its own. */
 	if (rep.corrupt || got < (size_t)out->n || (!sweep && (!rep.ended || got != (size_t)out->n))) {
 		harness_explain_abort(&rep, ctx->lab->entry, "timing", msg, len);
+		harness_abort_failure(&rep, &out->failure);
 		goto done;
 	}
 	double sum_ms = 0;
@@ -103,15 +105,21 @@ int bench_harness(const struct run_context *ctx, const char *harness, int sweep,
 		    timing_read(t, r->runs, bytes, &out->gbps[i], &out->copy_gbps[i], &out->spread[i],
 				&sum_ms) < 0) {
 			snprintf(msg, len, "timing: the harness's report for %s is malformed", texts[i]);
+			out->failure.kind = FAILURE_OTHER;
 			goto done;
 		}
 		struct bench_checker checker;
-		if (bench_checker_open(&checker, ctx->lab, &out->shapes[i], msg, len) < 0)
+		if (bench_checker_open(&checker, ctx->lab, &out->shapes[i], msg, len) < 0) {
+			out->failure.kind = FAILURE_GRADER;
 			goto done;
+		}
 		int checked = bench_check_outputs(&checker, ctx->seed, t, r->runs, BENCH_CHECKED_RUNS, msg, len);
 		bench_checker_close(&checker);
-		if (checked < 0)
+		if (checked < 0) {
+			out->failure.kind = checked == BENCH_NOT_BELIEVED ? FAILURE_TIMINGS_NOT_BELIEVED
+									  : FAILURE_WRONG_OUTPUT;
 			goto done;
+		}
 	}
 	if (sweep)
 		take_sweep(ctx, &rep, out->n, out, &sum_ms);
@@ -122,6 +130,7 @@ int bench_harness(const struct run_context *ctx, const char *harness, int sweep,
 		snprintf(msg, len, "timing: the reported times add up to %.0f ms, but the process lived "
 			 "only %.0f ms: the timings were tampered with and are not believed", sum_ms,
 			 rep.child.wall_s * 1e3);
+		out->failure.kind = FAILURE_TIMINGS_NOT_BELIEVED;
 		goto done;
 	}
 	rc = 0;
@@ -134,8 +143,8 @@ done:
  * reference solution timed now, else the default. Returns the percentage
  * to score; *relative says whether it is a percentage of the reference. */
 static double choose_band(const struct rubric *r, const char *device, double pct_of_copy,
-			  double ref_gbps, double gbps, struct band *band, int *relative, char *source,
-			  size_t len)
+			  double ref_gbps, double gbps, const char *ref_failure, struct band *band,
+			  int *relative, char *source, size_t len)
 {
 	const struct gpu_band *gb = rubric_gpu_band(r, device);
 	*relative = !gb && ref_gbps > 0;
@@ -152,8 +161,8 @@ static double choose_band(const struct rubric *r, const char *device, double pct
 		return 100.0 * gbps / ref_gbps;
 	}
 	*band = r->default_band;
-	snprintf(source, len, "the rubric has no band for %s and no reference solution was timed: "
-		 "default band", device);
+	snprintf(source, len, "the rubric has no band for %s and no reference solution was timed%s%s%s: "
+		 "default band", device, *ref_failure ? " (" : "", ref_failure, *ref_failure ? ")" : "");
 	return pct_of_copy;
 }
 
@@ -219,39 +228,43 @@ static void score(const struct run_context *ctx, const struct bench_run *st, con
 	double pct = 100.0 * st->gbps[i] / st->copy_gbps[i];
 	char launch[224];
 	double occupancy = launches_max_occupancy(st->launches, launch, sizeof(launch));
+	struct perf_figures *f = &g->perf;
 	if (occupancy >= 0) {
-		json_object_set_new(g->metrics, "occupancy_pct", json_real(100 * occupancy));
-		json_object_set_new(g->metrics, "launch", json_string(launch));
+		f->occupancy_pct = 100 * occupancy;
+		snprintf(f->launch, sizeof(f->launch), "%s", launch);
 	}
-	if (st->launches)
-		json_object_set(g->metrics, "launches", st->launches);
+	json_decref(f->launches);
+	f->launches = json_incref(st->launches);
 	if (timing_above_ceiling(pct)) {
-		test_fail(t, "%s: %.0f GB/s is %.1f%% of a device-to-device copy of the same bytes (%.0f GB/s): "
-			  "no correct kernel moves its bytes faster than a copy, so this timing is not "
-			  "believed and earns no points", shape, st->gbps[i], pct, st->copy_gbps[i]);
+		test_fail_as(t, FAILURE_TIMINGS_NOT_BELIEVED, "%s: %.0f GB/s is %.1f%% of a device-to-device "
+			     "copy of the same bytes (%.0f GB/s): no correct kernel moves its bytes faster "
+			     "than a copy, so this timing is not believed and earns no points", shape,
+			     st->gbps[i], pct, st->copy_gbps[i]);
 		return;
 	}
-	json_object_set_new(g->metrics, "gbps", json_real(st->gbps[i]));
-	json_object_set_new(g->metrics, "copy_gbps", json_real(st->copy_gbps[i]));
-	json_object_set_new(g->metrics, "percent_of_copy", json_real(pct));
-	json_object_set_new(g->metrics, "timing_spread", json_real(st->spread[i]));
-	json_object_set_new(g->metrics, "runs", json_integer(r->runs));
-	json_object_set_new(g->metrics, "bytes", json_real(g->lab->min_bytes(&r->perf_shape)));
-	json_object_set_new(g->metrics, "peak_gbps", json_real(dev->peak_gbps));
+	f->measured = 1;
+	f->gbps = st->gbps[i];
+	f->copy_gbps = st->copy_gbps[i];
+	f->percent_of_copy = pct;
+	f->timing_spread = st->spread[i];
+	f->runs = r->runs;
+	f->bytes = g->lab->min_bytes(&r->perf_shape);
+	f->peak_gbps = dev->peak_gbps;
 	double ref_gbps = ref ? ref->gbps[perf_index(ref, &r->perf_shape)] : 0;
 	if (ref) {
-		json_object_set_new(g->metrics, "reference_gbps", json_real(ref_gbps));
-		json_object_set_new(g->metrics, "percent_of_reference", json_real(100 * st->gbps[i] / ref_gbps));
+		f->reference_gbps = ref_gbps;
+		f->percent_of_reference = 100 * st->gbps[i] / ref_gbps;
 	}
 	if (occupancy_capped(r, occupancy, launch, t))
 		return;
 	struct band band;
 	int relative;
-	double scored = choose_band(r, dev->name, pct, ref_gbps, st->gbps[i], &band, &relative,
-				    g->band_source, sizeof(g->band_source));
+	double scored = choose_band(r, dev->name, pct, ref_gbps, st->gbps[i], g->reference_failure, &band,
+				    &relative, g->band_source, sizeof(g->band_source));
 	t->points = band_points(&band, scored, r->performance_points);
 	/* Partial points are points earned, but the check is passed only at full marks. */
 	t->status = t->points >= r->performance_points - 1e-9 ? TEST_PASSED : TEST_FAILED;
+	t->failure.kind = t->status == TEST_FAILED ? FAILURE_SLOW : FAILURE_NONE;
 	describe(t, g->lab, shape, st->gbps[i], st->copy_gbps[i], pct, scored, relative, &band,
 		 st->spread[i]);
 }
@@ -262,16 +275,15 @@ static void score(const struct run_context *ctx, const struct bench_run *st, con
 static void score_prediction(const struct rubric *r, const char *shape, struct test_result *t,
 			     struct grade *g)
 {
-	json_t *m = g->metrics;
-	const char *gpu = json_string_value(json_object_get(m, "predicted_for"));
-	const char *why = json_string_value(json_object_get(m, "predicted_why"));
-	double pct = json_number_value(json_object_get(m, "predicted_percent_of_copy"));
-	if (!gpu || !why) {
-		const char *err = json_string_value(json_object_get(m, "prediction_error"));
-		test_fail(t, "no prediction of the speed: %s", err ? err : "the prediction did not run");
+	const struct prediction *p = &g->prediction;
+	const char *gpu = p->gpu, *why = p->why;
+	double pct = p->percent_of_copy;
+	if (!p->made) {
+		test_fail(t, "no prediction of the speed: %s",
+			  p->error[0] ? p->error : "the prediction did not run");
 		return;
 	}
-	double occupancy = json_number_value(json_object_get(m, "predicted_occupancy_pct")) / 100;
+	double occupancy = p->occupancy_pct / 100;
 	char launch[160];
 	snprintf(launch, sizeof(launch), "a prediction: the occupancy the model computes for %.100s", gpu);
 	if (occupancy_capped(r, occupancy, launch, t))
@@ -282,6 +294,7 @@ static void score_prediction(const struct rubric *r, const char *shape, struct t
 		 "prediction (no GPU here)", gb ? "the rubric's band" : "the rubric's default band", gpu);
 	t->points = band_points(b, pct, r->performance_points);
 	t->status = t->points >= r->performance_points - 1e-9 ? TEST_PASSED : TEST_FAILED;
+	t->failure.kind = t->status == TEST_FAILED ? FAILURE_SLOW : FAILURE_NONE;
 	snprintf(t->message, sizeof(t->message), "predicted for %.100s (a prediction from the emulator's "
 		 "trace, not a measurement): about %.0f%% of copy at %s: %.400s; points from %.0f%% to "
 		 "%.0f%% of copy.", gpu, pct, shape, why, b->lower_pct, b->upper_pct);
@@ -316,18 +329,22 @@ int performance_run(const struct run_context *ctx, enum backend backend, int cor
 	struct bench_run st, ref;
 	if (bench_harness(ctx, ctx->harness, sweep != NULL, &st, msg, sizeof(msg)) < 0) {
 		test_fail(t, "%s", msg);
+		t->failure = st.failure;
 		bench_run_free(&st);
 		return 0;
 	}
 	if (sweep) {
 		*sweep = json_incref(st.sweep);
 		if (!st.sweep)
-			json_object_set_new(g->metrics, "sweep_error", json_string(st.sweep_error));
+			snprintf(g->sweep.error, sizeof(g->sweep.error), "%s", st.sweep_error);
 	}
 	const struct bench_run *use = reference_timing;
 	int timed_now = !use && reference_harness;
 	if (timed_now && bench_harness(ctx, reference_harness, 0, &ref, msg, sizeof(msg)) == 0)
 		use = &ref;
+	else if (timed_now)
+		snprintf(g->reference_failure, sizeof(g->reference_failure), "the reference solution's "
+			 "timing failed: %.*s", (int)(strcspn(msg, "\n") < 400 ? strcspn(msg, "\n") : 400), msg);
 	record(g, &st, use);
 	score(ctx, &st, use, dev, t, g);
 	bench_run_free(&st);

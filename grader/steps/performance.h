@@ -23,6 +23,7 @@ struct bench_run {
 	 * its points' MSG_TIMINGs, or NULL and why in sweep_error. */
 	json_t *sweep;
 	char sweep_error[512];
+	struct failure failure;	/* why bench_harness returned -1 */
 };
 
 void bench_run_free(struct bench_run *b);
@@ -43,7 +44,7 @@ int bench_harness(const struct run_context *ctx, const char *harness, int sweep,
  * the solution already timed on this GPU model (a batch times it once), or
  * NULL; else reference_harness: the solution built for this GPU, timed now,
  * or NULL. sweep: NULL, or where lab 4's sweep, timed by the same child,
- * is handed back (its points, or NULL with "sweep_error" in g's metrics).
+ * is handed back (its points, or NULL with why in g->sweep.error).
  * Returns 1 when the submission was timed, else 0.
  */
 int performance_run(const struct run_context *ctx, enum backend backend, int correct,

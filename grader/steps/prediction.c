@@ -41,7 +41,7 @@ int prediction_gpu(const struct rubric *r, const char *device, char *name, size_
 
 static void no_prediction(struct grade *g, const char *why)
 {
-	json_object_set_new(g->metrics, "prediction_error", json_string(why));
+	snprintf(g->prediction.error, sizeof(g->prediction.error), "%s", why);
 }
 
 /* No kernel outruns a copy of the lab's data: a prediction above 100% of copy
@@ -75,17 +75,18 @@ static void record(struct grade *g, const struct gpu_model *m, const struct mode
 	char why[512], text[800];
 	model_explain(p, l, why, sizeof(why));
 	snprintf(text, sizeof(text), "%s%s", why, note);
-	json_t *o = g->metrics;
-	json_object_set_new(o, "predicted_percent_of_copy", json_real(p->percent_of_copy));
-	json_object_set_new(o, "predicted_for", json_string(m->name));
-	json_object_set_new(o, "predicted_time_ms", json_real(p->time_ns / 1e6));
-	json_object_set_new(o, "predicted_copy_gbps", json_real(m->copy_gbps));
-	json_object_set_new(o, "predicted_dram_bytes", json_real(p->dram_bytes));
-	json_object_set_new(o, "predicted_min_bytes", json_real(p->min_bytes));
-	json_object_set_new(o, "predicted_launches", json_integer(p->launches));
-	json_object_set_new(o, "predicted_bound", json_string(model_bound_name(p->bound)));
-	json_object_set_new(o, "predicted_why", json_string(text));
-	json_object_set_new(o, "predicted_occupancy_pct", json_real(occupancy_pct(m, l, n)));
+	struct prediction *o = &g->prediction;
+	o->made = 1;
+	o->percent_of_copy = p->percent_of_copy;
+	snprintf(o->gpu, sizeof(o->gpu), "%s", m->name);
+	o->time_ms = p->time_ns / 1e6;
+	o->copy_gbps = m->copy_gbps;
+	o->dram_bytes = p->dram_bytes;
+	o->min_bytes = p->min_bytes;
+	o->launches = p->launches;
+	snprintf(o->bound, sizeof(o->bound), "%s", model_bound_name(p->bound));
+	snprintf(o->why, sizeof(o->why), "%s", text);
+	o->occupancy_pct = occupancy_pct(m, l, n);
 }
 
 /* One trace run of the harness: the launches it recorded into *out (malloc'd),
@@ -158,8 +159,6 @@ void prediction_run(const struct run_context *ctx, const char *emu_harness, cons
 	struct gpu_model m;
 	char err[512], why[TEST_MESSAGE_LEN], again[TEST_MESSAGE_LEN];
 	struct model_launch *l;
-	if (!g->metrics)
-		return;
 	if (load_gpu(gpu_name, &m, err, sizeof(err)) < 0) {
 		no_prediction(g, err);
 		return;

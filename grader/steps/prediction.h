@@ -20,9 +20,8 @@ int prediction_gpu(const struct rubric *r, const char *device, char *name, size_
 
 /*
  * Runs emu_harness (the submission's emulator build) in prediction mode and
- * records in g->metrics: predicted_percent_of_copy, predicted_for,
- * predicted_time_ms, predicted_dram_bytes, predicted_bound, predicted_why,
- * predicted_occupancy_pct; or prediction_error, saying why there is none.
+ * records the prediction in g->prediction (grade.h); or its error, saying
+ * why there is none.
  */
 void prediction_run(const struct run_context *ctx, const char *emu_harness, const char *gpu_name,
 		    struct grade *g);

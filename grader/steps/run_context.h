@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "labs/lab.h"
+#include "steps/grade.h"
 #include "steps/rubric.h"
 
 struct isolation_policy;
@@ -15,6 +16,10 @@ struct run_context {
 	const struct lab *lab;
 	const struct rubric *rubric;
 	const char *harness;	/* the linked harness to run */
+	/* What harness runs on (and a reference timed beside it): an
+	 * emulator's child has a memory cap and takes no GPU lock. The
+	 * analysis and the prediction always run an emulator build. */
+	enum backend backend;
 	const char *work_dir;
 	uint64_t seed, salt;
 	/* How a child running student code is isolated (isolation.h); NULL:

@@ -55,7 +55,9 @@ void scale_settle(const struct rubric *r, const char *why, struct grade *g)
 			continue;
 		}
 		struct test_result *t = grade_add_test(g, group_name(group), group, want - have);
-		if (t)
-			test_fail(t, "%s", why ? why : unreached(g, buf, sizeof(buf)));
+		if (!t)
+			continue;
+		t->kind = KIND_UNREACHED;
+		test_fail(t, "%s", why ? why : unreached(g, buf, sizeof(buf)));
 	}
 }

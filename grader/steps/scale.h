@@ -1,5 +1,5 @@
 /*
- * One scale (DESIGN.md, the JSON report's max_score): every grade of a lab
+ * One scale (the JSON report's max_score): every grade of a lab
  * is out of the rubric's maximum, on every backend and for every
  * submission. A group the grade could not reach (the file did not build,
  * the integrity check refused it, the analysis could not run, there was no

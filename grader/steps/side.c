@@ -16,14 +16,17 @@
 
 #define SIDE_MAGIC "KITSIDE1"
 
-/* What comes first through the pipe; the tests, then the two JSON texts follow. */
+/* What comes first through the pipe; the tests, then the emulator's
+ * metrics (JSON) follow. The fork is this program: the typed parts travel
+ * as they are. */
 struct side_header {
 	char magic[8];
 	int32_t n_tests;
 	int32_t n_steps;
 	int32_t internal_error;		/* the grader could not do its part (grade.h) */
 	char internal_message[512];
-	uint64_t metrics_len;
+	struct prediction prediction;
+	struct analysis_figures figures;
 	uint64_t analysis_len;
 	double steps[GRADE_MAX_STEPS];
 };
@@ -45,23 +48,36 @@ static int read_all(int fd, void *p, size_t len)
 
 static int report(int fd, const struct grade *g)
 {
-	char *metrics = json_dumps(g->metrics, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	char *analysis = g->analysis ? json_dumps(g->analysis, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	struct side_header h = { .n_tests = g->n_tests, .n_steps = g->n_steps,
-				 .internal_error = g->internal_error };
+				 .internal_error = g->internal_error, .prediction = g->prediction,
+				 .figures = g->figures };
 	memcpy(h.magic, SIDE_MAGIC, sizeof(h.magic));
 	memcpy(h.internal_message, g->internal_message, sizeof(h.internal_message));
-	h.metrics_len = metrics ? strlen(metrics) : 0;
 	h.analysis_len = analysis ? strlen(analysis) : 0;
 	memcpy(h.steps, g->step_seconds, sizeof(h.steps));
-	int rc = !metrics || (g->analysis && !analysis) ||
+	int rc = (g->analysis && !analysis) ||
 		 channel_write_all(fd, &h, sizeof(h)) < 0 ||
 		 channel_write_all(fd, g->tests, (size_t)g->n_tests * sizeof(g->tests[0])) < 0 ||
-		 channel_write_all(fd, metrics, h.metrics_len) < 0 ||
 		 (analysis && channel_write_all(fd, analysis, h.analysis_len) < 0);
-	free(metrics);
 	free(analysis);
 	return rc ? -1 : 0;
+}
+
+/* The fork's typed parts into g's, where the fork made them. */
+static void take_parts(struct side_header *h, struct grade *g)
+{
+	if (h->prediction.made || h->prediction.error[0]) {
+		g->prediction = h->prediction;
+		g->prediction.error[sizeof(g->prediction.error) - 1] = '\0';
+		g->prediction.why[sizeof(g->prediction.why) - 1] = '\0';
+		g->prediction.gpu[sizeof(g->prediction.gpu) - 1] = '\0';
+		g->prediction.bound[sizeof(g->prediction.bound) - 1] = '\0';
+	}
+	if (h->figures.shape[0]) {
+		g->figures = h->figures;
+		g->figures.shape[sizeof(g->figures.shape) - 1] = '\0';
+	}
 }
 
 int side_start(struct side *s, const struct lab *lab, void (*part)(void *arg, struct grade *g),
@@ -112,25 +128,22 @@ static int receive(int fd, struct grade *g, double *seconds, int n)
 	struct side_header h;
 	if (read_all(fd, &h, sizeof(h)) < 0 || memcmp(h.magic, SIDE_MAGIC, sizeof(h.magic)) != 0 ||
 	    h.n_tests < 0 || h.n_tests > GRADE_MAX_TESTS - g->n_tests || h.n_steps < 0 ||
-	    h.n_steps > GRADE_MAX_STEPS || h.metrics_len > ((uint64_t)1 << 32) ||
-	    h.analysis_len > ((uint64_t)1 << 32))
+	    h.n_steps > GRADE_MAX_STEPS || h.analysis_len > ((uint64_t)1 << 32))
 		return -1;
 	struct test_result *tests = malloc((size_t)h.n_tests * sizeof(*tests) + 1);
-	char *metrics = malloc(h.metrics_len + 1), *analysis = malloc(h.analysis_len + 1);
-	json_t *m = NULL, *a = NULL;
-	int ok = tests && metrics && analysis &&
-		 read_all(fd, tests, (size_t)h.n_tests * sizeof(*tests)) == 0 &&
-		 read_all(fd, metrics, h.metrics_len) == 0 && read_all(fd, analysis, h.analysis_len) == 0;
+	char *analysis = malloc(h.analysis_len + 1);
+	json_t *a = NULL;
+	int ok = tests && analysis && read_all(fd, tests, (size_t)h.n_tests * sizeof(*tests)) == 0 &&
+		 read_all(fd, analysis, h.analysis_len) == 0;
 	if (ok) {
-		metrics[h.metrics_len] = analysis[h.analysis_len] = '\0';
-		m = json_loads(metrics, 0, NULL);
+		analysis[h.analysis_len] = '\0';
 		a = h.analysis_len ? json_loads(analysis, 0, NULL) : NULL;
-		ok = json_is_object(m) && (!h.analysis_len || a);
+		ok = !h.analysis_len || a;
 	}
 	if (ok) {
 		memcpy(&g->tests[g->n_tests], tests, (size_t)h.n_tests * sizeof(*tests));
 		g->n_tests += h.n_tests;
-		json_object_update(g->metrics, m);
+		take_parts(&h, g);
 		if (a) {
 			json_decref(g->analysis);
 			g->analysis = json_incref(a);
@@ -143,10 +156,8 @@ static int receive(int fd, struct grade *g, double *seconds, int n)
 			snprintf(g->internal_message, sizeof(g->internal_message), "%s", h.internal_message);
 		}
 	}
-	json_decref(m);
 	json_decref(a);
 	free(tests);
-	free(metrics);
 	free(analysis);
 	return ok ? 0 : -1;
 }

@@ -13,7 +13,7 @@
  * grader must not overlap. The fork leases a uid of its own.
  *
  * The fork works on a fresh grade of its own; what it added (tests,
- * metrics, the analysis, step seconds) comes back through a pipe, whole or
+ * prediction and analysis figures, the analysis, step seconds) comes back through a pipe, whole or
  * not at all, and is added to the grade when it is joined.
  */
 #ifndef GRADER_SIDE_H
@@ -34,7 +34,7 @@ int side_start(struct side *s, const struct lab *lab, void (*part)(void *arg, st
 	       void *arg);
 
 /* Waits for the part to end and adds what it reported to g: its tests after
- * g's, its metrics into g's, its analysis, an internal error, and its step
+ * g's, its prediction and analysis figures into g's, its analysis, an internal error, and its step
  * seconds (the first n) into seconds[]. Returns 0; or -1 when the fork died or its report is not
  * whole, and then g is unchanged. */
 int side_join(struct side *s, struct grade *g, double *seconds, int n);

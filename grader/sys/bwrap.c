@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sys/cuda_toolkit.h"
 #include "sys/kit_paths.h"
 #include "sys/uid_lease.h"
 
@@ -188,9 +189,10 @@ static void show_system(struct view *v)
 					   "/etc/nsswitch.conf", "/etc/passwd", "/etc/group", NULL };
 	for (int i = 0; sys[i]; i++)
 		show(v, sys[i]);
-	const char *env[] = { getenv("CUDA_HOME"), getenv("CUDA_PATH"), getenv("DEPS_PREFIX") };
+	char toolkit[PATH_MAX];
+	const char *env[] = { cuda_toolkit_root(toolkit, sizeof(toolkit)), getenv("DEPS_PREFIX") };
 	char abs[PATH_MAX];
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 2; i++)
 		if (env[i] && *env[i]) {
 			absolute_path(env[i], abs, sizeof(abs));
 			show(v, abs);

@@ -1,5 +1,6 @@
 /* Child processes with limits (see sandbox.h). */
 #include "sys/sandbox.h"
+#include "sys/sandbox_calls.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -189,10 +190,11 @@ static void read_channel(int fd, struct child_result *res)
 }
 
 /* A memory file holding the child's stdin, read from its start. */
-static int open_input(const void *data, size_t len, char *err, size_t errlen)
+static int open_input(const struct sandbox_calls *sys, const void *data, size_t len, char *err,
+		      size_t errlen)
 {
-	int fd = memfd_create("grade-input", MFD_CLOEXEC);
-	if (fd < 0 || write(fd, data, len) != (ssize_t)len || lseek(fd, 0, SEEK_SET) != 0) {
+	int fd = sys->memory_file("grade-input", MFD_CLOEXEC);
+	if (fd < 0 || sys->write_all(fd, data, len) != (ssize_t)len || lseek(fd, 0, SEEK_SET) != 0) {
 		snprintf(err, errlen, "cannot hand the child its input: %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -201,55 +203,69 @@ static int open_input(const void *data, size_t len, char *err, size_t errlen)
 	return fd;
 }
 
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static int system_memory_file(const char *name, unsigned flags)
+{
+	return memfd_create(name, flags);
+}
+
+const struct sandbox_calls sandbox_system_calls = {
+	.alloc = calloc,
+	.make_pipe = pipe2,
+	.memory_file = system_memory_file,
+	.write_all = write,
+	.prepare = isolation_prepare,
+	.start = fork,
+};
+
 int sandbox_run(char *const argv[], const struct sandbox_limits *lim, struct child_result *res,
 		char *err, size_t errlen)
 {
+	return sandbox_run_with(&sandbox_system_calls, argv, lim, res, err, errlen);
+}
+
+int sandbox_run_with(const struct sandbox_calls *sys, char *const argv[],
+		     const struct sandbox_limits *lim, struct child_result *res, char *err,
+		     size_t errlen)
+{
+	int rc = -1, pipefd[2] = { -1, -1 }, channel_fd = -1, input_fd = -1, prepared = 0;
+	struct isolation_plan plan;
+	struct memory_cgroup cg = { .procs_fd = -1 };
 	memset(res, 0, sizeof(*res));
-	res->output = calloc(1, lim->output_cap + 1);
+	res->output = sys->alloc(1, lim->output_cap + 1);
 	if (!res->output) {
 		snprintf(err, errlen, "out of memory");
-		return -1;
+		goto err;
 	}
-	int pipefd[2], channel_fd = -1;
-	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+	if (sys->make_pipe(pipefd, O_CLOEXEC) < 0) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		return -1;
+		goto err;
 	}
-	if (lim->with_channel) {
-		channel_fd = memfd_create("grade-channel", MFD_CLOEXEC);
-		if (channel_fd < 0) {
-			snprintf(err, errlen, "memfd_create: %s", strerror(errno));
-			close(pipefd[0]);
-			close(pipefd[1]);
-			return -1;
-		}
+	if (lim->with_channel && (channel_fd = sys->memory_file("grade-channel", MFD_CLOEXEC)) < 0) {
+		snprintf(err, errlen, "memfd_create: %s", strerror(errno));
+		goto err;
 	}
-	int input_fd = lim->input ? open_input(lim->input, lim->input_len, err, errlen) : -1;
+	if (lim->input && (input_fd = open_input(sys, lim->input, lim->input_len, err, errlen)) < 0)
+		goto err;
 	/* isolation.c decides how it runs: bubblewrap, another user, a clean environment. */
-	struct isolation_plan plan;
-	if ((lim->input && input_fd < 0) || isolation_prepare(argv, lim, &plan, err, errlen) < 0) {
-		close(pipefd[0]);
-		close(pipefd[1]);
-		if (channel_fd >= 0)
-			close(channel_fd);
-		if (input_fd >= 0)
-			close(input_fd);
-		return -1;
-	}
+	if (sys->prepare(argv, lim, &plan, err, errlen) < 0)
+		goto err;
+	prepared = 1;
 	res->isolated = plan.bwrap;
-	struct memory_cgroup cg;
 	if (lim->resident_cap == 0 || memory_cgroup_make(lim->resident_cap, &cg) < 0)
 		cg = (struct memory_cgroup){ .procs_fd = -1 };
 
 	double start = now_s();
-	pid_t pid = fork();
+	pid_t pid = sys->start();
 	if (pid < 0) {
 		snprintf(err, errlen, "fork: %s", strerror(errno));
-		if (input_fd >= 0)
-			close(input_fd);
-		isolation_finish(&plan);
-		memory_cgroup_remove(&cg);
-		return -1;
+		goto err;
 	}
 	if (pid == 0) {
 		child_setup(input_fd, pipefd[1], channel_fd, plan.keep, lim, &cg);
@@ -259,9 +275,8 @@ int sandbox_run(char *const argv[], const struct sandbox_limits *lim, struct chi
 		_exit(127);
 	}
 	setpgid(pid, pid);	/* also here, so the group exists before any kill */
-	close(pipefd[1]);
-	if (input_fd >= 0)
-		close(input_fd);
+	close_fd(&pipefd[1]);
+	close_fd(&input_fd);
 	/* Started after the fork: the child is never a copy of a threaded grader. */
 	struct channel_reserve reserve = { channel_fd, lim->channel_reserve };
 	pthread_t reserving;
@@ -275,21 +290,24 @@ int sandbox_run(char *const argv[], const struct sandbox_limits *lim, struct chi
 	res->wall_s = now_s() - start;
 	if (cg.dir[0] && memory_cgroup_oom_kills(&cg) > 0)
 		res->out_of_memory = lim->resident_cap;
-	memory_cgroup_remove(&cg);
-	close(pipefd[0]);
-	if (channel_fd >= 0) {
+	if (channel_fd >= 0)
 		read_channel(channel_fd, res);
-		close(channel_fd);
-	}
 	res->output[res->output_len] = '\0';
 	isolation_fix_status(&plan, res);
-	int started = isolation_check_start(&plan, res, err, errlen);
-	isolation_finish(&plan);
-	if (started < 0) {
+	if (isolation_check_start(&plan, res, err, errlen) < 0)
+		goto err;
+	rc = 0;
+err:	/* and the way out of a child that ran */
+	close_fd(&pipefd[0]);
+	close_fd(&pipefd[1]);
+	close_fd(&channel_fd);
+	close_fd(&input_fd);
+	memory_cgroup_remove(&cg);
+	if (prepared)
+		isolation_finish(&plan);
+	if (rc < 0)
 		child_result_free(res);
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
 void child_result_free(struct child_result *res)

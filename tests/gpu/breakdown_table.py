@@ -81,7 +81,7 @@ def lab_table(lab, rows):
         out.append('')
     shared = [(s, n) for st, s, n in rows if st.startswith('shared child')]
     if shared:
-        out.append('Every correctness size in one process, as the grade runs them since issue 15: '
+        out.append('Every correctness size in one process, as the grade runs them: '
                    '%s s (%s), against %s s for one process per size above.' % (
                        fmt(shared[0][0]), shared[0][1], fmt(total(rows, r'^correct .*: child'))))
         out.append('')

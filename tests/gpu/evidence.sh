@@ -122,7 +122,7 @@ for step in $steps; do
 		tail -5 "$LOG/batch.txt"
 		;;
 	lab4)
-		# Issue 6: this GPU's occupancy API against the stored sm_90 table, the
+		# This GPU's occupancy API against the stored sm_90 table, the
 		# lab calibrated, then every lab 4 file graded by the GPU tests.
 		say "lab4: the occupancy API of this GPU"
 		build/harness/occupancy-api "$LOG/occupancy-this-gpu.txt" 2>&1
@@ -138,7 +138,7 @@ for step in $steps; do
 		KIT_GPU_LABS=lab4 gpu_tests gpu-tests-lab4 'gpu/grade*' "${GPUTESTS_TIMEOUT:-400}"
 		;;
 	hostile)
-		# Issue 17: the GPU probes (a repeated call that copies an earlier
+		# The GPU probes (a repeated call that copies an earlier
 		# result, a reused pointer) get no speed points and say why; the
 		# references, whose timed runs are now poisoned, shifted and checked,
 		# still earn full speed points, and lab 4's sweep is still drawn.
@@ -156,7 +156,7 @@ print('lab4 sweep:', m.get('sweep_error') or ' '.join('%.0f%%:%.0f' % (p['occupa
 			2>&1 | tee -a "$LOG/summary.txt"
 		;;
 	class)
-		# Issue 5's class of 29: the hostile and known-good submissions, the lab 3
+		# The class of 29: the hostile and known-good submissions, the lab 3
 		# fixtures, the skeleton and the solution, one student each.
 		say "class batch (${CLASS_TIMEOUT:-500} s at most; a rerun resumes)"
 		class=${CLASS_DIR:-/tmp/class}

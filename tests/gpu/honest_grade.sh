@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 12 on a GPU: the grades that the weights promise, measured.
+# One honest grade on a GPU: the grades that the weights promise, measured.
 #
 #   OUT=/tmp/out bash tests/gpu/honest_grade.sh
 #

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The sandbox of issue 17 on a GPU machine: the CUDA runtime, nvcc and the
+# The sandbox on a GPU machine: the CUDA runtime, nvcc and the
 # harness under bubblewrap's allowlist view, as a leased uid (run as root),
 # with the harness writing only to its private /tmp. What CI cannot show
 # (it has no GPU). Logs under $OUT.
