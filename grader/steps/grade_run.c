@@ -7,9 +7,11 @@
 #include <unistd.h>
 
 #include "steps/analysis.h"
+#include "steps/analysis_run.h"
 #include "steps/analysis_shape.h"
 #include "steps/build.h"
 #include "steps/correctness.h"
+#include "steps/findings.h"
 #include "steps/gates.h"
 #include "steps/integrity.h"
 #include "steps/launch_match.h"
@@ -247,56 +249,6 @@ static int step_occupancy_sweep(struct grade_run *run, struct grade *g)
 	return 1;
 }
 
-/*
- * The emulator's analysis on a small input: coalescing, bank conflicts,
- * races, work. Runs on a GPU machine too, from its own emulated build.
- */
-static void analyse_build(const struct grade_request *req, const struct run_context *ctx,
-		    const struct build_result *use, int refused, const char *build_log, struct grade *g)
-{
-	const struct rubric *r = req->rubric;
-	if (refused) {
-		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, r->analysis_points);
-		test_fail(t, "the emulator's build of your file was not analysed: %.900s", build_log);
-		return;
-	}
-	if (!use) {
-		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, 0);
-		t->status = TEST_NOT_MEASURED;
-		snprintf(t->message, sizeof(t->message), "the emulator could not build this file, "
-			 "so it was not analysed: %.900s", build_log);
-		return;
-	}
-	char err[256];
-	struct harness_report rep;
-	struct shape shape = analysis_shape_choose(r, ctx->seed);
-	if (harness_analysis(ctx, use->harness, &shape, &rep, err, sizeof(err)) < 0) {
-		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, r->analysis_points);
-		test_fail_as(t, FAILURE_NOT_STARTED, "the grader could not start the emulator: %s", err);
-		return;
-	}
-	/* The run's output is checked like a correctness test's: figures of a
-	 * run that did not compute the answer (a decoy) are not believed. */
-	char msg[TEST_MESSAGE_LEN];
-	struct failure f;
-	int right = correctness_judge(req->lab, &shape, ctx->seed, &rep, &f, msg, sizeof(msg));
-	if (!right || !rep.metrics || rep.corrupt) {
-		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, r->analysis_points);
-		if (!right) {
-			test_fail(t, "the analysis run failed, so its figures are not believed: %s", msg);
-			t->failure = f;
-		} else
-			test_fail(t, "the emulator sent no metrics");
-	} else {
-		char text[64];
-		shape_format(&shape, text, sizeof(text));
-		snprintf(g->figures.shape, sizeof(g->figures.shape), "%s", text);
-		g->analysis = json_incref(rep.metrics);
-		analysis_grade(r, &shape, rep.metrics, g);
-	}
-	harness_report_free(&rep);
-}
-
 /* Analysis by the emulator, when the rubric has checks; not for a kernel
  * that never ends. */
 static void emulator_analysis(struct grade_run *run, struct grade *g)
@@ -310,7 +262,7 @@ static void emulator_analysis(struct grade_run *run, struct grade *g)
 		snprintf(t->message, sizeof(t->message), "not analysed: this grade ran with --no-analysis");
 	} else if (g->hangs == 0) {
 		const struct build_result *use = emu_build(run);
-		analyse_build(req, &run->ctx, use, run->emu_refused, run->emu_log, g);
+		analysis_run(req, &run->ctx, use, run->emu_refused, run->emu_log, g);
 	} else {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS,
 						       req->rubric->analysis_points);
@@ -446,6 +398,14 @@ static int step_analysis(struct grade_run *run, struct grade *g)
 {
 	if (!join_beside(run, g))
 		emulator_analysis(run, g);
+	findings_explain_correctness(g);
+	/* A speed predicted for a kernel that computes the wrong answer
+	 * means nothing: it is not shown. */
+	if (run->failed > 0 && g->prediction.made) {
+		g->prediction.made = 0;
+		snprintf(g->prediction.error, sizeof(g->prediction.error),
+			 "not predicted: a prediction means nothing for a kernel that fails correctness");
+	}
 	if (run->backend == BACKEND_CUDA && !g->hangs)
 		launch_match_apply(&run->ctx, g);
 	return 1;
