@@ -181,7 +181,7 @@ static double grade_emu(const char *file, struct rubric *r_out, int factor, doub
 	r_out->test_time_factor = factor;
 	r_out->test_time_floor_s = floor_s;
 	struct run_context ctx = { .lab = &lab3_transpose, .rubric = r_out, .harness = b.harness,
-				   .work_dir = work, .seed = 11 };
+				   .backend = BACKEND_EMU, .work_dir = work, .seed = 11 };
 	struct device_info none;
 	memset(&none, 0, sizeof(none));
 	memset(times, 0, sizeof(*times));
@@ -258,7 +258,7 @@ Test(time_limits, a_hang_in_the_shared_run_counts_and_the_rest_is_not_waited_out
 	struct build_result b;
 	emu_lab3_build("tests/fixtures/emu_faults/kernel_hang.cu", &r, work, &b);
 	struct run_context ctx = { .lab = &lab3_transpose, .rubric = &r, .harness = b.harness,
-				   .work_dir = work, .seed = 5 };
+				   .backend = BACKEND_EMU, .work_dir = work, .seed = 5 };
 	struct reference_times times = { .known = 1, .n = r.n_shapes, .where = "here" };
 	for (int i = 0; i < r.n_shapes; i++)
 		times.size_s[i] = 0.05;	/* every limit: the 1 s floor */

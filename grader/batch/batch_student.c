@@ -27,6 +27,7 @@
 #include "sys/isolation.h"
 #include "sys/uid_lease.h"
 #include "sys/kit_paths.h"
+#include "report/report_html.h"
 #include "report/report_json.h"
 #include "report/report_text.h"
 #include "sys/clock.h"
@@ -133,6 +134,24 @@ static int write_gradescope(const struct grade *g, const char *verdict, double w
 	return rc;
 }
 
+/* report.html, its charts drawn as SVG into the student's charts/ (none
+ * with --plot none, or without gnuplot). */
+static int write_html_report(const struct batch_config *c, const struct grade *g, const char *dir,
+			     const char *path, char *err, size_t len)
+{
+	char charts[PATH_MAX + 16];
+	glob_t svgs = { 0 };
+	int globbed = 0;
+	snprintf(charts, sizeof(charts), "%s/charts", dir);
+	if (c->o->plot != PLOT_NONE && make_dirs(charts) == 0)
+		globbed = chart_grade_svg(g, charts, &svgs) == 0;
+	int rc = report_html_write(g, (const char *const *)svgs.gl_pathv, globbed ? (int)svgs.gl_pathc : 0,
+				   path, err, len);
+	if (globbed)
+		globfree(&svgs);
+	return rc;
+}
+
 /* The student's folder: reports first, the summary last. */
 static int write_results(const struct batch_config *c, const struct student *s,
 			 const struct grade *g, double wall_s)
@@ -158,6 +177,10 @@ static int write_results(const struct batch_config *c, const struct student *s,
 	}
 	if (rc == 0 && g->n_bench > 0 && c->o->plot != PLOT_NONE)
 		chart_bandwidth(g, c->o->plot == PLOT_SVG ? PLOT_SVG : PLOT_PNG, dir, msg, sizeof(msg));
+	if (rc == 0) {
+		snprintf(path, sizeof(path), "%s/report.html", dir);
+		rc = write_html_report(c, g, dir, path, err, sizeof(err));
+	}
 	if (rc == 0) {
 		snprintf(path, sizeof(path), "%s/summary.json", dir);
 		rc = summary_write(path, &sum, err, sizeof(err));

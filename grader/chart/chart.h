@@ -13,6 +13,7 @@
 #ifndef GRADER_CHART_H
 #define GRADER_CHART_H
 
+#include <glob.h>
 #include <stddef.h>
 
 #include "chart/plot_kind.h"
@@ -24,6 +25,19 @@ enum chart_outcome {
 	CHART_SKIPPED = 1,	/* nothing of this chart to draw */
 	CHART_NONE_DRAWN = 2,	/* no chart can be drawn at all: --plot none, no gnuplot */
 };
+
+/* Every chart g has something for (bandwidth, occupancy, active threads,
+ * coalescing), into out_dir; said (if not NULL) gets each chart's message.
+ * Stops at the first CHART_NONE_DRAWN. Returns how many were drawn. */
+int chart_grade(const struct grade *g, enum plot_kind kind, const char *out_dir,
+		void (*said)(const char *msg, void *arg), void *arg);
+
+/* The chart files of g's lab in dir (an earlier grade's) removed. */
+void chart_remove_grade(const struct grade *g, const char *dir);
+
+/* g's charts drawn afresh as SVG into dir, quietly (none without
+ * gnuplot), their files in *found (globfree it when 0 is returned). */
+int chart_grade_svg(const struct grade *g, const char *dir, glob_t *found);
 
 /* Effective bandwidth (GB/s) against problem size from g->bench, on a
  * log2 axis labelled with the shapes: the submission, the reference

@@ -27,6 +27,7 @@
 #include "sys/text_replace.h"
 #include "cli/options.h"
 #include "cli/version.h"
+#include "report/report_html.h"
 #include "report/report_json.h"
 #include "report/report_load.h"
 #include "report/report_text.h"
@@ -224,31 +225,57 @@ static void chart_message(const char *msg)
 	fprintf(stderr, "%s\n", msg);
 }
 
+static void say_chart(const char *msg, void *arg)
+{
+	(void)arg;
+	chart_message(msg);
+}
+
 /* The charts of one grade; a missing gnuplot only costs the charts, and
  * each chart says where it went or why it was not drawn. When none can be
- * drawn (CHART_NONE_DRAWN), that is said once. */
+ * drawn (CHART_NONE_DRAWN), that is said once. An earlier grade's charts
+ * of the lab are removed first, whatever happens. */
 static void draw_charts(const struct options *o, const struct grade *g)
 {
-	if (o->plot == PLOT_NONE)
-		return;
-	typedef int chart_fn(const struct grade *, enum plot_kind, const char *, char *, size_t);
-	struct { int wanted; chart_fn *draw; } charts[] = {
-		{ g->n_bench > 0, chart_bandwidth },
-		{ g->sweep.points != NULL, chart_occupancy },
-		{ g->lab->handout_steps != NULL, chart_active_threads },
-		{ g->analysis != NULL, chart_coalescing },
-	};
-	char dir[1024], msg[512];
+	char dir[1024];
 	kit_path(dir, sizeof(dir), "build/charts");
-	for (size_t i = 0; i < sizeof(charts) / sizeof(charts[0]); i++) {
-		if (!charts[i].wanted)
-			continue;
-		fflush(stdout);	/* --plot term: gnuplot writes on our stdout */
-		int drawn = charts[i].draw(g, o->plot, dir, msg, sizeof(msg));
-		chart_message(msg);
-		if (drawn == CHART_NONE_DRAWN)
-			return;
+	chart_remove_grade(g, dir);
+	if (o->plot != PLOT_NONE)
+		chart_grade(g, o->plot, dir, say_chart, NULL);
+}
+
+/* The HTML report: --html FILE, else build/report/LAB.html, said on stderr. */
+static int write_html(const struct options *o, const struct grade *g)
+{
+	char path[1024], dir[1100], err[512];
+	glob_t svgs;
+	if (o->html_path) {
+		snprintf(path, sizeof(path), "%s", o->html_path);
+	} else {
+		kit_path(path, sizeof(path), "build/report");
+		mkdir(path, 0755);
+		size_t n = strlen(path);
+		snprintf(path + n, sizeof(path) - n, "/%s.html", g->lab->id);
 	}
+	/* Its charts beside it, drawn as SVG for it: LAB-charts/. */
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	size_t at = slash ? (size_t)(slash + 1 - dir) : 0;
+	snprintf(dir + at, sizeof(dir) - at, "%s-charts", g->lab->id);
+	mkdir(dir, 0755);
+	int globbed = chart_grade_svg(g, dir, &svgs) == 0;
+	int rc = report_html_write(g, (const char *const *)svgs.gl_pathv, (int)svgs.gl_pathc, path, err,
+				   sizeof(err));
+	if (globbed)
+		globfree(&svgs);
+	if (rc < 0) {
+		fflush(stdout);
+		fprintf(stderr, "grade: the HTML report: %s\n", err);
+		return -1;
+	}
+	fflush(stdout);
+	fprintf(stderr, "report: %s (open it in a browser: your source, line by line)\n", path);
+	return 0;
 }
 
 /* --device: what `--backend auto` will pick. Exit 0 with a GPU, 1 without. */
@@ -335,8 +362,9 @@ static int grade_one(const struct options *o, const struct lab *lab, const struc
 			status = 4;
 		}
 	}
-	if (!g.build_failed && !g.internal_error)
-		draw_charts(o, &g);
+	draw_charts(o, &g);
+	if (write_html(o, &g) < 0)
+		status = 4;
 	grade_free(&g);
 	return status;
 }

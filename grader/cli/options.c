@@ -22,6 +22,7 @@ void options_usage(FILE *out)
 	      "  --backend B         auto (GPU if present, else the CPU emulator), cuda, emu\n"
 	      "  --seed N            reproduce a run's inputs (every report prints its seed)\n"
 	      "  --json FILE         also write the machine-readable report (- for stdout)\n"
+	      "  --html FILE         write the HTML report there (default build/report/LAB.html)\n"
 	      "  --plot KIND         png (default, under build/charts/), svg, term, none\n"
 	      "  --rubric FILE       use another rubric than labs/LAB*/lab.ini\n"
 	      "  --calibrate         time the solution and the known-slow fixtures on this GPU\n"
@@ -76,7 +77,7 @@ static int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-enum { OPT_SOLUTION = 256, OPT_BACKEND, OPT_SEED, OPT_JSON, OPT_PLOT, OPT_RUBRIC, OPT_CALIBRATE,
+enum { OPT_SOLUTION = 256, OPT_BACKEND, OPT_SEED, OPT_JSON, OPT_HTML, OPT_PLOT, OPT_RUBRIC, OPT_CALIBRATE,
        OPT_BATCH, OPT_OUT, OPT_JOBS, OPT_SALT, OPT_LIST, OPT_BUILD_ONLY, OPT_NO_ISOLATION,
        OPT_NO_ANALYSIS, OPT_QUIET, OPT_SUBMISSION, OPT_CHART_FROM, OPT_DEVICE, OPT_VERSION, OPT_SLURM,
        OPT_PARTITION, OPT_GRES, OPT_TIME, OPT_ACCOUNT, OPT_MAX_TASKS, OPT_NO_WAIT, OPT_COLLECT,
@@ -88,6 +89,7 @@ static const struct option long_options[] = {
 	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "json", required_argument, NULL, OPT_JSON },
+	{ "html", required_argument, NULL, OPT_HTML },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "rubric", required_argument, NULL, OPT_RUBRIC },
 	{ "calibrate", no_argument, NULL, OPT_CALIBRATE },
@@ -136,6 +138,7 @@ static int apply(int opt, const char *arg, struct options *o, char *err, size_t 
 		snprintf(err, errlen, "--seed: '%s' is not a whole number", arg);
 		return -1;
 	case OPT_JSON: o->json_path = arg; return 0;
+	case OPT_HTML: o->html_path = arg; return 0;
 	case OPT_PLOT:
 		if (plot_kind_parse(arg, &o->plot) == 0)
 			return 0;

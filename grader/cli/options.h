@@ -28,6 +28,7 @@ struct options {
 	uint64_t seed;			/* --seed */
 	int seed_given;
 	const char *json_path;		/* --json FILE ("-": stdout) */
+	const char *html_path;		/* --html FILE (default build/report/LAB.html) */
 	enum plot_kind plot;		/* --plot */
 	const char *rubric_path;	/* --rubric FILE */
 	int calibrate;			/* --calibrate */

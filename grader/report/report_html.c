@@ -167,22 +167,20 @@ static void put_line(FILE *f, int n, const char *text, const struct line_notes *
 	fputs("</td></tr>\n", f);
 }
 
-static void put_source(FILE *f, const struct grade *g, const char *source)
+static void put_source(FILE *f, const struct grade *g)
 {
-	size_t len = 0;
-	char *text = source ? (char *)read_small(source, 1 << 20, &len) : NULL;
-	const char *base = strrchr(g->submission, '/');
 	struct line_notes notes = { 0 };
 	int k = 0, n = 0;
 
 	fputs("<h2>Your source</h2>\n", f);
+	char *text = g->source ? strdup(g->source) : NULL;
 	if (!text) {
-		fputs("<p>The source could not be read again for this page.</p>\n", f);
+		fputs("<p>The source is not part of this report.</p>\n", f);
 		return;
 	}
 	if (!g->analysis)
 		fputs("<p>The emulator did not analyse this file, so its lines carry no figures.</p>\n", f);
-	else if (line_notes_collect(g->analysis, base ? base + 1 : g->submission, &notes) != 0)
+	else if (line_notes_collect(g->analysis, g->source_name, &notes) != 0)
 		fputs("<p>Out of memory: the lines carry no figures.</p>\n", f);
 	fputs("<table class=\"src\">\n", f);
 	for (char *line = text, *end; line && *line; line = end ? end + 1 : NULL) {
@@ -196,8 +194,8 @@ static void put_source(FILE *f, const struct grade *g, const char *source)
 	free(text);
 }
 
-int report_html_write(const struct grade *g, const char *source, const char *const *svgs,
-		      int n_svgs, const char *out_path, char *err, size_t errlen)
+int report_html_write(const struct grade *g, const char *const *svgs, int n_svgs,
+		      const char *out_path, char *err, size_t errlen)
 {
 	struct atomic_file af;
 
@@ -211,7 +209,7 @@ int report_html_write(const struct grade *g, const char *source, const char *con
 	put_header(af.f, g);
 	put_tests(af.f, g);
 	put_charts(af.f, svgs, n_svgs);
-	put_source(af.f, g, source);
+	put_source(af.f, g);
 	fputs("</body></html>\n", af.f);
 	return atomic_commit(&af, err, errlen);
 }

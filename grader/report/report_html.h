@@ -12,11 +12,10 @@
 
 #include "steps/grade.h"
 
-/* Writes the page for g to out_path, whole or not at all. source is the
- * student's file as graded (read again here; NULL or unreadable: the page
- * says so), svgs[0..n_svgs) the charts' files (missing ones are left out).
- * Returns 0, or -1 with one line in err. */
-int report_html_write(const struct grade *g, const char *source, const char *const *svgs,
-		      int n_svgs, const char *out_path, char *err, size_t errlen);
+/* Writes the page for g to out_path, whole or not at all: its source
+ * listing is g->source, svgs[0..n_svgs) the charts' files (missing ones
+ * are left out). Returns 0, or -1 with one line in err. */
+int report_html_write(const struct grade *g, const char *const *svgs, int n_svgs,
+		      const char *out_path, char *err, size_t errlen);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,6 +24,29 @@ void grade_free(struct grade *g)
 	json_decref(g->sweep.points);
 	json_decref(g->analysis);
 	g->perf.launches = g->sweep.points = g->analysis = NULL;
+	free(g->source);
+	g->source = NULL;
+}
+
+void grade_keep_source(struct grade *g, const char *path)
+{
+	enum { MAX_SOURCE = 1 << 20 };
+	FILE *f = fopen(path, "rb");
+	const char *slash = strrchr(path, '/');
+	snprintf(g->source_name, sizeof(g->source_name), "%s", slash ? slash + 1 : path);
+	free(g->source);
+	g->source = NULL;
+	if (!f)
+		return;
+	char *text = malloc(MAX_SOURCE + 1);
+	size_t n = text ? fread(text, 1, MAX_SOURCE + 1, f) : 0;
+	if (text && !ferror(f) && n <= MAX_SOURCE) {
+		text[n] = '\0';
+		g->source = text;
+	} else {
+		free(text);
+	}
+	fclose(f);
 }
 
 /* The kind of a group's usual test; the steps that add others say so. */

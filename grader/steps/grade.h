@@ -215,6 +215,11 @@ struct grade {
 	struct beside_seconds beside;
 	struct launch_match launch_match;
 	json_t *analysis;		/* the emulator's metrics (MSG_METRICS), or NULL */
+	/* The graded file as graded (the grader's own copy, at most 1 MiB), for
+	 * the HTML report's listing, or NULL; source_name, its base name, is
+	 * how the emulator's metrics name it. */
+	char *source;
+	char source_name[256];
 
 	/* How the untrusted children ran (isolation_describe): bubblewrap or
 	 * not, and as which user. Set by grade_submission. */
@@ -229,6 +234,9 @@ struct grade {
 
 void grade_init(struct grade *g, const struct lab *lab);
 void grade_free(struct grade *g);
+
+/* Keeps the text of the file at path in g->source (see struct grade). */
+void grade_keep_source(struct grade *g, const char *path);
 
 /* Appends a test and returns it (NULL when full, which is a bug). */
 struct test_result *grade_add_test(struct grade *g, const char *name, enum test_group group,

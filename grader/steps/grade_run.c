@@ -442,6 +442,7 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 	struct grade_run run = { .req = req, .dev = dev };
 	g->seed = req->seed;
 	snprintf(g->submission, sizeof(g->submission), "%s", req->submission);
+	grade_keep_source(g, req->submission);
 	g->backend = req->backend;	/* what was asked, until it is resolved */
 	if (backend_resolve(req->backend, dev, &run.backend, g->internal_message,
 			    sizeof(g->internal_message)) < 0) {

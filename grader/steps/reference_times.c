@@ -193,7 +193,9 @@ void reference_times_get(const struct run_context *ctx, enum backend backend,
 	char dir[1100] = "";
 	if (!ref_harness && may_build && build(ctx, backend, dev, solution, &b, dir, sizeof(dir)) == 0)
 		ref_harness = b.harness;
-	if (ref_harness && measure(ctx, ref_harness, shapes, n, t) == 0)
+	struct run_context on = *ctx;
+	on.backend = backend;	/* what the children run on, whoever built ctx */
+	if (ref_harness && measure(&on, ref_harness, shapes, n, t) == 0)
 		cache_write(path, key, t);
 	if (dir[0])
 		remove_tree(dir);	/* nothing of the solution's left for the children after */
