@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "labs/lab.h"
@@ -206,4 +207,38 @@ Test(report_html, chromium_marks_the_finding_and_draws_the_page)
 		snprintf(cmd, sizeof cmd, "cp '%s' '%s'", shot, keep);
 		cr_assert_eq(system(cmd), 0);
 	}
+}
+
+/* A whole grade: the padded tile without its barrier, graded in the
+ * emulator, read in Chromium. The race the emulator found is marked at
+ * its line of the student's own file, and the coalescing chart is there. */
+Test(report_html, a_graded_race_is_marked_on_its_line, .timeout = 300)
+{
+	const char *browser = chromium();
+	const char *kit = getenv("KIT_ROOT");
+	char cmd[8192], dom[600];
+
+	if (access("build/emu/cuemu-cc", X_OK) != 0)
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && ./grade lab3 --submission tests/fixtures/lab3/no_sync.cu --backend emu "
+		 "--seed 1 --plot none --html '%s' >/dev/null 2>&1", kit ? kit : ".", page);
+	cr_assert_eq(WEXITSTATUS(system(cmd)), 1, "a failing grade exits 1");
+	char *html = slurp(page);
+	cr_assert(strstr(html, "<tr id=\"L35\" class=\"finding\">"), "the race's line is marked in the file");
+	cr_assert(strstr(html, "may depend on a race"), "the failing sizes say the race may explain them");
+	free(html);
+	if (!browser)
+		cr_skip_test("headless Chromium is not installed (apt-get install chromium): "
+			     "the page was checked as a file only");
+	snprintf(dom, sizeof dom, "%s/dom.html", dir);
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && HOME='%s' timeout 60 '%s' --headless --no-sandbox --disable-gpu "
+		 "--user-data-dir='%s/profile' --dump-dom 'file://%s' >'%s' 2>/dev/null",
+		 dir, dir, browser, dir, page, dom);
+	cr_assert_eq(system(cmd), 0, "chromium failed: %s", cmd);
+	html = slurp(dom);
+	cr_assert(strstr(html, "<tr id=\"L35\" class=\"finding\">"), "the DOM marks the race's line");
+	cr_assert(strstr(html, "race (RAW"), "the race's note is in the DOM");
+	free(html);
 }
