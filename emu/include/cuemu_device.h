@@ -13,7 +13,7 @@
  *       are noinline so that address is in the student's code, and they
  *       are not instrumented so they are no traced accesses themselves
  *   k<<<g, b, smem, stream>>>(args)  the rewriter turns it into
- *       cuemu_launch_(__FILE__, __LINE__, "k", [&](auto&&...a){ k(a...); },
+ *       cuemu_launch_(__FILE__, __LINE__, "k", [=](auto&&...a){ k(a...); },
  *                     g, b, smem, stream)(args)
  *       whose call evaluates the arguments once and runs the grid.
  */
@@ -114,11 +114,13 @@ template <class F> struct cuemu_launcher_ {
 	 * CUDA thread then calls the kernel with copies of them. */
 	template <class... A> void operator()(A &&...a)
 	{
+		/* The lambda by value: what it captured (a kernel's function
+		 * pointer) is copied onto each thread's stack with the arguments. */
 		struct state {
-			F *f;
+			F f;
 			std::tuple<typename std::decay<A>::type...> args;
 		};
-		state s{&f, std::tuple<typename std::decay<A>::type...>(std::forward<A>(a)...)};
+		state s{f, std::tuple<typename std::decay<A>::type...>(std::forward<A>(a)...)};
 		cuemu_launch_kernel(file, line, name, grid, block, smem, stream,
 				    &cuemu_launcher_::run<state>, &s, sizeof s);
 	}
@@ -128,7 +130,7 @@ template <class F> struct cuemu_launcher_ {
 	template <class S> __attribute__((no_sanitize_thread)) static void run(void *p)
 	{
 		S s = *static_cast<S *>(p);
-		std::apply(*s.f, s.args);
+		std::apply(s.f, s.args);
 	}
 };
 }

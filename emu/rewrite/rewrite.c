@@ -8,7 +8,7 @@
  *
  *   k<<<g, b, smem, s>>>(args)
  *     -> cuemu_launch_(__FILE__, __LINE__, "k",
- *            [&](auto &&...cuemu_a_) { k(cuemu_a_...); }, g, b, smem, s)(args)
+ *            [=](auto &&...cuemu_a_) { k(cuemu_a_...); }, g, b, smem, s)(args)
  *     The launcher evaluates the arguments once; each CUDA thread calls the
  *     lambda, which calls the kernel the way C++ calls any function (so a
  *     template kernel's arguments are deduced as nvcc deduces them).
@@ -39,34 +39,96 @@
 
 /* ---- launches ------------------------------------------------------------------------------- */
 
-/* The first token of the kernel expression that ends just before token i
- * ("k", "ns::k", "k<T, 4>"), or -1. *name_end: the token ending the name
- * without template arguments. */
+/* The index of the bracket that opens the one closing at token j ("(" for
+ * ")", "[" for "]", "<" for ">"), or -1. */
+static long opener(const struct rw *w, long j)
+{
+	const char *close = is(w, (size_t)j, ")") ? ")" : is(w, (size_t)j, "]") ? "]" : ">";
+	const char *open = *close == ')' ? "(" : *close == ']' ? "[" : "<";
+	int depth = 0;
+	for (; j >= 0; j--) {
+		if (is(w, (size_t)j, close))
+			depth++;
+		else if (is(w, (size_t)j, open) && --depth == 0)
+			return j;
+		else if (is(w, (size_t)j, ";") || is(w, (size_t)j, "{") || is(w, (size_t)j, "}"))
+			return -1;
+	}
+	return -1;
+}
+
+/* Token j is a keyword after which an expression starts ("if (c) (k)<<<"). */
+static int keyword(const struct rw *w, size_t j)
+{
+	static const char *const words[] = { "if", "while", "for", "switch", "return", "else", "do",
+					     "case", "sizeof", NULL };
+	for (int k = 0; words[k]; k++)
+		if (is(w, j, words[k]))
+			return 1;
+	return 0;
+}
+
+/* The first token of the kernel expression that ends just before token i,
+ * or -1: a name ("k", "ns::k", "k<T, 4>"), or any postfix expression that
+ * yields a kernel, as nvcc takes ("(k)" from a macro's parentheses, a
+ * function pointer "f", "table[i]", "s.fn", "pick(c)"). *name_end: the
+ * token ending the name without template arguments when the expression is
+ * a plain name, else the expression's last token. */
 static long kernel_start(const struct rw *w, size_t i, size_t *name_end)
 {
-	long j = (long)i - 1;
-	if (j >= 0 && is(w, (size_t)j, ">")) {
-		int depth = 0;
-		for (; j >= 0; j--) {
-			if (is(w, (size_t)j, ">"))
-				depth++;
-			else if (is(w, (size_t)j, "<") && --depth == 0)
-				break;
-			else if (is(w, (size_t)j, ";") || is(w, (size_t)j, "{") || is(w, (size_t)j, "}"))
+	long j = (long)i - 1, start = -1;
+	*name_end = i - 1;
+	while (j >= 0) {
+		if (is(w, (size_t)j, ")") || is(w, (size_t)j, "]")) {
+			long o = opener(w, j);
+			if (o < 0)
 				return -1;
+			start = o;
+			j = o - 1;
+			/* "(k)" stands alone; "pick(c)", "t[i]" go on to what they apply to */
+			if (j < 0 || keyword(w, (size_t)j))
+				break;
+			if (tok(w, (size_t)j)->kind == TK_IDENT || is(w, (size_t)j, ">") ||
+			    (is(w, (size_t)o, "[") && (is(w, (size_t)j, ")") || is(w, (size_t)j, "]"))))
+				continue;
+			break;
 		}
-		j--;
-	}
-	if (j < 0 || tok(w, (size_t)j)->kind != TK_IDENT)
-		return -1;
-	*name_end = (size_t)j;
-	while (j >= 2 && is(w, (size_t)j - 1, ":") && is(w, (size_t)j - 2, ":")) {
-		if (j >= 3 && tok(w, (size_t)j - 3)->kind == TK_IDENT)
+		if (is(w, (size_t)j, ">")) {
+			long o = opener(w, j);
+			if (o < 1 || tok(w, (size_t)o - 1)->kind != TK_IDENT)
+				return -1;
+			if (start < 0)
+				*name_end = (size_t)o - 1;
+			j = o - 1;
+			continue;
+		}
+		if (tok(w, (size_t)j)->kind != TK_IDENT)
+			break;
+		if (start < 0 && *name_end == i - 1)
+			*name_end = (size_t)j;
+		start = j;
+		if (j >= 2 && is(w, (size_t)j - 1, ":") && is(w, (size_t)j - 2, ":")) {
+			j -= 3;	/* ns::k, or ::k at the start */
+			if (j < 0 || tok(w, (size_t)j)->kind != TK_IDENT) {
+				start = j + 1;
+				break;
+			}
+			continue;
+		}
+		if (j >= 1 && is(w, (size_t)j - 1, ".")) {
+			j -= 2;
+			continue;
+		}
+		if (j >= 2 && is(w, (size_t)j - 1, ">") && is(w, (size_t)j - 2, "-")) {
 			j -= 3;
-		else
-			return j - 2;
+			continue;
+		}
+		break;
 	}
-	return j;
+	if (start < 0 || (tok(w, (size_t)start)->kind != TK_IDENT && !is(w, (size_t)start, "(") &&
+			  !is(w, (size_t)start, ":")))
+		return -1;
+	return start;
 }
 
 /* The index of the first '>' of the ">>>" closing the configuration that
@@ -145,9 +207,18 @@ static size_t launch(struct rw *w, size_t i, int in_device_code)
 	}
 	null_arguments(w, ge + 3);
 	struct sb s = { 0 };
+	/* The name of "(k)", a macro's parenthesised parameter, is k. */
+	size_t name_start = (size_t)ks;
+	if (is(w, name_start, "(") && name_end == i - 1 && opener(w, (long)name_end) == ks) {
+		name_start++;
+		name_end--;
+	}
 	sb_puts(&s, "cuemu_launch_(__FILE__, __LINE__, \"");
-	put_span(&s, w, (size_t)ks, name_end);
-	sb_puts(&s, "\", [&](auto &&...cuemu_a_) { ");
+	put_span(&s, w, name_start, name_end);
+	/* [=]: a kernel named through a variable (a function pointer) is read
+	 * once, here on the host, as a launch does; each CUDA thread calls a
+	 * copy of the lambda on its own stack. A kernel's name captures nothing. */
+	sb_puts(&s, "\", [=](auto &&...cuemu_a_) { ");
 	put_span(&s, w, (size_t)ks, i - 1);
 	sb_puts(&s, "(cuemu_a_...); }, ");
 	put_span(&s, w, i + 3, ge - 1);
