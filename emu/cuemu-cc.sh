@@ -4,6 +4,7 @@
 #   cuemu-cc -c FILE.cu -o FILE.o [-I.. -D.. -O.. -g]   compile one CUDA source
 #   cuemu-cc -o EXE OBJ... [-L.. -l..]                  link with libcuemu.a
 #   cuemu-cc FILE.cu [OBJ...] -o EXE                    both
+#   cuemu-cc -E FILE.cu [-o OUT] [-dM ...]              preprocess only, as nvcc -E
 #
 # A .cu file is preprocessed with cuemu_device.h force-included, rewritten
 # (cuemu-rewrite: launches, __shared__; the line markers keep messages on
@@ -34,7 +35,7 @@ die() {
 }
 
 usage() {
-	echo "usage: cuemu-cc -c FILE.cu -o FILE.o | cuemu-cc -o EXE OBJ... | cuemu-cc FILE.cu -o EXE" >&2
+	echo "usage: cuemu-cc -c FILE.cu -o FILE.o | cuemu-cc -o EXE OBJ... | cuemu-cc FILE.cu -o EXE | cuemu-cc -E FILE.cu" >&2
 	exit 2
 }
 
@@ -84,6 +85,17 @@ compile_only_flags() {
 	done
 }
 
+# preprocess SRC OUT FLAGS...
+# The preprocessing of a .cu file, as nvcc's: the file sees nvcc's macros
+# (cuemu_device.h defines them) and none of the emulator's own; GNU C++17,
+# nvcc's default dialect (no __STRICT_ANSI__).
+preprocess() {
+	src=$1 ppout=$2
+	shift 2
+	"$CXX" -std=gnu++17 -E -iquote "$(dirname "$src")" -I"$inc" -include cuemu_device.h \
+		"$@" -x c++ "$src" -o "$ppout"
+}
+
 # compile_cu SRC OBJ FLAGS...
 # Preprocess (so that launches and refused constructs made by macros are
 # seen as the compiler sees them; line markers keep the student's files and
@@ -93,13 +105,11 @@ compile_only_flags() {
 compile_cu() {
 	src=$1 obj=$2
 	shift 2
-	srcdir=$(dirname "$src")
 	pp=$(mktemp "${obj}.XXXXXX") || die "cannot create a file next to $obj"
 	tmp=$(mktemp "${obj}.XXXXXX") || { rm -f "$pp"; die "cannot create a file next to $obj"; }
 	keep=$(compile_only_flags "$@")
 	IFS=' '	# the flag strings below split on blanks
-	"$CXX" -std=c++17 -E -D__CUDACC__=1 -DCUEMU=1 -DCUEMU_REWRITE_PASS=1 -iquote "$srcdir" \
-		-I"$inc" -include cuemu_device.h "$@" -x c++ "$src" -o "$pp" &&
+	preprocess "$src" "$pp" "$@" &&
 	"$here/cuemu-rewrite" --name "$src" --system "$inc" "$pp" "$tmp" || {
 		rc=$?
 		rm -f "$pp" "$tmp"
@@ -109,7 +119,7 @@ compile_cu() {
 	set -- $keep
 	IFS=' '
 	# shellcheck disable=SC2046
-	"$CXX" -std=c++17 $OPT -g -pipe $(tsan_flags) -fsanitize=shift-exponent $(line_flags) \
+	"$CXX" -std=gnu++17 $OPT -g -pipe $(tsan_flags) -fsanitize=shift-exponent $(line_flags) \
 		-fno-strict-aliasing -I"$inc" -DCUEMU_REWRITTEN=1 -include cuemu_qualifiers.h \
 		"$@" -x c++ -c "$tmp" -o "$obj"
 	rc=$?
@@ -142,6 +152,7 @@ mode=link out='' sources='' objects='' cflags='' ldflags=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-c) mode=compile ;;
+	-E) mode=preprocess ;;
 	-o) [ $# -ge 2 ] || usage; out=$2; shift ;;
 	-o*) out=${1#-o} ;;
 	*.cu|*.c|*.cpp|*.cc|*.cxx) append sources "$1" ;;
@@ -157,6 +168,18 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+# -E: the preprocessed .cu file, as nvcc -E gives it (on stdout without -o).
+if [ "$mode" = preprocess ]; then
+	set -f
+	IFS=$nl
+	set -- $sources
+	[ $# -eq 1 ] || die "-E wants exactly one source file"
+	src=$1
+	set -- $cflags
+	IFS=' '
+	preprocess "$src" "${out:-/dev/stdout}" "$@" || exit $?
+	exit 0
+fi
 [ -n "$out" ] || usage
 [ -x "$here/cuemu-rewrite" ] || die "$here/cuemu-rewrite is missing: run make emu"
 set -f

@@ -17,8 +17,7 @@
  *                     g, b, smem, stream)(args)
  *       whose call evaluates the arguments once and runs the grid.
  */
-#ifndef CUEMU_DEVICE_H
-#define CUEMU_DEVICE_H
+#pragma once
 
 #ifndef __cplusplus
 #error "cuemu_device.h is for .cu files compiled as C++ by cuemu-cc"
@@ -38,19 +37,27 @@
 #include <utility>
 
 #include "cuda_runtime.h"
-#include "cuemu.h"
 
-#ifndef __CUDACC__
+/* ---- the macros nvcc defines ----------------------------------------------- */
+/* A file sees what nvcc would show it, and nothing of the emulator's own:
+ * the headers use #pragma once, and the macros they need are undefined at
+ * their end. The compiler's version is the runtime's (CUDART_VERSION). */
+#define __NVCC__ 1
 #define __CUDACC__ 1
+#define __CUDACC_VER_MAJOR__ 12
+#define __CUDACC_VER_MINOR__ 0
+#define __CUDACC_VER_BUILD__ 76
+#define __CUDACC_DEVICE_ATOMIC_BUILTINS__ 1
+#define __NVCC_DIAG_PRAGMA_SUPPORT__ 1
+#define __CUDA_ARCH_LIST__ 900
+#if __CUDACC_VER_MAJOR__ * 1000 + __CUDACC_VER_MINOR__ * 10 != CUDART_VERSION
+#error "the compiler's version macros disagree with CUDART_VERSION"
 #endif
 
 /* ---- qualifiers ---------------------------------------------------------- */
 /* Not while cuemu-cc preprocesses the file for the rewriter, which must see
- * __shared__ and __global__ themselves; the compile after the rewrite
+ * __shared__ and __global__ themselves: the compile after the rewrite
  * force-includes cuemu_qualifiers.h. */
-#ifndef CUEMU_REWRITE_PASS
-#include "cuemu_qualifiers.h"
-#endif
 
 #if defined(__clang__)
 #define CUEMU_SITE_FN static __attribute__((noinline, no_sanitize("thread")))
@@ -286,18 +293,6 @@ CUEMU_CAS(unsigned long long, CUEMU_T_U64)
 CUEMU_CAS(unsigned short, CUEMU_T_U16)
 #undef CUEMU_CAS
 /* Scoped variants: one block runs at a time, so every scope is the same. */
-#define atomicAdd_block atomicAdd
-#define atomicAdd_system atomicAdd
-#define atomicSub_block atomicSub
-#define atomicExch_block atomicExch
-#define atomicMin_block atomicMin
-#define atomicMax_block atomicMax
-#define atomicCAS_block atomicCAS
-#define atomicAnd_block atomicAnd
-#define atomicOr_block atomicOr
-#define atomicXor_block atomicXor
-#define atomicInc_block atomicInc
-#define atomicDec_block atomicDec
 
 /* ---- right shifts as the GPU computes them (rewrite/shift.c) ------------------------ */
 /* The rewriter turns a device-code "a >> b" into "a << cuemu_shr_(__FILE__,
@@ -337,17 +332,9 @@ CUEMU_PURE void __threadfence(void) { __asm__ __volatile__("" ::: "memory"); }
 CUEMU_PURE void __threadfence_block(void) { __asm__ __volatile__("" ::: "memory"); }
 CUEMU_PURE void __threadfence_system(void) { __asm__ __volatile__("" ::: "memory"); }
 CUEMU_PURE void __nanosleep(unsigned int ns) { (void)ns; }
-/* Macros, not functions: the load stays on the student's line. */
-#define __ldg(p) (*(p))
-#define __ldca(p) (*(p))
-#define __ldcg(p) (*(p))
-#define __ldcs(p) (*(p))
-#define __ldlu(p) (*(p))
-#define __ldcv(p) (*(p))
-#define __stcg(p, v) ((void)(*(p) = (v)))
-#define __stcs(p, v) ((void)(*(p) = (v)))
-#define __stwb(p, v) ((void)(*(p) = (v)))
-#define __stwt(p, v) ((void)(*(p) = (v)))
+/* __ldg and the other cached loads and stores: the rewriter renames them
+ * (rewrite/rename.c), so that the access stays on the student's line. */
+CUEMU_PURE float cuemu_exp10f_(float x) { return powf(10.0f, x); }
 #if defined(__x86_64__) || defined(__i386__)
 CUEMU_PURE long long clock64(void) { return (long long)__builtin_ia32_rdtsc(); }
 #else
@@ -357,4 +344,6 @@ CUEMU_PURE long long clock64(void) { return (long long)std::clock(); }
 /* ---- integer and float intrinsics, min and max, vector types --------------------- */
 #include "cuemu_intrinsics.h"
 
-#endif
+#undef CUEMU_SITE_FN
+#undef CUEMU_PURE
+#undef CUEMU_RA

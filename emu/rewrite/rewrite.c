@@ -493,6 +493,8 @@ static void walk(struct rw *w)
 			}
 			if (noinline_rewrite(w, i))
 				continue;
+			if (rename_rewrite(w, i))
+				continue;
 			track(w, i, &sc);
 		} else if (launch_opens(w, i)) {
 			i = launch(w, i, sc.device_depth > 0);

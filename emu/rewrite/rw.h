@@ -74,6 +74,11 @@ void refuse_directive(struct rw *w, size_t i);
  * when it rewrote token i. */
 int noinline_rewrite(struct rw *w, size_t i);
 
+/* rename.c: a CUDA built-in at token i that the emulator provides under
+ * another name (__ldg, atomicAdd_block, __expf...) is renamed. Returns 1
+ * when it rewrote token i. */
+int rename_rewrite(struct rw *w, size_t i);
+
 /* shift.c: at token i in device code, a ">>" that is surely a shift is
  * rewritten to shift as the GPU does. Returns the last token it consumed
  * (i when it is no ">>"). */
