@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emu_test.h"
 
@@ -74,5 +75,43 @@ Test(nvcc_compat, the_file_sees_nvccs_macros_and_none_of_the_emulators)
 				  strcmp(name, "__expf") != 0 && strcmp(name, "__STRICT_ANSI__") != 0,
 			  "%s is a macro, not as under nvcc", name);
 	}
+	free(out);
+}
+
+/* The toolkit's header-only headers that a lab file may include beside
+ * the runtime (the occupancy calculator, the math constants) compile with
+ * the emulator's headers: no name of ours clashes with theirs. Where the
+ * toolkit is installed; the test says so when it is not. */
+Test(nvcc_compat, toolkit_headers_do_not_clash_with_the_emulators)
+{
+	static const char *const headers[] = { "cuda_occupancy.h", "math_constants.h" };
+	const char *home = getenv("CUDA_HOME") ? getenv("CUDA_HOME") : "/usr/local/cuda";
+	char cmd[2048], *out;
+	int found = 0;
+	for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++) {
+		char path[512];
+		snprintf(path, sizeof path, "%s/include/%s", home, headers[i]);
+		if (access(path, R_OK) != 0)
+			continue;
+		/* Alone in a folder: the toolkit's cuda_runtime.h must not come with it. */
+		snprintf(cmd, sizeof cmd, "mkdir -p %s/tk && cp %s %s/tk/", dir, path, dir);
+		cr_assert_eq(system(cmd), 0);
+		found++;
+	}
+	if (!found) {
+		cr_log_warn("skipped: no CUDA toolkit under %s (set CUDA_HOME)", home);
+		return;
+	}
+	const char *src = write_source("tk.cu",
+		"#include <cuda_runtime.h>\n#include <cooperative_groups.h>\n#include <cuda_fp16.h>\n"
+		"#if __has_include(<cuda_occupancy.h>)\n#include <cuda_occupancy.h>\n"
+		"int blocks(void)\n{\n\tcudaDeviceProp p;\n\tcudaGetDeviceProperties(&p, 0);\n"
+		"\tcudaOccDeviceProp prop = p;\n\tcudaOccFuncAttributes attr;\n\tcudaOccDeviceState state;\n"
+		"\tcudaOccResult r;\n\tcudaOccMaxActiveBlocksPerMultiprocessor(&r, &prop, &attr, &state, 256, 0);\n"
+		"\treturn r.activeBlocksPerMultiprocessor;\n}\n#endif\n"
+		"#if __has_include(<math_constants.h>)\n#include <math_constants.h>\n"
+		"__global__ void k(float *p) { p[0] = CUDART_PI_F; }\n#endif\n");
+	snprintf(cmd, sizeof cmd, "%s/cuemu-cc -I%s/tk -c %s -o %s.o", CUEMU_BUILD_DIR, dir, src, src);
+	cr_expect_eq(run_command(cmd, &out), 0, "%s", out);
 	free(out);
 }
