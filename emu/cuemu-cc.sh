@@ -106,13 +106,20 @@ compile_cu() {
 	src=$1 obj=$2
 	shift 2
 	pp=$(mktemp "${obj}.XXXXXX") || die "cannot create a file next to $obj"
-	tmp=$(mktemp "${obj}.XXXXXX") || { rm -f "$pp"; die "cannot create a file next to $obj"; }
+	dpp=$(mktemp "${obj}.XXXXXX") || { rm -f "$pp"; die "cannot create a file next to $obj"; }
+	tmp=$(mktemp "${obj}.XXXXXX") || { rm -f "$pp" "$dpp"; die "cannot create a file next to $obj"; }
 	keep=$(compile_only_flags "$@")
 	IFS=' '	# the flag strings below split on blanks
+	# nvcc's two passes: the device pass sees __CUDA_ARCH__; where the
+	# texts differ, the rewriter takes device code from it (rewrite/arch.c).
+	dev=''
 	preprocess "$src" "$pp" "$@" &&
-	"$here/cuemu-rewrite" --name "$src" --system "$inc" "$pp" "$tmp" || {
+	preprocess "$src" "$dpp" -D__CUDA_ARCH__="$arch" "$@" && {
+		cmp -s "$pp" "$dpp" || dev=$dpp
+	} &&
+	"$here/cuemu-rewrite" --name "$src" --system "$inc" ${dev:+--device} ${dev:+"$dev"} "$pp" "$tmp" || {
 		rc=$?
-		rm -f "$pp" "$tmp"
+		rm -f "$pp" "$dpp" "$tmp"
 		exit "$rc"
 	}
 	IFS=$nl
@@ -123,7 +130,7 @@ compile_cu() {
 		-fno-strict-aliasing -I"$inc" -DCUEMU_REWRITTEN=1 -include cuemu_qualifiers.h \
 		"$@" -x c++ -c "$tmp" -o "$obj"
 	rc=$?
-	rm -f "$pp" "$tmp"
+	rm -f "$pp" "$dpp" "$tmp"
 	[ $rc -eq 0 ] || exit $rc
 	IFS=$nl
 }
@@ -149,12 +156,18 @@ append() {	# append LIST VALUE
 }
 
 mode=link out='' sources='' objects='' cflags='' ldflags=''
+arch=900	# __CUDA_ARCH__ of device code: sm_90, or -arch=sm_XY's
 while [ $# -gt 0 ]; do
 	case $1 in
 	-c) mode=compile ;;
 	-E) mode=preprocess ;;
 	-o) [ $# -ge 2 ] || usage; out=$2; shift ;;
 	-o*) out=${1#-o} ;;
+	-arch=sm_*|--gpu-architecture=sm_*) arch=$(printf '%s' "${1#*=sm_}" | tr -cd 0-9)0 ;;
+	-arch|--gpu-architecture)
+		[ $# -ge 2 ] || usage
+		arch=$(printf '%s' "${2#sm_}" | tr -cd 0-9)0
+		shift ;;
 	*.cu|*.c|*.cpp|*.cc|*.cxx) append sources "$1" ;;
 	*.o|*.a|*.so) append objects "$1" ;;
 	-l*|-L*|-Wl,*|-pthread|-rdynamic) append ldflags "$1" ;;

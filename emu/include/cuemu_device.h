@@ -94,6 +94,8 @@ void cuemu_warp_op(int op, unsigned int mask, const void *val, void *out, int si
 		   void *site);
 unsigned long long cuemu_atomic(int op, int type, void *p, unsigned long long v,
 				unsigned long long cmp, void *site);
+/* Whether a __host__ __device__ function runs as device code (rewrite/arch.c). */
+int cuemu_in_device_code(void);
 }
 
 static constexpr int warpSize = 32;

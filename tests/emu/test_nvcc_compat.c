@@ -115,3 +115,28 @@ Test(nvcc_compat, toolkit_headers_do_not_clash_with_the_emulators)
 	cr_expect_eq(run_command(cmd, &out), 0, "%s", out);
 	free(out);
 }
+
+/* nvcc's two passes: device code sees __CUDA_ARCH__ (sm_90's, or -arch's),
+ * host code does not, and a __host__ __device__ function runs the branch
+ * of the code that calls it. */
+Test(nvcc_compat, cuda_arch_is_defined_in_device_code_only)
+{
+	char cmd[2048], *out;
+	const char *src = write_source("arch.cu",
+		"#include <cstdio>\n"
+		"__host__ __device__ int w()\n{\n#ifdef __CUDA_ARCH__\n\treturn 1;\n#else\n\treturn 0;\n#endif\n}\n"
+		"__global__ void k(int *p)\n{\n#ifdef __CUDA_ARCH__\n\tp[0] = __CUDA_ARCH__;\n#endif\n"
+		"\tp[1] = w();\n}\n"
+		"int main()\n{\n\tint *d, h[2] = { 0, 0 };\n\tcudaMalloc(&d, sizeof h);\n\tk<<<1, 1>>>(d);\n"
+		"\tcudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n"
+		"\tprintf(\"arch %d kernel %d host %d\\n\", h[0], h[1], w());\n\treturn 0;\n}\n");
+	snprintf(cmd, sizeof cmd, "%s/cuemu-cc %s -o %s.exe && %s.exe", CUEMU_BUILD_DIR, src, src, src);
+	cr_assert_eq(run_command(cmd, &out), 0, "%s", out);
+	cr_expect(strstr(out, "arch 900 kernel 1 host 0") != NULL, "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s/cuemu-cc -arch=sm_80 %s -o %s.exe && %s.exe", CUEMU_BUILD_DIR, src,
+		 src, src);
+	cr_assert_eq(run_command(cmd, &out), 0, "%s", out);
+	cr_expect(strstr(out, "arch 800 kernel 1 host 0") != NULL, "%s", out);
+	free(out);
+}
