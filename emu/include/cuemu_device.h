@@ -345,6 +345,8 @@ CUEMU_PURE long long clock64(void) { return (long long)std::clock(); }
 
 /* ---- integer and float intrinsics, min and max, vector types --------------------- */
 #include "cuemu_intrinsics.h"
+/* ---- what inline PTX becomes (rewrite/ptx.c) ------------------------------------- */
+#include "cuemu_ptx.h"
 
 #undef CUEMU_SITE_FN
 #undef CUEMU_PURE

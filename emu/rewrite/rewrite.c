@@ -495,6 +495,10 @@ static void walk(struct rw *w)
 				continue;
 			if (rename_rewrite(w, i))
 				continue;
+			if (is(w, i, "asm") || is(w, i, "__asm__") || is(w, i, "__asm")) {
+				i = ptx_rewrite(w, i, sc.blocks > 0);
+				continue;
+			}
 			track(w, i, &sc);
 		} else if (launch_opens(w, i)) {
 			i = launch(w, i, sc.device_depth > 0);

@@ -63,8 +63,8 @@ void put_span(struct sb *s, const struct rw *w, size_t a, size_t b);
 void follow_line_marker(struct rw *w, size_t i);
 
 /* refuse.c: reports what the emulator cannot run, at token i, an
- * identifier or the first [ of [[ (asm, the launch API, textures, the
- * legacy shuffles, attributes that turn the instrumentation off). */
+ * identifier or the first [ of [[ (the launch API, textures, the legacy
+ * shuffles, attributes that turn the instrumentation off). */
 void refuse_check(struct rw *w, size_t i);
 /* Refuses a #pragma at token i (a directive) that changes how later code is compiled. */
 void refuse_directive(struct rw *w, size_t i);
@@ -78,6 +78,12 @@ int noinline_rewrite(struct rw *w, size_t i);
  * another name (__ldg, atomicAdd_block, __expf...) is renamed. Returns 1
  * when it rewrote token i. */
 int rename_rewrite(struct rw *w, size_t i);
+
+/* ptx.c: the asm statement at token i (asm, __asm__ or __asm) becomes the
+ * C++ that does what its inline PTX does, or is refused naming the
+ * instruction the emulator cannot run. in_block: inside a function body.
+ * Returns the last token it consumed. */
+size_t ptx_rewrite(struct rw *w, size_t i, int in_block);
 
 /* shift.c: at token i in device code, a ">>" that is surely a shift is
  * rewritten to shift as the GPU does. Returns the last token it consumed

@@ -140,3 +140,72 @@ Test(nvcc_compat, cuda_arch_is_defined_in_device_code_only)
 	cr_expect(strstr(out, "arch 800 kernel 1 host 0") != NULL, "%s", out);
 	free(out);
 }
+
+/* Inline PTX runs, and its loads, stores and shuffles are the emulator's
+ * own: a strided transpose-like copy written with ld.global.nc and
+ * st.global.cs is traced with the sectors of its plain C++ form. */
+Test(nvcc_compat, inline_ptx_accesses_are_traced_like_plain_ones)
+{
+	char cmd[4096], *out;
+	const char *src = write_source("ptx.cu",
+		"#include <cstdio>\n#include <cstring>\n#include <cstdlib>\n#include <cuemu.h>\n"
+		"__global__ void plain(const float *in, float *out)\n{\n"
+		"\tunsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n\tout[i * 33 % 1024] = in[i] + 1.0f;\n}\n"
+		"__global__ void ptx(const float *in, float *out)\n{\n"
+		"\tunsigned i = blockIdx.x * blockDim.x + threadIdx.x, lane;\n\tfloat x;\n"
+		"\tasm volatile(\"ld.global.nc.f32 %0, [%1];\" : \"=f\"(x) : \"l\"(in + i));\n"
+		"\tasm(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));\n"
+		"\tif (lane != (threadIdx.x & 31)) x = -1000.0f;\n"
+		"\tasm volatile(\"st.global.cs.f32 [%0], %1;\" :: \"l\"(out + i * 33 % 1024), \"f\"(x + 1.0f));\n}\n"
+		"static long total(const char *key)\n{\n\tchar *j = cuemu_metrics_json(), *p = strstr(strstr(j, \"\\\"totals\\\"\"), key);\n"
+		"\tlong v = p ? atol(p + strlen(key) + 1) : -1;\n\tfree(j);\n\treturn v;\n}\n"
+		"int main()\n{\n\tfloat *in, *out, h[1024];\n\tcudaMalloc(&in, 4096);\n\tcudaMalloc(&out, 4096);\n"
+		"\tcudaMemset(in, 0, 4096);\n\tcuemu_set_tracing(1);\n\tcuemu_set_traced_blocks(-1);\n"
+		"\tfor (int v = 0; v < 2; v++) {\n\t\tcuemu_metrics_reset();\n"
+		"\t\tif (v) ptx<<<8, 128>>>(in, out); else plain<<<8, 128>>>(in, out);\n"
+		"\t\tcudaMemcpy(h, out, 4096, cudaMemcpyDeviceToHost);\n"
+		"\t\tprintf(\"%s %ld %ld %g\\n\", v ? \"ptx\" : \"plain\", total(\"\\\"global_load_sectors\\\"\"),\n"
+		"\t\t       total(\"\\\"global_store_sectors\\\"\"), h[33]);\n\t}\n\treturn 0;\n}\n");
+	snprintf(cmd, sizeof cmd, "%s/cuemu-cc %s -o %s.exe && %s.exe", CUEMU_BUILD_DIR, src, src, src);
+	cr_assert_eq(run_command(cmd, &out), 0, "%s", out);
+	long pl, ps, xl, xs;
+	double pv, xv;
+	const char *p = strstr(out, "plain "), *x = strstr(out, "ptx ");
+	cr_assert(p && x, "%s", out);
+	cr_log_info("%s", out);
+	cr_assert_eq(sscanf(p, "plain %ld %ld %lf", &pl, &ps, &pv), 3, "%s", out);
+	cr_assert_eq(sscanf(x, "ptx %ld %ld %lf", &xl, &xs, &xv), 3, "%s", out);
+	cr_expect(pl == 128 && ps == 1024, "the plain form's figures: %s", out);
+	cr_expect_eq(xl, pl, "loads: %s", out);
+	cr_expect_eq(xs, ps, "stores: %s", out);
+	cr_expect(pv == 1.0 && xv == 1.0, "%s", out);
+	free(out);
+}
+
+/* What the emulator cannot run is refused at compile time, naming the
+ * instruction; asm that is no PTX (x86, made by token pasting) too. */
+Test(nvcc_compat, unsupported_ptx_is_refused_by_name)
+{
+	static const char *const cases[][2] = {
+		{ "__global__ void k(float *p)\n{\n\tfloat r;\n"
+		  "\tasm(\"tex.1d.v4.f32.s32 {%0, %0, %0, %0}, [t, {%1}];\" : \"=f\"(r) : \"r\"(0));\n\tp[0] = r;\n}\n",
+		  "the PTX instruction 'tex.1d.v4.f32.s32" },
+		{ "#define CAT(a, b) a##b\n__device__ void f(float *p, float v)\n{\n"
+		  "\tCAT(__as, m__) volatile(\"movl %1, %0\" : \"=m\"(*p) : \"r\"(v));\n}\n",
+		  "constraint \"m\"" },
+		{ "__global__ void k(unsigned *p)\n{\n\tunsigned r;\n"
+		  "\tasm(\"mov.u32 %0, %%clock;\" : \"=r\"(r));\n\tp[0] = r;\n}\n", "%clock" },
+		{ "__global__ void k(unsigned *p)\n{\n\tasm(\"{ .reg .pred q; setp.eq.u32 q, 1, 1; }\");\n}\n",
+		  "blocks with registers" },
+		{ "int x asm(\"cuemu_threadIdx\");\n", "inline assembly (asm) cannot run" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char cmd[1024], *out;
+		const char *src = write_source("bad.cu", cases[i][0]);
+		snprintf(cmd, sizeof cmd, "%s/cuemu-cc -c %s -o %s.o", CUEMU_BUILD_DIR, src, src);
+		cr_expect_neq(run_command(cmd, &out), 0, "case %zu compiled", i);
+		cr_expect(strstr(out, cases[i][1]) != NULL && strstr(out, "bad.cu:") != NULL,
+			  "case %zu: no '%s' in:\n%s", i, cases[i][1], out);
+		free(out);
+	}
+}
