@@ -497,7 +497,7 @@ static int split(struct stmt *st, struct insn *in, const char *text)
 	char *args = p + strcspn(p, " \t");
 	if (*args)
 		*args++ = 0;
-	snprintf(in->opcode, sizeof in->opcode, "%s", p);
+	snprintf(in->opcode, sizeof in->opcode, "%.63s", p);
 	for (char *q = strtok(p, "."); q && in->n_parts < 12; q = strtok(NULL, "."))
 		in->part[in->n_parts++] = q;
 	/* Operands: commas outside {} and [] */
