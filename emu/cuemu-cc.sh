@@ -54,6 +54,10 @@ tsan_flags() {
 # vectorising would merge a thread's accesses into wide ones the GPU would
 # not make; tail merging, code hoisting and cross-jumping would make one
 # access of an if and its else (attributed to one of the two lines).
+# Jump threading copies the blocks after a branch into each of its arms
+# ("v = i < n ? in[i] : 0;" then a loop of shuffles): a warp collective
+# would then have one call site for the lanes that took each arm, and the
+# lanes of one instruction would never meet.
 # Stack-clash probes touch every page of a big frame, so a local array too
 # big for a fiber's stack hits its guard page instead of another's stack.
 line_flags() {
@@ -61,7 +65,7 @@ line_flags() {
 		echo "-fno-vectorize -fno-slp-vectorize -fstack-clash-protection"
 	else
 		echo "-fno-tree-vectorize -fno-tree-slp-vectorize -fno-tree-tail-merge" \
-		     "-fno-code-hoisting -fno-crossjumping -fno-hoist-adjacent-loads" \
+		     "-fno-code-hoisting -fno-crossjumping -fno-hoist-adjacent-loads -fno-thread-jumps" \
 		     "-fstack-clash-protection"
 	fi
 }
