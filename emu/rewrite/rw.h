@@ -62,6 +62,11 @@ void put_span(struct sb *s, const struct rw *w, size_t a, size_t b);
 /* Token i is a directive: if it is a line marker, follows it. */
 void follow_line_marker(struct rw *w, size_t i);
 
+/* launch.c: token i is the first '<' of a launch's "<<<"; rewrites the
+ * launch (or refuses one it cannot read, or one in device code). Returns
+ * the index of the last '>' of ">>>". */
+size_t launch_rewrite(struct rw *w, size_t i, int in_device_code);
+
 /* refuse.c: reports what the emulator cannot run, at token i, an
  * identifier or the first [ of [[ (the launch API, textures, the legacy
  * shuffles, attributes that turn the instrumentation off). */
