@@ -245,11 +245,23 @@ static int segment(struct pass *p)
 	return 0;
 }
 
-/* Pairs the items of both passes that have the same key, in order; after
- * a difference, the nearest pair that agrees again. */
+/* Items i of h and j of d agree, and so do the next ones (a lone "}" or
+ * ";" would agree anywhere). */
+static int agree(const struct pass *h, size_t i, const struct pass *d, size_t j)
+{
+	for (size_t k = 0; k < 8 && i + k < h->n && j + k < d->n; k++)
+		if (h->items[i + k].key != d->items[j + k].key)
+			return 0;
+	return 1;
+}
+
+/* Pairs the items of both passes that have the same key, in order. After
+ * a difference, the nearest pair that agrees again, where one side may have
+ * many items of its own (a header included in one pass only) and the other
+ * a few. */
 static void align(struct pass *h, struct pass *d)
 {
-	const size_t window = 4096;
+	const size_t few = 64;
 	size_t i = 0, j = 0;
 	while (i < h->n && j < d->n) {
 		if (h->items[i].key == d->items[j].key) {
@@ -258,14 +270,16 @@ static void align(struct pass *h, struct pass *d)
 			continue;
 		}
 		int found = 0;
-		for (size_t dist = 1; dist < window && !found; dist++)
-			for (size_t a = 0; a <= dist; a++) {
-				size_t b = dist - a;
-				if (i + a < h->n && j + b < d->n && h->items[i + a].key == d->items[j + b].key) {
-					i += a;
-					j += b;
+		for (size_t dist = 1; !found && (i + dist < h->n || j + dist < d->n); dist++)
+			for (size_t other = 0; other <= dist && other <= few && !found; other++) {
+				if (i + dist < h->n && j + other < d->n && agree(h, i + dist, d, j + other)) {
+					i += dist;
+					j += other;
 					found = 1;
-					break;
+				} else if (j + dist < d->n && i + other < h->n && agree(h, i + other, d, j + dist)) {
+					j += dist;
+					i += other;
+					found = 1;
 				}
 			}
 		if (!found)
