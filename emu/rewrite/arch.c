@@ -141,7 +141,8 @@ static int classify(const struct pass *p, size_t a, size_t i, int *quals)
 			*quals |= Q_HOST;
 		}
 	}
-	if (ns || (tis(p, a, "extern") && kind(p, a + 1) == TK_STRING))
+	/* extern "C" { ... }, not extern "C" void f() { ... } */
+	if (ns || (tis(p, a, "extern") && kind(p, a + 1) == TK_STRING && i == a + 2))
 		return TRANSPARENT;
 	if (en || equals)
 		return OPAQUE;

@@ -4,8 +4,9 @@
  * device branch uses warp shuffles and shared memory (its host branch is
  * a plain identity, as in code bases whose host side never scans); a
  * device function that exists only under __CUDA_ARCH__; a kernel body
- * that tests __CUDA_ARCH__'s value; a __host__ __device__ function that
- * says which pass compiled it, called from a kernel and from the host.
+ * that tests __CUDA_ARCH__'s value; __host__ __device__ functions (a
+ * plain one, an extern "C" one, a constructor) that say which pass
+ * compiled them, called from a kernel and from the host.
  * Expected: passes on every size, on the emulator and on the GPU.
  */
 #include <cuda_runtime.h>
@@ -16,6 +17,26 @@ __host__ __device__ inline unsigned int compiled_for_device(void)
 {
 #ifdef __CUDA_ARCH__
 	return 1;
+#else
+	return 0;
+#endif
+}
+
+/* The same from a constructor's body, and from an extern "C" function. */
+struct PassTag {
+	unsigned int device;
+	__host__ __device__ PassTag() : device(0)
+	{
+#ifdef __CUDA_ARCH__
+		device = 1;
+#endif
+	}
+};
+
+extern "C" __host__ __device__ unsigned int device_pass_c(void)
+{
+#if defined(__CUDA_ARCH__)
+	return PassTag().device;
 #else
 	return 0;
 #endif
@@ -70,7 +91,7 @@ __global__ void block_scan(const unsigned int *in, unsigned int *out, unsigned i
 		sums[blockIdx.x] = v;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
 	if (threadIdx.x == 0)
-		atomicAdd(device_flags, compiled_for_device());
+		atomicAdd(device_flags, compiled_for_device() & device_pass_c() & PassTag().device);
 #endif
 }
 
@@ -104,7 +125,8 @@ static void scan_levels(const unsigned int *d_in, unsigned int *d_out, size_t n)
 		cudaFree(scanned);
 	}
 	/* Every block ran device code; the host runs host code. */
-	if (h_flags != blocks || compiled_for_device() != 0 || block_inclusive_scan(5u) != 5u)
+	if (h_flags != blocks || compiled_for_device() != 0 || device_pass_c() != 0 || PassTag().device != 0 ||
+	    block_inclusive_scan(5u) != 5u)
 		spoil<<<1, 1>>>(d_out);
 	cudaFree(flags);
 	cudaFree(sums);
