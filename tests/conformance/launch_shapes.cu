@@ -4,7 +4,8 @@
  * parenthesised macro parameter, the configuration from a macro, the whole
  * "<<<g, b>>>" from a macro, a launch whose whole statement is a macro's
  * expansion), and kernels launched through variables (a function pointer,
- * and auto bound to one of two template instances by a condition).
+ * a launcher template's function pointer parameter, and auto bound to one
+ * of two template instances by a condition).
  * Expected: passes on every size, on the emulator and on the GPU.
  */
 #include <cuda_runtime.h>
@@ -53,18 +54,34 @@ __global__ void add_offsets(unsigned int *out, const unsigned int *scanned_sums,
 		out[i] += scanned_sums[blockIdx.x - 1];
 }
 
+/* A launcher of any kernel, as helpers in real code are written: the
+ * kernel arrives as a function pointer parameter. */
+template <class... Params, class... Args>
+static void launch_checked(void (*kernel)(Params...), unsigned int blocks, Args... args)
+{
+	kernel<<<blocks, BLOCK>>>(args...);
+	(void)cudaGetLastError();
+}
+
 static void scan_levels(const unsigned int *d_in, unsigned int *d_out, size_t n, int depth)
 {
 	size_t blocks = (n + BLOCK - 1) / BLOCK;
 	unsigned int *sums;
 	cudaMalloc(&sums, blocks * sizeof(unsigned int));
 	auto scan = n % 2 ? block_scan<true> : block_scan<false>;
-	if (depth == 0)
+	switch ((depth + n) % 4) {	/* every shape, at one level or another, across the sizes */
+	case 0:
 		scan<<<CONFIG(blocks)>>>(d_in, d_out, sums, n);
-	else if (depth == 1)
+		break;
+	case 1:
+		launch_checked(block_scan<true>, (unsigned int)blocks, d_in, d_out, sums, n);
+		break;
+	case 2:
 		LAUNCH(block_scan<true>, (unsigned int)blocks, BLOCK, d_in, d_out, sums, n);
-	else
+		break;
+	default:
 		block_scan<false> KERNEL_ARGS2((unsigned int)blocks, BLOCK)(d_in, d_out, sums, n);
+	}
 	if (blocks > 1) {
 		unsigned int *scanned;
 		cudaMalloc(&scanned, blocks * sizeof(unsigned int));
