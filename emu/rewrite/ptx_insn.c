@@ -11,6 +11,27 @@
 
 /* ---- operands in the template ------------------------------------------------------------------ */
 
+/* The operand that "%2" or "%[x]" names (the output an input is tied to),
+ * or -1. */
+static int operand_index(const struct stmt *st, const char *text)
+{
+	int n = -1;
+	if (text[0] != '%')
+		return -1;
+	if (text[1] == '[') {
+		for (int k = 0; k < st->n; k++) {
+			size_t len = strlen(st->op[k].name);
+			if (len && strncmp(st->op[k].name, text + 2, len) == 0 && text[2 + len] == ']')
+				n = k;
+		}
+	} else if (isdigit((unsigned char)text[1])) {
+		n = atoi(text + 1);
+	}
+	if (n >= 0 && n < st->n && isdigit((unsigned char)st->op[n].kind))
+		n = st->op[n].kind - '0';	/* an input tied to an output */
+	return n >= 0 && n < st->n ? n : -1;
+}
+
 /* The C++ expression of a register operand's text ("%2", "%[x]", a special
  * register, a number) appended to s. */
 static int put_value(struct stmt *st, struct sb *s, const char *text)
@@ -35,19 +56,9 @@ static int put_value(struct stmt *st, struct sb *s, const char *text)
 		return ptx_fail(st, "the PTX register %%%s cannot be read in the CPU emulator", text + 1);
 	}
 	if (text[0] == '%' && st->extended) {
-		int n = -1;
-		if (text[1] == '[') {
-			for (int k = 0; k < st->n; k++)
-				if (strncmp(st->op[k].name, text + 2, strlen(st->op[k].name)) == 0 &&
-				    text[2 + strlen(st->op[k].name)] == ']' && st->op[k].name[0])
-					n = k;
-		} else if (isdigit((unsigned char)text[1])) {
-			n = atoi(text + 1);
-		}
-		if (n < 0 || n >= st->n)
+		int n = operand_index(st, text);
+		if (n < 0)
 			return ptx_fail(st, "the asm operand %s does not exist", text);
-		if (isdigit((unsigned char)st->op[n].kind))
-			n = st->op[n].kind - '0';	/* an input tied to an output */
 		sb_printf(s, "cuemu_p%d_", n);
 		return 0;
 	}
@@ -64,14 +75,8 @@ static int put_value(struct stmt *st, struct sb *s, const char *text)
 /* The constraint of the operand that text names ('r' when it is none). */
 static char kind_of(const struct stmt *st, const char *text)
 {
-	if (text[0] != '%' || !st->extended || !isdigit((unsigned char)text[1]))
-		return 'r';
-	int n = atoi(text + 1);
-	if (n >= st->n)
-		return 'r';
-	if (isdigit((unsigned char)st->op[n].kind))
-		n = st->op[n].kind - '0';
-	return n < st->n ? st->op[n].kind : 'r';
+	int n = st->extended ? operand_index(st, text) : -1;
+	return n < 0 ? 'r' : st->op[n].kind;
 }
 
 /* The C++ type of a PTX type suffix; .b32/.b64 follow the register's kind. */
@@ -112,6 +117,11 @@ static int put_address(struct stmt *st, struct sb *s, const char *text)
 	if (base[0] != '%')
 		return ptx_fail(st, "the PTX address %s cannot be read in the CPU emulator: give the address "
 			    "as an operand", text);
+	/* A 32-bit address (a shared window offset from __cvta_generic_to_shared)
+	 * is no pointer here. */
+	if (kind_of(st, base) != 'l')
+		return ptx_fail(st, "the PTX address %s cannot be read in the CPU emulator: pass the "
+			    "pointer itself as a 64-bit operand (\"l\")", text);
 	sb_puts(s, "((const char *)(uintptr_t)(");
 	if (put_value(st, s, base) < 0)
 		return -1;
