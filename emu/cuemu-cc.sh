@@ -89,6 +89,20 @@ compile_only_flags() {
 	done
 }
 
+# The installed nvcc's version as -D flags for its macros and the runtime's
+# CUDART_VERSION (the headers' own, 12.0, where there is none): on a GPU
+# machine both builds of a file then see the same numbers.
+cuda_version_flags() {
+	nv=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
+	[ -x "$nv" ] || nv=$(command -v nvcc 2>/dev/null) || return 0
+	v=$("$nv" --version 2>/dev/null |
+		sed -n 's/.*release [0-9.]*, V\([0-9]*\)\.\([0-9]*\)\.\([0-9]*\).*/\1 \2 \3/p' | head -n 1)
+	[ -n "$v" ] || return 0
+	set -- $v
+	echo "-D__CUDACC_VER_MAJOR__=$1 -D__CUDACC_VER_MINOR__=$2 -D__CUDACC_VER_BUILD__=$3" \
+	     "-DCUDART_VERSION=$(($1 * 1000 + $2 * 10))"
+}
+
 # preprocess SRC OUT FLAGS...
 # The preprocessing of a .cu file, as nvcc's: the file sees nvcc's macros
 # (cuemu_device.h defines them) and none of the emulator's own; GNU C++17,
@@ -96,7 +110,8 @@ compile_only_flags() {
 preprocess() {
 	src=$1 ppout=$2
 	shift 2
-	"$CXX" -std=gnu++17 -E -iquote "$(dirname "$src")" -I"$inc" -include cuemu_device.h \
+	# shellcheck disable=SC2086
+	"$CXX" -std=gnu++17 -E -iquote "$(dirname "$src")" -I"$inc" $cuda_version -include cuemu_device.h \
 		"$@" -x c++ "$src" -o "$ppout"
 }
 
@@ -161,6 +176,7 @@ append() {	# append LIST VALUE
 
 mode=link out='' sources='' objects='' cflags='' ldflags=''
 arch=900	# __CUDA_ARCH__ of device code: sm_90, or -arch=sm_XY's
+cuda_version=$(cuda_version_flags)
 while [ $# -gt 0 ]; do
 	case $1 in
 	-c) mode=compile ;;

@@ -11,7 +11,10 @@
 
 #include <stddef.h>
 
+/* cuemu-cc defines it as the installed toolkit's, where there is one. */
+#ifndef CUDART_VERSION
 #define CUDART_VERSION 12000
+#endif
 
 #ifdef __cplusplus
 #define CUEMU_DV(v) = v

@@ -41,12 +41,16 @@
 /* ---- the macros nvcc defines ----------------------------------------------- */
 /* A file sees what nvcc would show it, and nothing of the emulator's own:
  * the headers use #pragma once, and the macros they need are undefined at
- * their end. The compiler's version is the runtime's (CUDART_VERSION). */
+ * their end. The compiler's version is the runtime's (CUDART_VERSION):
+ * cuemu-cc gives both the installed nvcc's where there is one, so that a
+ * file cannot test the version to be another program than nvcc's. */
 #define __NVCC__ 1
 #define __CUDACC__ 1
+#ifndef __CUDACC_VER_MAJOR__
 #define __CUDACC_VER_MAJOR__ 12
 #define __CUDACC_VER_MINOR__ 0
 #define __CUDACC_VER_BUILD__ 76
+#endif
 #define __CUDACC_DEVICE_ATOMIC_BUILTINS__ 1
 #define __NVCC_DIAG_PRAGMA_SUPPORT__ 1
 #define __CUDA_ARCH_LIST__ 900

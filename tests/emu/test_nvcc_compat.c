@@ -209,3 +209,27 @@ Test(nvcc_compat, unsupported_ptx_is_refused_by_name)
 		free(out);
 	}
 }
+
+/* Where nvcc is installed, a file sees its version in both builds. */
+Test(nvcc_compat, the_version_macros_are_the_installed_nvccs)
+{
+	const char *home = getenv("CUDA_HOME") ? getenv("CUDA_HOME") : "/usr/local/cuda";
+	char cmd[1024], want[64], *out;
+	int major, minor;
+	snprintf(cmd, sizeof cmd, "%s/bin/nvcc --version", home);
+	if (run_command(cmd, &out) != 0 || !strstr(out, "release ") ||
+	    sscanf(strstr(out, "release ") + 8, "%d.%d", &major, &minor) != 2) {
+		free(out);
+		cr_log_warn("skipped: no nvcc under %s (set CUDA_HOME)", home);
+		return;
+	}
+	free(out);
+	const char *src = write_source("v.cu", "int x;\n");
+	snprintf(cmd, sizeof cmd, "%s/cuemu-cc -E -dM %s", CUEMU_BUILD_DIR, src);
+	cr_assert_eq(run_command(cmd, &out), 0, "%s", out);
+	snprintf(want, sizeof want, "#define __CUDACC_VER_MAJOR__ %d\n", major);
+	cr_expect(strstr(out, want) != NULL, "no %s", want);
+	snprintf(want, sizeof want, "#define CUDART_VERSION %d\n", major * 1000 + minor * 10);
+	cr_expect(strstr(out, want) != NULL, "no %s", want);
+	free(out);
+}
