@@ -100,6 +100,8 @@ unsigned long long cuemu_atomic(int op, int type, void *p, unsigned long long v,
 				unsigned long long cmp, void *site);
 /* Whether a __host__ __device__ function runs as device code (rewrite/arch.c). */
 int cuemu_in_device_code(void);
+/* The name of the kernel at fn, for a launch through a pointer (kernel_name.c). */
+const char *cuemu_kernel_name(const void *fn, const char *fallback);
 }
 
 static constexpr int warpSize = 32;
@@ -118,6 +120,7 @@ template <class F> struct cuemu_launcher_ {
 	const char *file;
 	int line;
 	const char *name;
+	const void *fn;	/* the kernel, where the expression is one function */
 	F f;
 	dim3 grid, block;
 	size_t smem;
@@ -134,7 +137,7 @@ template <class F> struct cuemu_launcher_ {
 			std::tuple<typename std::decay<A>::type...> args;
 		};
 		state s{f, std::tuple<typename std::decay<A>::type...>(std::forward<A>(a)...)};
-		cuemu_launch_kernel(file, line, name, grid, block, smem, stream,
+		cuemu_launch_kernel(file, line, fn ? cuemu_kernel_name(fn, name) : name, grid, block, smem, stream,
 				    &cuemu_launcher_::run<state>, &s, sizeof s);
 	}
 
@@ -173,12 +176,30 @@ struct cuemu_null_ {
 };
 }
 
+/* The kernel a launch's expression names, where it is one function (a
+ * kernel's name, a function pointer); NULL for a template whose arguments
+ * the call deduces. l: [=](auto d) -> decltype(cuemu_kptr_(d, KERNEL)),
+ * which cannot be called when KERNEL names no one function. */
+namespace {
+template <class D, class K> inline K *cuemu_kptr_(D, K *k)
+{
+	return k;
+}
+template <class L> inline const void *cuemu_kernel_ptr_(L l)
+{
+	if constexpr (std::is_invocable<L, int>::value)
+		return reinterpret_cast<const void *>(l(0));
+	else
+		return nullptr;
+}
+}
+
 template <class F>
-static inline cuemu_launcher_<F> cuemu_launch_(const char *file, int line, const char *name, F f,
-					       dim3 grid, dim3 block, size_t smem = 0,
+static inline cuemu_launcher_<F> cuemu_launch_(const char *file, int line, const char *name, const void *fn,
+					       F f, dim3 grid, dim3 block, size_t smem = 0,
 					       cudaStream_t stream = 0)
 {
-	return cuemu_launcher_<F>{file, line, name, f, grid, block, smem, stream};
+	return cuemu_launcher_<F>{file, line, name, fn, f, grid, block, smem, stream};
 }
 
 /* ---- warp intrinsics ----------------------------------------------------------- */

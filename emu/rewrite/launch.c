@@ -185,7 +185,13 @@ size_t launch_rewrite(struct rw *w, size_t i, int in_device_code)
 	/* [=]: a kernel named through a variable (a function pointer) is read
 	 * once, here on the host, as a launch does; each CUDA thread calls a
 	 * copy of the lambda on its own stack. A kernel's name captures nothing. */
-	sb_puts(&s, "\", [=](auto &&...cuemu_a_) { ");
+	/* The kernel's address where the expression is one function: a launch
+	 * through a variable is named after the kernel it runs. */
+	sb_puts(&s, "\", cuemu_kernel_ptr_([=](auto cuemu_d_) -> decltype(cuemu_kptr_(cuemu_d_, ");
+	put_span(&s, w, (size_t)ks, i - 1);
+	sb_puts(&s, ")) { return cuemu_kptr_(cuemu_d_, ");
+	put_span(&s, w, (size_t)ks, i - 1);
+	sb_puts(&s, "); }), [=](auto &&...cuemu_a_) { ");
 	put_span(&s, w, (size_t)ks, i - 1);
 	sb_puts(&s, "(cuemu_a_...); }, ");
 	put_span(&s, w, i + 3, ge - 1);

@@ -9,7 +9,7 @@
  * everything else is left to the force-included headers:
  *
  *   k<<<g, b, smem, s>>>(args)    (launch.c; k may be any kernel expression)
- *     -> cuemu_launch_(__FILE__, __LINE__, "k",
+ *     -> cuemu_launch_(__FILE__, __LINE__, "k", ADDRESS-OF-k-IF-ONE-FUNCTION,
  *            [=](auto &&...cuemu_a_) { k(cuemu_a_...); }, g, b, smem, s)(args)
  *     The launcher evaluates the arguments once; each CUDA thread calls the
  *     lambda, which calls the kernel the way C++ calls any function (so a

@@ -233,3 +233,26 @@ Test(nvcc_compat, the_version_macros_are_the_installed_nvccs)
 	cr_expect(strstr(out, want) != NULL, "no %s", want);
 	free(out);
 }
+
+/* A kernel launched through a variable is named after the kernel it runs
+ * (as a GPU's launch log names it); one launched by name keeps the name
+ * as written. */
+Test(nvcc_compat, launches_through_variables_are_named_after_their_kernel)
+{
+	char cmd[2048], *out;
+	const char *src = write_source("names.cu",
+		"#include <cstdio>\n#include <cstring>\n#include <cuemu.h>\n"
+		"namespace ns { __global__ void inner(int *p) { p[0] = 1; } }\n"
+		"template <bool B> __global__ void kt(int *p) { p[0] = B; }\n"
+		"template <class T> __global__ void deduced(T *p) { p[0] = 3; }\n"
+		"int main(int argc, char **argv)\n{\n\tint *d;\n\tcudaMalloc(&d, 4);\n\tcuemu_set_tracing(1);\n"
+		"\tauto f = argc > 5 ? kt<true> : kt<false>;\n\tvoid (*g)(int *) = ns::inner;\n"
+		"\tf<<<1, 1>>>(d);\n\tg<<<1, 1>>>(d);\n\tns::inner<<<1, 1>>>(d);\n\tdeduced<<<1, 1>>>(d);\n"
+		"\tcudaDeviceSynchronize();\n\tchar *j = cuemu_metrics_json();\n"
+		"\tfor (char *p = strstr(j, \"\\\"kernel\\\":\\\"\"); p; p = strstr(p + 1, \"\\\"kernel\\\":\\\"\"))\n"
+		"\t\tprintf(\"[%.*s]\", (int)strcspn(p + 10, \"\\\"\"), p + 10);\n\tprintf(\"\\n\");\n\treturn 0;\n}\n");
+	snprintf(cmd, sizeof cmd, "%s/cuemu-cc %s -o %s.exe && %s.exe", CUEMU_BUILD_DIR, src, src, src);
+	cr_assert_eq(run_command(cmd, &out), 0, "%s", out);
+	cr_expect(strstr(out, "[kt][ns::inner][ns::inner][deduced]") != NULL, "%s", out);
+	free(out);
+}
