@@ -90,6 +90,24 @@ CUEMU_PURE unsigned int cuemu_ptx_lop3_(unsigned int a, unsigned int b, unsigned
 	return r;
 }
 
+/* shfl.sync's predicate output, as PTX defines it: whether the source lane
+ * (of mode 0 up, 1 down, 2 bfly, 3 idx) lies inside the lane's segment. */
+CUEMU_PURE unsigned int cuemu_ptx_shfl_in_range_(int mode, unsigned int b, unsigned int c)
+{
+	int lane = (int)cuemu_ptx_laneid_(), seg = (int)((c >> 8) & 31);
+	int max_lane = (lane & seg) | (int)(c & 31), min_lane = lane & seg;
+	switch (mode) {
+	case 0:
+		return lane - (int)b >= max_lane;
+	case 1:
+		return lane + (int)b <= max_lane;
+	case 2:
+		return (lane ^ (int)b) <= max_lane;
+	default:
+		return (min_lane | ((int)b & ~seg & 31)) <= max_lane;
+	}
+}
+
 /* The N elements of a vector load or store, moved as one access. */
 template <class T, int N> struct alignas(sizeof(T) * N) cuemu_ptx_vec_ {
 	T v[N];

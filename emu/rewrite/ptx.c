@@ -101,6 +101,43 @@ static int parse_operand(struct stmt *st, size_t *k, size_t close, int output)
 	return 0;
 }
 
+int ptx_reg(const struct stmt *st, const char *name)
+{
+	for (int k = 0; k < st->n_regs; k++)
+		if (strcmp(st->reg[k].name, name) == 0)
+			return k;
+	return -1;
+}
+
+int ptx_declare(struct stmt *st, const char *text)
+{
+	char buf[256], type[16];
+	snprintf(buf, sizeof buf, "%s", text);
+	char *p = buf;
+	while (isspace((unsigned char)*p))
+		p++;
+	size_t n = strcspn(p, " \t");
+	if (*p != '.' || n < 2 || n > sizeof type)
+		return ptx_fail(st, "cannot read the PTX register declaration .reg %s", text);
+	snprintf(type, sizeof type, "%.*s", (int)(n - 1), p + 1);
+	char kind = strcmp(type, "pred") == 0 ? 'p' : type[0] == 'f' ? (strcmp(type, "f64") ? 'f' : 'd')
+			: strstr(type, "64") ? 'l' : 'r';
+	const char *ct = kind == 'p' ? "bool" : ptx_ctype(type, kind);
+	if (!ct || strchr(p + n, '<'))
+		return ptx_fail(st, "the PTX register declaration .reg %s cannot run in the CPU emulator", text);
+	for (char *q = strtok(p + n, ", \t"); q; q = strtok(NULL, ", \t")) {
+		int plain = isalpha((unsigned char)*q) || *q == '_';
+		for (const char *c = q; *c; c++)	/* it becomes a C++ name */
+			plain = plain && (isalnum((unsigned char)*c) || *c == '_');
+		if (st->n_regs == 16 || strlen(q) > 31 || !plain)
+			return ptx_fail(st, "the PTX register %s cannot be declared in the CPU emulator", q);
+		snprintf(st->reg[st->n_regs].name, sizeof st->reg[0].name, "%s", q);
+		st->reg[st->n_regs++].kind = kind;
+		sb_printf(&st->out, " %s cuemu_r_%s_ = %s;", ct, q, kind == 'p' ? "false" : "0");
+	}
+	return 0;
+}
+
 /* The template's instructions, one by one. */
 static void translate_template(struct stmt *st, char *tmpl)
 {
@@ -130,12 +167,41 @@ static void translate_template(struct stmt *st, char *tmpl)
 		char *e = one + strlen(one);
 		while (e > one && isspace((unsigned char)e[-1]))
 			*--e = 0;
+		/* A { ... } block's braces: the asm's C++ block scopes its registers. */
+		while (*one == '{' || isspace((unsigned char)*one))
+			one++;
+		int open = 0;	/* a vector operand's braces stay */
+		for (const char *c = one; *c; c++)
+			open += (*c == '{') - (*c == '}');
+		while (e > one && (isspace((unsigned char)e[-1]) || (e[-1] == '}' && open < 0))) {
+			open += *--e == '}';
+			*e = 0;
+		}
 		if (!*one)
 			continue;
-		if (*one == '{' || *one == '}' || *one == '.') {
-			ptx_fail(st, "this inline PTX cannot run in the CPU emulator: '%s' (blocks with registers "
-			     "of their own are not supported; write one instruction per asm)", one);
+		if (strncmp(one, ".reg", 4) == 0 && isspace((unsigned char)one[4])) {
+			ptx_declare(st, one + 5);
+			continue;
+		}
+		if (*one == '.') {
+			ptx_fail(st, "this inline PTX cannot run in the CPU emulator: '%s' (of the directives, "
+				 "only .reg is supported)", one);
 			break;
+		}
+		if (*one == '@') {	/* @p or @!p: a predicated instruction */
+			int negate = one[1] == '!';
+			char pred[32];
+			size_t n = strcspn(one + 1 + negate, " \t");
+			snprintf(pred, sizeof pred, "%.*s", (int)(n < 31 ? n : 31), one + 1 + negate);
+			int r = ptx_reg(st, pred);
+			if (r < 0 || st->reg[r].kind != 'p') {
+				ptx_fail(st, "the PTX predicate %s is no .reg .pred of this asm", pred);
+				break;
+			}
+			sb_printf(&st->out, " if (%scuemu_r_%s_) {", negate ? "!" : "", pred);
+			ptx_translate(st, one + 1 + negate + n + strspn(one + 1 + negate + n, " \t"));
+			sb_puts(&st->out, " }");
+			continue;
 		}
 		ptx_translate(st, one);
 	}

@@ -24,11 +24,26 @@ struct stmt {
 	int n;
 	struct sb out;
 	int failed;
+	struct {
+		char name[32];
+		char kind;	/* as a constraint (r l f d h), or p for a predicate */
+	} reg[16];		/* registers of a { .reg ... } block */
+	int n_regs;
 };
 
 /* Reports "FILE:LINE: error: " fmt (with what for its %s) for the
  * statement; returns -1. */
 int ptx_fail(struct stmt *st, const char *fmt, const char *what);
+
+/* ".reg .TYPE a, b" of a block: declares its registers (in st->out). */
+int ptx_declare(struct stmt *st, const char *text);
+
+/* The register of a block that name is, or -1. */
+int ptx_reg(const struct stmt *st, const char *name);
+
+/* The C++ type of a PTX type suffix ("u32"); .b32/.b64 follow kind, the
+ * register's constraint letter. NULL: none. */
+const char *ptx_ctype(const char *t, char kind);
 
 /* Appends the C++ of one instruction of the template to st->out (its
  * text: %N for operands, \x01 before a PTX register's name). */

@@ -62,6 +62,10 @@ static int put_value(struct stmt *st, struct sb *s, const char *text)
 		sb_printf(s, "cuemu_p%d_", n);
 		return 0;
 	}
+	if (ptx_reg(st, text) >= 0) {
+		sb_printf(s, "cuemu_r_%s_", text);
+		return 0;
+	}
 	if (isdigit((unsigned char)text[0]) || (text[0] == '-' && isdigit((unsigned char)text[1]))) {
 		for (const char *p = text + 1; *p; p++)
 			if (!isxdigit((unsigned char)*p) && *p != 'x' && *p != 'X')
@@ -75,12 +79,12 @@ static int put_value(struct stmt *st, struct sb *s, const char *text)
 /* The constraint of the operand that text names ('r' when it is none). */
 static char kind_of(const struct stmt *st, const char *text)
 {
-	int n = st->extended ? operand_index(st, text) : -1;
-	return n < 0 ? 'r' : st->op[n].kind;
+	int n = st->extended ? operand_index(st, text) : -1, r = ptx_reg(st, text);
+	return r >= 0 ? st->reg[r].kind : n < 0 ? 'r' : st->op[n].kind;
 }
 
 /* The C++ type of a PTX type suffix; .b32/.b64 follow the register's kind. */
-static const char *ctype(const char *t, char kind)
+const char *ptx_ctype(const char *t, char kind)
 {
 	static const char *const types[][2] = {
 		{ "u8", "unsigned char" }, { "s8", "signed char" }, { "b8", "unsigned char" },
@@ -222,7 +226,7 @@ static int load_store(struct stmt *st, struct insn *in, int store)
 	char *regs[4] = { NULL, NULL, NULL, NULL };
 	int n = vector_regs(in->arg[store ? 1 : 0], regs, 4);
 	int want = has_part(in, "v4") ? 4 : has_part(in, "v2") ? 2 : 1;
-	const char *t = ctype(type_part(in), kind_of(st, regs[0]));
+	const char *t = ptx_ctype(type_part(in), kind_of(st, regs[0]));
 	if (!t || n != want)
 		return ptx_fail(st, "the PTX instruction '%s' has operands the CPU emulator cannot read", in->text);
 	struct sb *s = &st->out;
@@ -301,15 +305,24 @@ static int translate(struct stmt *st, struct insn *in)
 							{ "bfly", "__shfl_xor_sync" }, { "idx", "__shfl_sync" } };
 		if (only_parts(st, in, parts) < 0)
 			return -1;
-		if (!has_part(in, "sync") || strchr(in->arg[0] ? in->arg[0] : "", '|'))
+		char *pred = in->n_args ? strchr(in->arg[0], '|') : NULL;
+		if (pred)
+			*pred++ = 0;	/* d|p: p says whether the source lane was in range */
+		if (!has_part(in, "sync") || (pred && kind_of(st, pred) != 'p'))
 			return ptx_fail(st, "the PTX instruction '%s' cannot run in the CPU emulator: write "
-				    "shfl.sync.MODE.b32 d, a, b, c, mask (no predicate output)", in->text);
+				    "shfl.sync.MODE.b32 d[|p], a, b, c, mask (p a .reg .pred)", in->text);
 		for (size_t k = 0; k < 4; k++)
 			if (has_part(in, modes[k][0])) {
 				char fmt[128];
 				snprintf(fmt, sizeof fmt, "%s((unsigned int)%%4, %%1, (unsigned int)%%2, "
 					 "32 - (int)(((unsigned int)%%3 >> 8) & 31))", modes[k][1]);
-				return put_result(st, in, 5, fmt, NULL);
+				if (put_result(st, in, 5, fmt, NULL) < 0)
+					return -1;
+				if (!pred)
+					return 0;
+				snprintf(fmt, sizeof fmt, "cuemu_ptx_shfl_in_range_(%d, %%2, %%3)", (int)k);
+				in->arg[0] = pred;
+				return put_result(st, in, 5, fmt, "unsigned int");
 			}
 	}
 	if (strcmp(op, "bar") == 0 || strcmp(op, "barrier") == 0) {
@@ -341,7 +354,7 @@ static int translate(struct stmt *st, struct insn *in)
 		    in->arg[0][0] == '{')
 			return in->n_args != 2 ? ptx_fail(st, "the PTX instruction '%s' has operands the CPU "
 						      "emulator cannot read", in->text) : -1;
-		return put_result(st, in, 2, "%1", ctype(t, kind_of(st, in->arg[1])));
+		return put_result(st, in, 2, "%1", ptx_ctype(t, kind_of(st, in->arg[1])));
 	}
 	if (strcmp(op, "brev") == 0 || strcmp(op, "popc") == 0 || strcmp(op, "clz") == 0) {
 		static const char *const parts[] = { "b32", "b64", NULL };
@@ -357,7 +370,7 @@ static int translate(struct stmt *st, struct insn *in)
 		if (only_parts(st, in, parts) < 0 || in->n_parts != 2)
 			return -1;
 		snprintf(fmt, sizeof fmt, "cuemu_ptx_bfe_<%s>((%s)%%1, (unsigned int)%%2, (unsigned int)%%3)",
-			 ctype(t, 'r'), ctype(t, 'r'));
+			 ptx_ctype(t, 'r'), ptx_ctype(t, 'r'));
 		return put_result(st, in, 4, fmt, NULL);
 	}
 	if (strcmp(op, "bfi") == 0) {
@@ -369,6 +382,30 @@ static int translate(struct stmt *st, struct insn *in)
 			 "(unsigned int)%%4)", word, word, word);
 		return put_result(st, in, 5, fmt, NULL);
 	}
+	if (strcmp(op, "add") == 0 || strcmp(op, "sub") == 0 || strcmp(op, "min") == 0 ||
+	    strcmp(op, "max") == 0 || strcmp(op, "and") == 0 || strcmp(op, "or") == 0 ||
+	    strcmp(op, "xor") == 0 || strcmp(op, "mul") == 0) {
+		static const char *const parts[] = { "lo", "u32", "s32", "b32", "u64", "s64", "b64", "f32",
+						     "f64", "pred", NULL };
+		static const char *const forms[][2] = { { "add", "%1 + %2" }, { "sub", "%1 - %2" },
+							{ "min", "%1 < %2 ? %1 : %2" },
+							{ "max", "%1 > %2 ? %1 : %2" }, { "and", "%1 & %2" },
+							{ "or", "%1 | %2" }, { "xor", "%1 ^ %2" },
+							{ "mul", "%1 * %2" } };
+		const char *ct = ptx_ctype(t, t[0] == 'f' ? (strcmp(t, "f64") ? 'f' : 'd') : 'r');
+		if (only_parts(st, in, parts) < 0)
+			return -1;
+		if (strcmp(t, "pred") == 0)
+			ct = "bool";
+		if (!ct || (strcmp(op, "mul") == 0 && t[0] != 'f' && !has_part(in, "lo")))
+			return ptx_fail(st, "the PTX instruction '%s' cannot run in the CPU emulator", in->opcode);
+		for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++)
+			if (strcmp(op, forms[k][0]) == 0) {
+				char fmt[64];
+				snprintf(fmt, sizeof fmt, "(%s)(%s)", ct, forms[k][1]);
+				return put_result(st, in, 3, fmt, ct);
+			}
+	}
 	if (strcmp(op, "prmt") == 0)
 		return only_parts(st, in, (const char *const[]){ "b32", NULL }) < 0
 			       ? -1 : put_result(st, in, 4, "__byte_perm(%1, %2, %3)", "unsigned int");
@@ -377,11 +414,11 @@ static int translate(struct stmt *st, struct insn *in)
 			       ? -1 : put_result(st, in, 5, "cuemu_ptx_lop3_(%1, %2, %3, %4)", "unsigned int");
 	return ptx_fail(st, "the PTX instruction '%s' cannot run in the CPU emulator: it runs ld, st, "
 		    "prefetch, shfl.sync, bar.sync, activemask, brev, bfe, bfi, prmt, lop3, popc, clz, "
-		    "membar and mov of registers", in->opcode);
+		    "membar, mov, add, sub, mul.lo, min, max, and, or, xor", in->opcode);
 }
 
 /* Splits one instruction's text into its opcode's parts and operands. */
-static int split(struct stmt *st, struct insn *in, const char *text)
+static int split(struct insn *in, const char *text)
 {
 	memset(in, 0, sizeof *in);
 	snprintf(in->text, sizeof in->text, "%s", text);
@@ -390,9 +427,6 @@ static int split(struct stmt *st, struct insn *in, const char *text)
 			*p = '%';
 	snprintf(in->buf, sizeof in->buf, "%s", text);
 	char *p = in->buf;
-	if (*p == '@')
-		return ptx_fail(st, "the PTX instruction '%s' cannot run in the CPU emulator: predicated "
-			    "instructions are not supported", in->text);
 	char *args = p + strcspn(p, " \t");
 	if (*args)
 		*args++ = 0;
@@ -428,6 +462,6 @@ static int split(struct stmt *st, struct insn *in, const char *text)
 void ptx_translate(struct stmt *st, const char *text)
 {
 	struct insn in;
-	if (split(st, &in, text) == 0)
+	if (split(&in, text) == 0)
 		translate(st, &in);
 }

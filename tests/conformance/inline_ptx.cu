@@ -3,7 +3,8 @@
  * inline PTX as single-pass and reduce-then-scan code writes it: %laneid,
  * %warpid and the lane masks, ld.global.nc and st.global.cs (scalar and
  * v4), prefetch.global.L2, shfl.sync.up and shfl.sync.idx, bar.sync 0,
- * activemask, popc, brev, bfe, bfi, prmt and lop3.
+ * activemask, popc, brev, bfe, bfi, prmt and lop3; and CUB's scan step, a
+ * block with its own registers, a shuffle's predicate and a predicated add.
  * Expected: passes on every size, on the emulator and on the GPU.
  */
 #include <cuda_runtime.h>
@@ -41,6 +42,23 @@ __device__ __forceinline__ unsigned int shfl_idx(unsigned int v, unsigned int la
 {
 	unsigned int r;
 	asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(lane));
+	return r;
+}
+
+/* One step of an inclusive warp scan as CUB writes it: a block with
+ * registers of its own, a shuffle's predicate output, a predicated add. */
+__device__ __forceinline__ unsigned int scan_step(unsigned int v, unsigned int d)
+{
+	unsigned int r;
+	asm volatile("{"
+		     "  .reg .u32 r0;"
+		     "  .reg .pred p;"
+		     "  shfl.sync.up.b32 r0|p, %1, %2, %3, %4;"
+		     "  @p add.u32 r0, r0, %5;"
+		     "  mov.u32 %0, r0;"
+		     "}"
+		     : "=r"(r)
+		     : "r"(v), "r"(d), "r"(0), "r"(0xffffffffu), "r"(v));
 	return r;
 }
 
@@ -83,11 +101,8 @@ __global__ void block_scan(const unsigned int *in, unsigned int *out, unsigned i
 	asm volatile("bar.sync 0;" ::: "memory");
 	if (warp == 0) {
 		unsigned int t = lane < WARPS ? warp_total[lane] : 0;
-		for (unsigned int d = 1; d < WARPS; d <<= 1) {
-			unsigned int up = shfl_up(t, d);
-			if (lane >= d)
-				t += up;
-		}
+		for (unsigned int d = 1; d < WARPS; d <<= 1)
+			t = scan_step(t, d);
 		if (lane < WARPS)
 			warp_total[lane] = t;
 	}

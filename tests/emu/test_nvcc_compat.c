@@ -196,7 +196,7 @@ Test(nvcc_compat, unsupported_ptx_is_refused_by_name)
 		{ "__global__ void k(unsigned *p)\n{\n\tunsigned r;\n"
 		  "\tasm(\"mov.u32 %0, %%clock;\" : \"=r\"(r));\n\tp[0] = r;\n}\n", "%clock" },
 		{ "__global__ void k(unsigned *p)\n{\n\tasm(\"{ .reg .pred q; setp.eq.u32 q, 1, 1; }\");\n}\n",
-		  "blocks with registers" },
+		  "the PTX instruction 'setp.eq.u32' cannot run" },
 		{ "int x asm(\"cuemu_threadIdx\");\n", "inline assembly (asm) cannot run" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
