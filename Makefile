@@ -269,10 +269,10 @@ $(BUILD)/tests/device-hash-check: $(HASH_CHECK_SRC) $(HASH_CHECK_DEPS) $(KIT_KER
 # those it compiles, and the kit's library must come after both.
 $(BUILD)/tests/emu-hash/device_%.o: $(HASH_CHECK_DEPS) $(EMU_TOOLS) | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
-	$(EMU_CC) -c grader/harness/device_$*.cu -o $@
+	$(EMU_CC) -DCUEMU -c grader/harness/device_$*.cu -o $@
 $(BUILD)/tests/emu-hash/check.o: $(HASH_CHECK_SRC) $(HASH_CHECK_DEPS) $(EMU_TOOLS) | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
-	$(EMU_CC) -c $(HASH_CHECK_SRC) -o $@
+	$(EMU_CC) -DCUEMU -c $(HASH_CHECK_SRC) -o $@
 $(BUILD)/tests/device-hash-check-emu: $(BUILD)/tests/emu-hash/check.o $(BUILD)/tests/emu-hash/device_hash.o \
                                       $(BUILD)/tests/emu-hash/device_fill.o $(BUILD)/libkit.a $(EMU_TOOLS)
 	$(EMU_CC) -o $@ $(filter %.o %.a,$^)

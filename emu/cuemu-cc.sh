@@ -4,6 +4,7 @@
 #   cuemu-cc -c FILE.cu -o FILE.o [-I.. -D.. -O.. -g]   compile one CUDA source
 #   cuemu-cc -o EXE OBJ... [-L.. -l..]                  link with libcuemu.a
 #   cuemu-cc FILE.cu [OBJ...] -o EXE                    both
+#   cuemu-cc -E FILE.cu [-o OUT] [-dM ...]              preprocess only, as nvcc -E
 #
 # A .cu file is preprocessed with cuemu_device.h force-included, rewritten
 # (cuemu-rewrite: launches, __shared__; the line markers keep messages on
@@ -34,7 +35,7 @@ die() {
 }
 
 usage() {
-	echo "usage: cuemu-cc -c FILE.cu -o FILE.o | cuemu-cc -o EXE OBJ... | cuemu-cc FILE.cu -o EXE" >&2
+	echo "usage: cuemu-cc -c FILE.cu -o FILE.o | cuemu-cc -o EXE OBJ... | cuemu-cc FILE.cu -o EXE | cuemu-cc -E FILE.cu" >&2
 	exit 2
 }
 
@@ -53,6 +54,10 @@ tsan_flags() {
 # vectorising would merge a thread's accesses into wide ones the GPU would
 # not make; tail merging, code hoisting and cross-jumping would make one
 # access of an if and its else (attributed to one of the two lines).
+# Jump threading copies the blocks after a branch into each of its arms
+# ("v = i < n ? in[i] : 0;" then a loop of shuffles): a warp collective
+# would then have one call site for the lanes that took each arm, and the
+# lanes of one instruction would never meet.
 # Stack-clash probes touch every page of a big frame, so a local array too
 # big for a fiber's stack hits its guard page instead of another's stack.
 line_flags() {
@@ -60,7 +65,7 @@ line_flags() {
 		echo "-fno-vectorize -fno-slp-vectorize -fstack-clash-protection"
 	else
 		echo "-fno-tree-vectorize -fno-tree-slp-vectorize -fno-tree-tail-merge" \
-		     "-fno-code-hoisting -fno-crossjumping -fno-hoist-adjacent-loads" \
+		     "-fno-code-hoisting -fno-crossjumping -fno-hoist-adjacent-loads -fno-thread-jumps" \
 		     "-fstack-clash-protection"
 	fi
 }
@@ -149,6 +154,32 @@ compile_only_flags() {
 	done
 }
 
+# The installed nvcc's version as -D flags for its macros and the runtime's
+# CUDART_VERSION (the headers' own, 12.0, where there is none): on a GPU
+# machine both builds of a file then see the same numbers.
+cuda_version_flags() {
+	nv=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
+	[ -x "$nv" ] || nv=$(command -v nvcc 2>/dev/null) || return 0
+	v=$("$nv" --version 2>/dev/null |
+		sed -n 's/.*release [0-9.]*, V\([0-9]*\)\.\([0-9]*\)\.\([0-9]*\).*/\1 \2 \3/p' | head -n 1)
+	[ -n "$v" ] || return 0
+	set -- $v
+	echo "-D__CUDACC_VER_MAJOR__=$1 -D__CUDACC_VER_MINOR__=$2 -D__CUDACC_VER_BUILD__=$3" \
+	     "-DCUDART_VERSION=$(($1 * 1000 + $2 * 10))"
+}
+
+# preprocess SRC OUT FLAGS...
+# The preprocessing of a .cu file, as nvcc's: the file sees nvcc's macros
+# (cuemu_device.h defines them) and none of the emulator's own; GNU C++17,
+# nvcc's default dialect (no __STRICT_ANSI__).
+preprocess() {
+	src=$1 ppout=$2
+	shift 2
+	# shellcheck disable=SC2086
+	"$CXX" -std=gnu++17 -E -iquote "$(dirname "$src")" -I"$inc" $cuda_version -include cuemu_device.h \
+		"$@" -x c++ "$src" -o "$ppout"
+}
+
 # compile_cu SRC OBJ FLAGS...
 # Preprocess (so that launches and refused constructs made by macros are
 # seen as the compiler sees them; line markers keep the student's files and
@@ -158,28 +189,33 @@ compile_only_flags() {
 compile_cu() {
 	src=$1 obj=$2
 	shift 2
-	srcdir=$(dirname "$src")
 	pp=$(mktemp "${obj}.XXXXXX") || die "cannot create a file next to $obj"
-	tmp=$(mktemp "${obj}.XXXXXX") || { rm -f "$pp"; die "cannot create a file next to $obj"; }
+	dpp=$(mktemp "${obj}.XXXXXX") || { rm -f "$pp"; die "cannot create a file next to $obj"; }
+	tmp=$(mktemp "${obj}.XXXXXX") || { rm -f "$pp" "$dpp"; die "cannot create a file next to $obj"; }
 	keep=$(compile_only_flags "$@")
 	IFS=' '	# the flag strings below split on blanks
-	"$CXX" -std=c++17 -E -D__CUDACC__=1 -DCUEMU=1 -DCUEMU_REWRITE_PASS=1 -iquote "$srcdir" \
-		-I"$inc" -include cuemu_device.h "$@" -x c++ "$src" -o "$pp" &&
-	"$here/cuemu-rewrite" --name "$src" --system "$inc" "$pp" "$tmp" || {
+	# nvcc's two passes: the device pass sees __CUDA_ARCH__; where the
+	# texts differ, the rewriter takes device code from it (rewrite/arch.c).
+	dev=''
+	preprocess "$src" "$pp" "$@" &&
+	preprocess "$src" "$dpp" -D__CUDA_ARCH__="$arch" "$@" && {
+		cmp -s "$pp" "$dpp" || dev=$dpp
+	} &&
+	"$here/cuemu-rewrite" --name "$src" --system "$inc" ${dev:+--device} ${dev:+"$dev"} "$pp" "$tmp" || {
 		rc=$?
-		rm -f "$pp" "$tmp"
+		rm -f "$pp" "$dpp" "$tmp"
 		exit "$rc"
 	}
 	IFS=$nl
 	set -- $keep
 	IFS=' '
 	# shellcheck disable=SC2046
-	"$CXX" -std=c++17 $OPT -g -pipe $(tsan_flags) -fsanitize=shift-exponent $(line_flags) \
+	"$CXX" -std=gnu++17 $OPT -g -pipe $(tsan_flags) -fsanitize=shift-exponent $(line_flags) \
 		-fno-strict-aliasing -I"$inc" -DCUEMU_REWRITTEN=1 -include cuemu_qualifiers.h \
 		$(mem_ops_flags) "$@" -x c++ -c "$tmp" -o "$obj" &&
 	rename_for_trace "$obj"
 	rc=$?
-	rm -f "$pp" "$tmp"
+	rm -f "$pp" "$dpp" "$tmp"
 	[ $rc -eq 0 ] || exit $rc
 	IFS=$nl
 }
@@ -205,11 +241,19 @@ append() {	# append LIST VALUE
 }
 
 mode=link out='' sources='' objects='' cflags='' ldflags=''
+arch=900	# __CUDA_ARCH__ of device code: sm_90, or -arch=sm_XY's
+cuda_version=$(cuda_version_flags)
 while [ $# -gt 0 ]; do
 	case $1 in
 	-c) mode=compile ;;
+	-E) mode=preprocess ;;
 	-o) [ $# -ge 2 ] || usage; out=$2; shift ;;
 	-o*) out=${1#-o} ;;
+	-arch=sm_*|--gpu-architecture=sm_*) arch=$(printf '%s' "${1#*=sm_}" | tr -cd 0-9)0 ;;
+	-arch|--gpu-architecture)
+		[ $# -ge 2 ] || usage
+		arch=$(printf '%s' "${2#sm_}" | tr -cd 0-9)0
+		shift ;;
 	*.cu|*.c|*.cpp|*.cc|*.cxx) append sources "$1" ;;
 	*.o|*.a|*.so) append objects "$1" ;;
 	-l*|-L*|-Wl,*|-pthread|-rdynamic) append ldflags "$1" ;;
@@ -223,6 +267,18 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+# -E: the preprocessed .cu file, as nvcc -E gives it (on stdout without -o).
+if [ "$mode" = preprocess ]; then
+	set -f
+	IFS=$nl
+	set -- $sources
+	[ $# -eq 1 ] || die "-E wants exactly one source file"
+	src=$1
+	set -- $cflags
+	IFS=' '
+	preprocess "$src" "${out:-/dev/stdout}" "$@" || exit $?
+	exit 0
+fi
 [ -n "$out" ] || usage
 [ -x "$here/cuemu-rewrite" ] || die "$here/cuemu-rewrite is missing: run make emu"
 set -f

@@ -12,8 +12,7 @@
  * Collectives called through these classes are counted at the header's
  * lines in the emulator's per-line figures.
  */
-#ifndef CUEMU_COOPERATIVE_GROUPS_H
-#define CUEMU_COOPERATIVE_GROUPS_H
+#pragma once
 
 #include "cuemu_device.h"
 
@@ -206,4 +205,4 @@ template <class Group> CUEMU_CG void sync(const Group &g) { g.sync(); }
 
 }	/* namespace cooperative_groups */
 
-#endif
+#undef CUEMU_CG

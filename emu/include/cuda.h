@@ -1,5 +1,3 @@
 /* The CPU emulator has no driver API; the runtime API is all there is. */
-#ifndef CUEMU_CUDA_H
-#define CUEMU_CUDA_H
+#pragma once
 #include "cuda_runtime_api.h"
-#endif

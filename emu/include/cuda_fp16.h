@@ -4,8 +4,7 @@
  * half, as the GPU's half arithmetic does. Enough for code that stores,
  * converts and adds halves; the labs themselves use float and unsigned int.
  */
-#ifndef CUEMU_CUDA_FP16_H
-#define CUEMU_CUDA_FP16_H
+#pragma once
 #include "cuda_runtime_api.h"
 #ifdef __cplusplus
 
@@ -39,5 +38,4 @@ static inline __half __hfma(__half a, __half b, __half c) { return __half((float
 static inline __half2 __hadd2(__half2 a, __half2 b) { return __half2{ __hadd(a.x, b.x), __hadd(a.y, b.y) }; }
 static inline __half2 __hmul2(__half2 a, __half2 b) { return __half2{ __hmul(a.x, b.x), __hmul(a.y, b.y) }; }
 
-#endif
 #endif

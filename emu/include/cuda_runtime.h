@@ -3,9 +3,6 @@
  * In a student's .cu file the device side (threadIdx, __syncthreads, atomics,
  * shuffles, <<< >>>) comes from cuemu_device.h, which cuemu-cc force-includes.
  */
-#ifndef CUEMU_CUDA_RUNTIME_H
-#define CUEMU_CUDA_RUNTIME_H
+#pragma once
 
 #include "cuda_runtime_api.h"
-
-#endif

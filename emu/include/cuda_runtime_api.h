@@ -7,13 +7,14 @@
  * template cudaMalloc) are under __cplusplus. Never mix with the real
  * headers: emulated builds must not see /usr/local/cuda/include.
  */
-#ifndef CUEMU_CUDA_RUNTIME_API_H
-#define CUEMU_CUDA_RUNTIME_API_H
+#pragma once
 
 #include <stddef.h>
 
+/* cuemu-cc defines it as the installed toolkit's, where there is one. */
+#ifndef CUDART_VERSION
 #define CUDART_VERSION 12000
-#define CUEMU 1
+#endif
 
 #ifdef __cplusplus
 #define CUEMU_DV(v) = v
@@ -416,4 +417,4 @@ template <class T> static inline cudaError_t cudaGetSymbolSize(size_t *size, con
 }
 #endif
 
-#endif
+#undef CUEMU_DV

@@ -9,8 +9,7 @@
  * The environment variable CUEMU_TRACE sets the mode at start (default 0),
  * CUEMU_TRACE_BLOCKS the number of traced blocks ("all" or -1: every block).
  */
-#ifndef CUEMU_H
-#define CUEMU_H
+#pragma once
 
 #ifdef __cplusplus
 extern "C" {
@@ -70,6 +69,4 @@ void cuemu_set_stop_hook(cuemu_stop_hook hook);
 
 #ifdef __cplusplus
 }
-#endif
-
 #endif

@@ -13,12 +13,11 @@
  *       are noinline so that address is in the student's code, and they
  *       are not instrumented so they are no traced accesses themselves
  *   k<<<g, b, smem, stream>>>(args)  the rewriter turns it into
- *       cuemu_launch_(__FILE__, __LINE__, "k", [&](auto&&...a){ k(a...); },
+ *       cuemu_launch_(__FILE__, __LINE__, "k", [=](auto&&...a){ k(a...); },
  *                     g, b, smem, stream)(args)
  *       whose call evaluates the arguments once and runs the grid.
  */
-#ifndef CUEMU_DEVICE_H
-#define CUEMU_DEVICE_H
+#pragma once
 
 #ifndef __cplusplus
 #error "cuemu_device.h is for .cu files compiled as C++ by cuemu-cc"
@@ -38,19 +37,31 @@
 #include <utility>
 
 #include "cuda_runtime.h"
-#include "cuemu.h"
 
-#ifndef __CUDACC__
+/* ---- the macros nvcc defines ----------------------------------------------- */
+/* A file sees what nvcc would show it, and nothing of the emulator's own:
+ * the headers use #pragma once, and the macros they need are undefined at
+ * their end. The compiler's version is the runtime's (CUDART_VERSION):
+ * cuemu-cc gives both the installed nvcc's where there is one, so that a
+ * file cannot test the version to be another program than nvcc's. */
+#define __NVCC__ 1
 #define __CUDACC__ 1
+#ifndef __CUDACC_VER_MAJOR__
+#define __CUDACC_VER_MAJOR__ 12
+#define __CUDACC_VER_MINOR__ 0
+#define __CUDACC_VER_BUILD__ 76
+#endif
+#define __CUDACC_DEVICE_ATOMIC_BUILTINS__ 1
+#define __NVCC_DIAG_PRAGMA_SUPPORT__ 1
+#define __CUDA_ARCH_LIST__ 900
+#if __CUDACC_VER_MAJOR__ * 1000 + __CUDACC_VER_MINOR__ * 10 != CUDART_VERSION
+#error "the compiler's version macros disagree with CUDART_VERSION"
 #endif
 
 /* ---- qualifiers ---------------------------------------------------------- */
 /* Not while cuemu-cc preprocesses the file for the rewriter, which must see
- * __shared__ and __global__ themselves; the compile after the rewrite
+ * __shared__ and __global__ themselves: the compile after the rewrite
  * force-includes cuemu_qualifiers.h. */
-#ifndef CUEMU_REWRITE_PASS
-#include "cuemu_qualifiers.h"
-#endif
 
 #if defined(__clang__)
 #define CUEMU_SITE_FN static __attribute__((noinline, no_sanitize("thread")))
@@ -87,6 +98,10 @@ void cuemu_warp_op(int op, unsigned int mask, const void *val, void *out, int si
 		   void *site);
 unsigned long long cuemu_atomic(int op, int type, void *p, unsigned long long v,
 				unsigned long long cmp, void *site);
+/* Whether a __host__ __device__ function runs as device code (rewrite/arch.c). */
+int cuemu_in_device_code(void);
+/* The name of the kernel at fn, for a launch through a pointer (kernel_name.c). */
+const char *cuemu_kernel_name(const void *fn, const char *fallback);
 }
 
 static constexpr int warpSize = 32;
@@ -105,6 +120,7 @@ template <class F> struct cuemu_launcher_ {
 	const char *file;
 	int line;
 	const char *name;
+	const void *fn;	/* the kernel, where the expression is one function */
 	F f;
 	dim3 grid, block;
 	size_t smem;
@@ -114,12 +130,14 @@ template <class F> struct cuemu_launcher_ {
 	 * CUDA thread then calls the kernel with copies of them. */
 	template <class... A> void operator()(A &&...a)
 	{
+		/* The lambda by value: what it captured (a kernel's function
+		 * pointer) is copied onto each thread's stack with the arguments. */
 		struct state {
-			F *f;
+			F f;
 			std::tuple<typename std::decay<A>::type...> args;
 		};
-		state s{&f, std::tuple<typename std::decay<A>::type...>(std::forward<A>(a)...)};
-		cuemu_launch_kernel(file, line, name, grid, block, smem, stream,
+		state s{f, std::tuple<typename std::decay<A>::type...>(std::forward<A>(a)...)};
+		cuemu_launch_kernel(file, line, fn ? cuemu_kernel_name(fn, name) : name, grid, block, smem, stream,
 				    &cuemu_launcher_::run<state>, &s, sizeof s);
 	}
 
@@ -128,7 +146,7 @@ template <class F> struct cuemu_launcher_ {
 	template <class S> __attribute__((no_sanitize_thread)) static void run(void *p)
 	{
 		S s = *static_cast<S *>(p);
-		std::apply(*s.f, s.args);
+		std::apply(s.f, s.args);
 	}
 };
 }
@@ -160,12 +178,30 @@ struct cuemu_null_ {
 };
 }
 
+/* The kernel a launch's expression names, where it is one function (a
+ * kernel's name, a function pointer); NULL for a template whose arguments
+ * the call deduces. l: [=](auto d) -> decltype(cuemu_kptr_(d, KERNEL)),
+ * which cannot be called when KERNEL names no one function. */
+namespace {
+template <class D, class K> inline K *cuemu_kptr_(D, K *k)
+{
+	return k;
+}
+template <class L> inline const void *cuemu_kernel_ptr_(L l)
+{
+	if constexpr (std::is_invocable<L, int>::value)
+		return reinterpret_cast<const void *>(l(0));
+	else
+		return nullptr;
+}
+}
+
 template <class F>
-static inline cuemu_launcher_<F> cuemu_launch_(const char *file, int line, const char *name, F f,
-					       dim3 grid, dim3 block, size_t smem = 0,
+static inline cuemu_launcher_<F> cuemu_launch_(const char *file, int line, const char *name, const void *fn,
+					       F f, dim3 grid, dim3 block, size_t smem = 0,
 					       cudaStream_t stream = 0)
 {
-	return cuemu_launcher_<F>{file, line, name, f, grid, block, smem, stream};
+	return cuemu_launcher_<F>{file, line, name, fn, f, grid, block, smem, stream};
 }
 
 /* ---- warp intrinsics ----------------------------------------------------------- */
@@ -286,18 +322,6 @@ CUEMU_CAS(unsigned long long, CUEMU_T_U64)
 CUEMU_CAS(unsigned short, CUEMU_T_U16)
 #undef CUEMU_CAS
 /* Scoped variants: one block runs at a time, so every scope is the same. */
-#define atomicAdd_block atomicAdd
-#define atomicAdd_system atomicAdd
-#define atomicSub_block atomicSub
-#define atomicExch_block atomicExch
-#define atomicMin_block atomicMin
-#define atomicMax_block atomicMax
-#define atomicCAS_block atomicCAS
-#define atomicAnd_block atomicAnd
-#define atomicOr_block atomicOr
-#define atomicXor_block atomicXor
-#define atomicInc_block atomicInc
-#define atomicDec_block atomicDec
 
 /* ---- right shifts as the GPU computes them (rewrite/shift.c) ------------------------ */
 /* The rewriter turns a device-code "a >> b" into "a << cuemu_shr_(__FILE__,
@@ -337,17 +361,9 @@ CUEMU_PURE void __threadfence(void) { __asm__ __volatile__("" ::: "memory"); }
 CUEMU_PURE void __threadfence_block(void) { __asm__ __volatile__("" ::: "memory"); }
 CUEMU_PURE void __threadfence_system(void) { __asm__ __volatile__("" ::: "memory"); }
 CUEMU_PURE void __nanosleep(unsigned int ns) { (void)ns; }
-/* Macros, not functions: the load stays on the student's line. */
-#define __ldg(p) (*(p))
-#define __ldca(p) (*(p))
-#define __ldcg(p) (*(p))
-#define __ldcs(p) (*(p))
-#define __ldlu(p) (*(p))
-#define __ldcv(p) (*(p))
-#define __stcg(p, v) ((void)(*(p) = (v)))
-#define __stcs(p, v) ((void)(*(p) = (v)))
-#define __stwb(p, v) ((void)(*(p) = (v)))
-#define __stwt(p, v) ((void)(*(p) = (v)))
+/* __ldg and the other cached loads and stores: the rewriter renames them
+ * (rewrite/rename.c), so that the access stays on the student's line. */
+CUEMU_PURE float cuemu_exp10f_(float x) { return powf(10.0f, x); }
 #if defined(__x86_64__) || defined(__i386__)
 CUEMU_PURE long long clock64(void) { return (long long)__builtin_ia32_rdtsc(); }
 #else
@@ -356,5 +372,9 @@ CUEMU_PURE long long clock64(void) { return (long long)std::clock(); }
 
 /* ---- integer and float intrinsics, min and max, vector types --------------------- */
 #include "cuemu_intrinsics.h"
+/* ---- what inline PTX becomes (rewrite/ptx.c) ------------------------------------- */
+#include "cuemu_ptx.h"
 
-#endif
+#undef CUEMU_SITE_FN
+#undef CUEMU_PURE
+#undef CUEMU_RA

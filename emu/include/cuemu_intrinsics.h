@@ -1,10 +1,9 @@
 /* The emulator's pure device builtins: integer and float intrinsics, min/max, vector types. */
-#ifndef CUEMU_INTRINSICS_H
-#define CUEMU_INTRINSICS_H
+#pragma once
 
 /* Part of cuemu_device.h, which includes it after the helpers it uses
  * (CUEMU_PURE, cuemu_bits_, cuemu_from_bits_). */
-#ifndef CUEMU_DEVICE_H
+#ifndef CUEMU_PURE
 #error "cuemu_intrinsics.h is included by cuemu_device.h, not on its own"
 #endif
 
@@ -125,17 +124,8 @@ CUEMU_PURE float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
 CUEMU_PURE float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 CUEMU_PURE double rsqrt(double x) { return 1.0 / sqrt(x); }
 CUEMU_PURE float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
-/* glibc declares these names (without defining them): macros, then. */
-#define __expf(x) expf(x)
-#define __exp10f(x) powf(10.0f, (x))
-#define __logf(x) logf(x)
-#define __log2f(x) log2f(x)
-#define __log10f(x) log10f(x)
-#define __powf(a, b) powf((a), (b))
-#define __sinf(x) sinf(x)
-#define __cosf(x) cosf(x)
-#define __tanf(x) tanf(x)
-#define __sincosf(x, s, c) sincosf((x), (s), (c))
+/* __expf and the other fast math intrinsics: glibc declares these names
+ * (without defining them), so the rewriter renames them (rewrite/rename.c). */
 
 /* ---- min and max, as CUDA overloads them --------------------------------------------- */
 #define CUEMU_MINMAX(T)                                              \
@@ -202,5 +192,3 @@ CUEMU_VEC4(unsigned long long, ulonglong, 16)
 #undef CUEMU_VEC3
 #undef CUEMU_VEC4
 CUEMU_PURE uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return uint3{x, y, z}; }
-
-#endif

@@ -1,11 +1,10 @@
 /*
- * CUDA's qualifiers for the CPU emulator. cuemu_device.h includes this,
- * except while cuemu-cc preprocesses a .cu file for the rewriter (which
- * must see __shared__ and __global__ as written); cuemu-cc then
- * force-includes it into the compile of the rewritten file.
+ * CUDA's qualifiers for the CPU emulator. cuemu-cc force-includes this into
+ * the compile of the rewritten file only: the preprocessing before the
+ * rewrite must leave __shared__ and __global__ as written, and whatever is
+ * defined here is no macro a student's #if could test.
  */
-#ifndef CUEMU_QUALIFIERS_H
-#define CUEMU_QUALIFIERS_H
+#pragma once
 
 #define __global__
 #define __device__
@@ -27,5 +26,7 @@
 #define __align__(n) __attribute__((aligned(n)))
 #define __device_builtin__
 #define CUDART_CB
-
-#endif
+/* __ldg and the cached loads and stores, renamed by the rewriter
+ * (rewrite/rename.c): macros, so that the access stays on the student's line. */
+#define cuemu_ld_(p) (*(p))
+#define cuemu_st_(p, v) ((void)(*(p) = (v)))

@@ -1,8 +1,10 @@
 /*
- * cuemu-rewrite [--name SHOWN] [--system DIR]... IN OUT.cpp
+ * cuemu-rewrite [--name SHOWN] [--system DIR]... [--device DEV] IN OUT.cpp
  *
  * Rewrites one CUDA source for the CPU emulator; IN is normally the
- * preprocessor's output (g++ -E), whose line markers name the files. SHOWN
+ * preprocessor's output (g++ -E), whose line markers name the files. DEV:
+ * the same preprocessed with __CUDA_ARCH__ defined, when it differs (the
+ * device code's bodies are taken from it, arch.h). SHOWN
  * is the file name messages use before the first line marker (default IN).
  * Code from files under a --system DIR (and under /usr) is not rewritten:
  * the emulator's own headers. Exit status 1 when the source
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "rewrite.h"
 
 static char *read_file(const char *path, size_t *len)
@@ -52,17 +55,19 @@ static char *read_file(const char *path, size_t *len)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: cuemu-rewrite [--name SHOWN] [--system DIR]... IN OUT.cpp\n");
+	fprintf(stderr, "usage: cuemu-rewrite [--name SHOWN] [--system DIR]... [--device DEV] IN OUT.cpp\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	const char *shown = NULL, *system_dirs[16] = { NULL };
+	const char *shown = NULL, *device = NULL, *system_dirs[16] = { NULL };
 	int i = 1, n_system = 0;
 	for (; i + 1 < argc; i += 2) {
 		if (strcmp(argv[i], "--name") == 0)
 			shown = argv[i + 1];
+		else if (strcmp(argv[i], "--device") == 0)
+			device = argv[i + 1];
 		else if (strcmp(argv[i], "--system") == 0 && n_system < 15)
 			system_dirs[n_system++] = argv[i + 1];
 		else
@@ -76,6 +81,24 @@ int main(int argc, char **argv)
 	if (!src) {
 		fprintf(stderr, "cuemu-rewrite: %s: %s\n", in, strerror(errno ? errno : EIO));
 		return 2;
+	}
+	if (device) {
+		size_t dlen;
+		char *dsrc = read_file(device, &dlen);
+		if (!dsrc) {
+			fprintf(stderr, "cuemu-rewrite: %s: %s\n", device, strerror(errno ? errno : EIO));
+			free(src);
+			return 2;
+		}
+		char *merged = arch_merge(src, len, dsrc, dlen);
+		free(dsrc);
+		free(src);
+		if (!merged) {
+			fprintf(stderr, "cuemu-rewrite: out of memory\n");
+			return 2;
+		}
+		src = merged;
+		len = strlen(merged);
 	}
 	int errors;
 	char *text = rewrite_source(shown ? shown : in, src, len, system_dirs, stderr, &errors);

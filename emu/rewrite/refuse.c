@@ -123,10 +123,7 @@ void refuse_check(struct rw *w, size_t i)
 	}
 	if (tok(w, i)->kind != TK_IDENT)
 		return;
-	if (is(w, i, "asm") || is(w, i, "__asm__") || is(w, i, "__asm"))
-		error_at(w, line, "inline assembly (%s) cannot run in the CPU emulator: PTX is GPU code; "
-			 "write the operation in CUDA C (or build for a GPU)", name);
-	else if (in_list(w, i, launch_api_names))
+	if (in_list(w, i, launch_api_names))
 		error_at(w, line, "%s is not supported by the CPU emulator: launch with "
 			 "kernel<<<grid, block>>>(arguments)", name);
 	else if (in_list(w, i, texture_names) || (is(w, i, "texture") && is(w, i + 1, "<")))

@@ -1,14 +1,16 @@
 /*
  * The source rewrite that lets g++ compile CUDA C++ (see rewrite.h).
  *
- * The input is the preprocessor's output (rw.h says why); code of system and
- * emulator headers is skipped. Three edits (and right shifts in device code,
- * shift.c, and the __noinline__ qualifier, noinline.c), everything else is
- * left to the force-included headers:
+ * The input is the preprocessor's output (rw.h says why; where nvcc's two
+ * passes differ under __CUDA_ARCH__, main.c first merges them, arch.c);
+ * code of system and emulator headers is skipped. Three edits (and right
+ * shifts in device code, shift.c; the __noinline__ qualifier, noinline.c;
+ * built-ins provided under other names, rename.c; inline PTX, ptx.c),
+ * everything else is left to the force-included headers:
  *
- *   k<<<g, b, smem, s>>>(args)
- *     -> cuemu_launch_(__FILE__, __LINE__, "k",
- *            [&](auto &&...cuemu_a_) { k(cuemu_a_...); }, g, b, smem, s)(args)
+ *   k<<<g, b, smem, s>>>(args)    (launch.c; k may be any kernel expression)
+ *     -> cuemu_launch_(__FILE__, __LINE__, "k", ADDRESS-OF-k-IF-ONE-FUNCTION,
+ *            [=](auto &&...cuemu_a_) { k(cuemu_a_...); }, g, b, smem, s)(args)
  *     The launcher evaluates the arguments once; each CUDA thread calls the
  *     lambda, which calls the kernel the way C++ calls any function (so a
  *     template kernel's arguments are deduced as nvcc deduces them).
@@ -36,125 +38,6 @@
 #include <string.h>
 
 #include "rw.h"
-
-/* ---- launches ------------------------------------------------------------------------------- */
-
-/* The first token of the kernel expression that ends just before token i
- * ("k", "ns::k", "k<T, 4>"), or -1. *name_end: the token ending the name
- * without template arguments. */
-static long kernel_start(const struct rw *w, size_t i, size_t *name_end)
-{
-	long j = (long)i - 1;
-	if (j >= 0 && is(w, (size_t)j, ">")) {
-		int depth = 0;
-		for (; j >= 0; j--) {
-			if (is(w, (size_t)j, ">"))
-				depth++;
-			else if (is(w, (size_t)j, "<") && --depth == 0)
-				break;
-			else if (is(w, (size_t)j, ";") || is(w, (size_t)j, "{") || is(w, (size_t)j, "}"))
-				return -1;
-		}
-		j--;
-	}
-	if (j < 0 || tok(w, (size_t)j)->kind != TK_IDENT)
-		return -1;
-	*name_end = (size_t)j;
-	while (j >= 2 && is(w, (size_t)j - 1, ":") && is(w, (size_t)j - 2, ":")) {
-		if (j >= 3 && tok(w, (size_t)j - 3)->kind == TK_IDENT)
-			j -= 3;
-		else
-			return j - 2;
-	}
-	return j;
-}
-
-/* The index of the first '>' of the ">>>" closing the configuration that
- * starts at token i, or 0. */
-static size_t config_end(const struct rw *w, size_t i)
-{
-	int depth = 0;
-	for (size_t k = i; tok(w, k)->kind != TK_END; k++) {
-		if (is(w, k, "(") || is(w, k, "[") || is(w, k, "{"))
-			depth++;
-		else if (is(w, k, ")") || is(w, k, "]") || is(w, k, "}"))
-			depth--;
-		else if (is(w, k, ";") || depth < 0)
-			return 0;
-		else if (depth == 0 && is(w, k, ">") && is(w, k + 1, ">") && is(w, k + 2, ">"))
-			return k;
-	}
-	return 0;
-}
-
-/* The launcher stores each argument as its own type before the kernel's
- * call converts it to the parameter's, so a null pointer constant would
- * arrive as a long (NULL) or an int (0) and convert to no pointer. An
- * argument that is just NULL or 0 becomes cuemu_null_(), which converts to
- * any pointer or number, as the constant would have. open: the '('. */
-static void null_arguments(struct rw *w, size_t open)
-{
-	int depth = 0;
-	size_t first = 0, n = 0;	/* the argument's first token and its count */
-	for (size_t k = open; tok(w, k)->kind != TK_END; k++) {
-		if (tok(w, k)->kind == TK_DIRECTIVE)
-			continue;	/* a line marker around a macro's expansion (NULL) */
-		if (is(w, k, "(") || is(w, k, "[") || is(w, k, "{")) {
-			if (depth++ == 0)
-				continue;
-		}
-		int close = is(w, k, ")") || is(w, k, "]") || is(w, k, "}");
-		if ((close && depth == 1) || (depth == 1 && is(w, k, ","))) {
-			if (n == 1 && (is(w, first, "NULL") || is(w, first, "__null") || is(w, first, "0")))
-				add_edit(w, tok(w, first)->start, tok(w, first)->end, strdup("cuemu_null_()"));
-			n = 0;
-			if (close)
-				return;
-			continue;
-		}
-		if (close)
-			depth--;
-		if (n++ == 0)
-			first = k;
-	}
-}
-
-/* Token i is the first '<' of "<<<". Returns the index of the last '>'. */
-static size_t launch(struct rw *w, size_t i, int in_device_code)
-{
-	int line = tok(w, i)->line;
-	size_t name_end = 0;
-	long ks = kernel_start(w, i, &name_end);
-	size_t ge = config_end(w, i + 3);
-	if (in_device_code)
-		error_at(w, line, "a kernel launch inside device code (dynamic parallelism) cannot run in "
-			 "the CPU emulator: launch kernels from host code");
-	if (ks < 0) {
-		error_at(w, line, "cannot tell which kernel this <<< >>> launches: write it as "
-			 "kernel<<<grid, block>>>(arguments)");
-		return i + 2;
-	}
-	if (!ge || !is(w, ge + 3, "(")) {
-		error_at(w, line, "a <<< launch configuration without its >>> and (arguments)");
-		return i + 2;
-	}
-	if (ge == i + 3) {
-		error_at(w, line, "an empty <<< >>> launch configuration: give at least the grid and "
-			 "block sizes");
-		return ge + 2;
-	}
-	null_arguments(w, ge + 3);
-	struct sb s = { 0 };
-	sb_puts(&s, "cuemu_launch_(__FILE__, __LINE__, \"");
-	put_span(&s, w, (size_t)ks, name_end);
-	sb_puts(&s, "\", [&](auto &&...cuemu_a_) { ");
-	put_span(&s, w, (size_t)ks, i - 1);
-	sb_puts(&s, "(cuemu_a_...); }, ");
-	put_span(&s, w, i + 3, ge - 1);
-	sb_puts(&s, ")");
-	add_edit(w, tok(w, (size_t)ks)->start, tok(w, ge + 2)->end, sb_take(&s));
-	return ge + 2;
-}
 
 /* ---- shared memory declarations ------------------------------------------------------------------ */
 
@@ -422,9 +305,15 @@ static void walk(struct rw *w)
 			}
 			if (noinline_rewrite(w, i))
 				continue;
+			if (rename_rewrite(w, i))
+				continue;
+			if (is(w, i, "asm") || is(w, i, "__asm__") || is(w, i, "__asm")) {
+				i = ptx_rewrite(w, i, sc.blocks > 0);
+				continue;
+			}
 			track(w, i, &sc);
 		} else if (launch_opens(w, i)) {
-			i = launch(w, i, sc.device_depth > 0);
+			i = launch_rewrite(w, i, sc.device_depth > 0);
 		} else if (sc.device_depth > 0 && is(w, i, ">")) {
 			i = shift_rewrite(w, i);
 		} else {

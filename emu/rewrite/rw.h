@@ -62,9 +62,14 @@ void put_span(struct sb *s, const struct rw *w, size_t a, size_t b);
 /* Token i is a directive: if it is a line marker, follows it. */
 void follow_line_marker(struct rw *w, size_t i);
 
+/* launch.c: token i is the first '<' of a launch's "<<<"; rewrites the
+ * launch (or refuses one it cannot read, or one in device code). Returns
+ * the index of the last '>' of ">>>". */
+size_t launch_rewrite(struct rw *w, size_t i, int in_device_code);
+
 /* refuse.c: reports what the emulator cannot run, at token i, an
- * identifier or the first [ of [[ (asm, the launch API, textures, the
- * legacy shuffles, attributes that turn the instrumentation off). */
+ * identifier or the first [ of [[ (the launch API, textures, the legacy
+ * shuffles, attributes that turn the instrumentation off). */
 void refuse_check(struct rw *w, size_t i);
 /* Refuses a #pragma at token i (a directive) that changes how later code is compiled. */
 void refuse_directive(struct rw *w, size_t i);
@@ -73,6 +78,17 @@ void refuse_directive(struct rw *w, size_t i);
  * out as an attribute (one inside __attribute__((...)) stays). Returns 1
  * when it rewrote token i. */
 int noinline_rewrite(struct rw *w, size_t i);
+
+/* rename.c: a CUDA built-in at token i that the emulator provides under
+ * another name (__ldg, atomicAdd_block, __expf...) is renamed. Returns 1
+ * when it rewrote token i. */
+int rename_rewrite(struct rw *w, size_t i);
+
+/* ptx.c: the asm statement at token i (asm, __asm__ or __asm) becomes the
+ * C++ that does what its inline PTX does, or is refused naming the
+ * instruction the emulator cannot run. in_block: inside a function body.
+ * Returns the last token it consumed. */
+size_t ptx_rewrite(struct rw *w, size_t i, int in_block);
 
 /* shift.c: at token i in device code, a ">>" that is surely a shift is
  * rewritten to shift as the GPU does. Returns the last token it consumed

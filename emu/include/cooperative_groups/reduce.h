@@ -3,10 +3,11 @@
  * a butterfly of shfl_xor over a tile, and for a coalesced group a sum in
  * rank order; every thread of the group gets the result.
  */
-#ifndef CUEMU_CG_REDUCE_H
-#define CUEMU_CG_REDUCE_H
+#pragma once
 
 #include "../cooperative_groups.h"
+
+#define CUEMU_CG inline __attribute__((always_inline))	/* as cooperative_groups.h */
 
 namespace cooperative_groups {
 
@@ -34,4 +35,4 @@ template <class T, class Op> CUEMU_CG T reduce(const coalesced_group &g, T v, Op
 
 }	/* namespace cooperative_groups */
 
-#endif
+#undef CUEMU_CG

@@ -2,10 +2,11 @@
  * cg::inclusive_scan and cg::exclusive_scan over a tile for the CPU
  * emulator (cooperative_groups.h): Hillis-Steele steps of shfl_up.
  */
-#ifndef CUEMU_CG_SCAN_H
-#define CUEMU_CG_SCAN_H
+#pragma once
 
 #include "reduce.h"
+
+#define CUEMU_CG inline __attribute__((always_inline))	/* as cooperative_groups.h */
 
 namespace cooperative_groups {
 
@@ -30,4 +31,4 @@ CUEMU_CG T exclusive_scan(const thread_block_tile<N> &g, T v, Op op = Op())
 
 }	/* namespace cooperative_groups */
 
-#endif
+#undef CUEMU_CG
