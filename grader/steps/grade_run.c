@@ -76,7 +76,8 @@ static struct run_context context_for(const struct grade_run *run, const char *h
 				     req->isolation, req->gpu,
 				     /* the batch's GPU lock, child by child */
 				     run->backend == BACKEND_CUDA ? req->gpu_phase : NULL,
-				     req->gpu_phase_arg, run->backend == BACKEND_CUDA ? run->dev->sms : 0 };
+				     req->gpu_phase_arg, run->backend == BACKEND_CUDA ? req->gpu_lend : NULL,
+				     run->backend == BACKEND_CUDA ? run->dev->sms : 0 };
 }
 
 /* 1. Build. */
