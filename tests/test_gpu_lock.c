@@ -28,6 +28,7 @@
 #include "steps/harness_door.h"
 #include "steps/integrity.h"
 #include "steps/rubric.h"
+#include "sys/isolation.h"
 #include "sys/kit_paths.h"
 #include "test_support.h"
 
@@ -107,6 +108,9 @@ static void slot_for_test(struct gpu_slot *s)
 	s->lock_fd = s->turn_fd = -1;
 }
 
+/* How the next bench() isolates its child (NULL: not at all). */
+static const struct isolation_policy *isolation;
+
 /* harness_bench of the stand-in as a batch's worker runs it (lend: 1) or
  * as a single grade does (lend: 0). */
 static int bench(const char *harness, struct gpu_slot *slot, int lend, double timeout_s,
@@ -120,7 +124,7 @@ static int bench(const char *harness, struct gpu_slot *slot, int lend, double ti
 	r.disk_mb = 64;
 	r.output_limit_bytes = 4096;
 	struct run_context ctx = { .lab = &lab3_transpose, .rubric = &r, .harness = harness,
-				   .work_dir = dir, .seed = 1,
+				   .work_dir = dir, .seed = 1, .isolation = isolation,
 				   .gpu_phase = lend ? batch_gpu_phase : NULL,
 				   .gpu_lend = lend ? batch_gpu_lend : NULL, .gpu_phase_arg = slot };
 	struct shape s = { 2, { 32, 32 } };
@@ -278,6 +282,28 @@ Test(gpu_lock, a_child_killed_while_alone_leaves_nothing_held)
 	close(turn);
 }
 
+/* Under bubblewrap and a uid of its own, as a batch's children run, the
+ * child still gets the two files (the lock stays the worker's to open). */
+Test(gpu_lock, an_isolated_child_gets_the_lock)
+{
+	char harness[512], err[512];
+	stand_in("isolated", 0, harness, sizeof(harness));
+	struct isolation_policy p = { .force = 1, .writable = dir };
+	if (isolation_ready(&p, dir, err, sizeof(err)) < 0)
+		cr_skip_test("no isolation here: %s", err);
+	chmod(dir, 0755);
+	struct gpu_slot slot;
+	struct harness_report rep;
+	slot_for_test(&slot);
+	isolation = &p;
+	bench(harness, &slot, 1, 20, &rep);
+	isolation = NULL;
+	cr_expect(rep.child.exited && rep.child.exit_status == 0, "%s", rep.child.output);
+	cr_expect(strstr(rep.child.output, "A "), "%s", rep.child.output);
+	cr_expect(!strstr(rep.child.output, "nolock"), "%s", rep.child.output);
+	harness_report_free(&rep);
+}
+
 /* A single grade hands no lock: the harness takes none. */
 Test(gpu_lock, a_single_grade_hands_no_lock)
 {
@@ -319,4 +345,20 @@ Test(gpu_lock, a_file_calling_flock_is_refused)
 			  g.tests[0].message);
 		rubric_free(&r);
 	}
+	/* Nor through the kit's own functions, which do it for the harness. */
+	f = fopen(src, "w");
+	cr_assert_not_null(f);
+	fputs("struct gpu_lock;\nvoid gpu_lock_shared(struct gpu_lock *l);\n"
+	      "void transpose(const float *i, float *o, int r, int c)\n"
+	      "{ (void)i; (void)o; (void)r; (void)c; gpu_lock_shared((struct gpu_lock *)0); }\n", f);
+	fclose(f);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	struct rubric r;
+	struct grade g;
+	cr_assert_eq(rubric_load(kit_path(ini, sizeof(ini), "labs/lab3-transpose/lab.ini"), 2, &r, err,
+				 sizeof(err)), 0, "%s", err);
+	grade_init(&g, NULL);
+	cr_expect_eq(integrity_check(&r, BACKEND_CUDA, obj, NULL, &g), 0);
+	cr_expect(strstr(g.tests[0].message, "gpu_lock_shared"), "%s", g.tests[0].message);
+	rubric_free(&r);
 }
