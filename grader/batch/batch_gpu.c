@@ -11,10 +11,19 @@
  * batches of the same kit:
  *
  *   correctness   turn EX, lock SH, turn UN  ...  lock UN
- *   timing        turn EX, lock EX           ...  lock UN, turn UN
+ *   timing        turn EX, lock SH, turn UN  ...  lock UN, turn UN
+ *     (the harness, around each size's timed runs:
+ *                 lock UN, turn EX, lock EX  ...  lock SH, turn UN)
  *
- * A timed run holds `turn` while it waits, so correctness runs that come
- * after it queue behind it instead of starving it.
+ * A timed child is handed the two files (batch_gpu_lend) and holds the
+ * GPU alone only around its timed launches (common/gpu_lock.h); it shares
+ * it while it starts, allocates, fills its inputs and checks. The files it
+ * gets are this worker's own open files, so that what the child leaves
+ * held when it ends -- killed in the middle of a timed run, say -- the
+ * worker releases after it. A run that waits for the lock holds `turn`,
+ * so shared runs that come after it queue behind it instead of starving
+ * it. The reference's timing, before the workers start, still holds the
+ * GPU alone for its whole child (batch_gpu_phase, timed).
  */
 #include "batch/batch.h"
 
@@ -147,6 +156,25 @@ void batch_gpu_phase(void *arg, int timed, int begin)
 		*(timed ? &account.held_alone_s : &account.held_shared_s) += now_s() - got_at;
 		*(timed ? &account.timed_runs : &account.shared_runs) += 1;
 	}
+}
+
+int batch_gpu_lend(void *arg, int begin, int fds[2], double wait_alone_s, double held_alone_s)
+{
+	struct gpu_slot *s = arg;
+	open_locks(s);
+	if (s->lock_fd < 0 || s->turn_fd < 0)
+		return -1;
+	fds[0] = s->lock_fd;
+	fds[1] = s->turn_fd;
+	batch_gpu_phase(s, 0, begin);
+	if (!begin) {
+		/* The child's, if it ended holding them: the same open files. */
+		lock(s->turn_fd, LOCK_UN);
+		account.wait_alone_s += wait_alone_s;
+		account.held_alone_s += held_alone_s;
+		account.timed_runs++;
+	}
+	return 0;
 }
 
 void batch_gpu_account(struct gpu_account *out)

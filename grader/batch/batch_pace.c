@@ -1,7 +1,10 @@
 /*
  * The class's pace, and what binds it. Each worker writes beside its
  * student's reports what it waited for on the GPU and how long it held it
- * (gpu-waits.txt); the batch's last line sums them: the GPUs bind when
+ * (gpu-waits.txt): a timed child's time alone (wait_alone_s, held_alone_s)
+ * is what its harness measured around its timed launches and reported,
+ * information only (common/gpu_lock.h); its whole life counts as one
+ * shared run. The batch's last line sums them: the GPUs bind when
  * their time held alone nears the wall clock times their number, the CPUs
  * when the workers' CPU time nears it times the cores.
  */

@@ -443,6 +443,7 @@ static void verb_bench(int argc, char **argv)
 	if (runs < 1 || runs > 10000 || n == 0 || (at < argc && (at + 3 != argc || sweep_runs < 1 ||
 								    sweep_runs > 10000 || !lab_sweep_call)))
 		usage();
+	bench_lock_inherit();
 	send_device();
 	bench_sizes(lab, shapes, n, runs, seed);
 	if (at < argc) {

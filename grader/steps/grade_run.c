@@ -71,6 +71,7 @@ static struct run_context context_for(const struct grade_run *run, const char *h
 		/* the batch's GPU lock, child by child */
 		.gpu_phase = run->backend == BACKEND_CUDA ? req->gpu_phase : NULL,
 		.gpu_phase_arg = req->gpu_phase_arg,
+		.gpu_lend = run->backend == BACKEND_CUDA ? req->gpu_lend : NULL,
 		.device_sms = run->backend == BACKEND_CUDA ? run->dev->sms : 0,
 	};
 }

@@ -32,6 +32,8 @@ struct grade_request {
 	 * may share the GPU, a timed one (timed=1) must have it alone. */
 	void (*gpu_phase)(void *arg, int timed, int begin);
 	void *gpu_phase_arg;
+	/* A timed child's lock, lent to it shared (run_context.h). */
+	int (*gpu_lend)(void *arg, int begin, int fds[2], double wait_alone_s, double held_alone_s);
 	const char *reference_harness;	/* the solution, already built for this GPU */
 	const struct bench_run *reference_timing;	/* the solution, already timed on this GPU model */
 	const char *occupancy_table;	/* lab 4: this GPU's occupancy API answers, already asked */

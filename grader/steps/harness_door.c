@@ -117,6 +117,21 @@ static int run(char *const argv[], const struct sandbox_limits *lim, struct harn
 /* How a verb's child uses the GPU, for a batch's lock (run_context.h). */
 enum gpu_use { GPU_NONE, GPU_SHARED, GPU_ALONE };
 
+/* The sum of a field of the child's MSG_TIMING frames: what it says of
+ * itself, for the batch's account only. */
+static double reported_ms(const struct harness_report *rep, const char *field)
+{
+	double sum = 0;
+	size_t i;
+	json_t *t;
+	json_array_foreach(rep->timings, i, t) {
+		double v = json_number_value(json_object_get(t, field));
+		if (v > 0 && v < 1e9)
+			sum += v;
+	}
+	return sum;
+}
+
 /* A verb that runs student code: the rubric's limits, the run's folder. */
 static int run_student(const struct run_context *ctx, enum backend backend, char *const argv[],
 		       double wall_s, size_t channel_bytes, enum gpu_use gpu, struct channel_watch *watch,
@@ -143,12 +158,28 @@ static int run_student(const struct run_context *ctx, enum backend backend, char
 		.watch = watch,
 	};
 	/* The emulator's children (the analysis on a GPU machine) use no GPU. */
-	int lock = ctx->gpu_phase && gpu != GPU_NONE && backend != BACKEND_EMU;
+	int gpu_child = gpu != GPU_NONE && backend != BACKEND_EMU;
+	/* A timed child takes the GPU alone itself, around its timed runs;
+	 * its waits for it are on its own clock, so its limit gets room for
+	 * them (a class's queue, not the student's code). */
+	int lent = gpu_child && gpu == GPU_ALONE && ctx->gpu_lend &&
+		   ctx->gpu_lend(ctx->gpu_phase_arg, 1, lim.gpu_lock_fds, 0, 0) == 0;
+	int lock = !lent && gpu_child && ctx->gpu_phase;
+	if (lent) {
+		lim.with_gpu_lock = 1;
+		lim.wall_s += wall_s;
+	}
 	if (lock)
 		ctx->gpu_phase(ctx->gpu_phase_arg, gpu == GPU_ALONE, 1);
 	int rc = run(argv, &lim, rep, err, errlen);
 	if (lock)
 		ctx->gpu_phase(ctx->gpu_phase_arg, gpu == GPU_ALONE, 0);
+	if (lent) {
+		int ran = rc == 0;
+		ctx->gpu_lend(ctx->gpu_phase_arg, 0, lim.gpu_lock_fds,
+			      ran ? reported_ms(rep, "alone_wait_ms") / 1e3 : 0,
+			      ran ? reported_ms(rep, "alone_ms") / 1e3 : 0);
+	}
 	return rc;
 }
 

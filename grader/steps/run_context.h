@@ -33,6 +33,13 @@ struct run_context {
 	 * between children (references, comparisons) holds no GPU. */
 	void (*gpu_phase)(void *arg, int timed, int begin);
 	void *gpu_phase_arg;
+	/* Batch mode, on a GPU (NULL otherwise, or gpu_phase around the whole
+	 * child): a timed child takes the GPU alone itself, around its timed
+	 * launches only (common/gpu_lock.h). begin=1: the lock taken shared
+	 * for it, fds its lock and turn files to hand on; -1 where there are
+	 * none. begin=0: whatever the child left held released, and what it
+	 * says it waited for and held alone noted (information only). */
+	int (*gpu_lend)(void *arg, int begin, int fds[2], double wait_alone_s, double held_alone_s);
 	/* On a GPU machine, the GPU's multiprocessors, which the emulator's
 	 * analysis run reports as its own: a grid sized by them is the one the
 	 * GPU launches, which the analysis is compared with (launch_match.h).

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "channel.h"
+#include "gpu_lock.h"
 #include "sys/channel_watch.h"
 #include "sys/isolation.h"
 #include "sys/clock.h"
@@ -31,8 +32,10 @@ static void set_limit(int resource, rlim_t value)
 
 /* In the child, between fork and exec: only async-signal-safe calls.
  * keep[i] (the sandbox's own descriptors, or -1) goes to
- * ISOLATION_STATUS_FD + i; every other descriptor above 2 but the channel
- * is closed. */
+ * ISOLATION_STATUS_FD + i, and with_gpu_lock's two to GPU_LOCK_FD and
+ * GPU_TURN_FD; every other descriptor above 2 but the channel is closed. */
+_Static_assert(GPU_LOCK_FD == ISOLATION_STATUS_FD + ISOLATION_KEEP_FDS && GPU_TURN_FD == GPU_LOCK_FD + 1,
+	       "the GPU lock's descriptors come right after the sandbox's own");
 static void child_setup(int in_fd, int out_fd, int channel_fd, const int keep[ISOLATION_KEEP_FDS],
 			const struct sandbox_limits *lim, const struct memory_cgroup *cg)
 {
@@ -46,6 +49,9 @@ static void child_setup(int in_fd, int out_fd, int channel_fd, const int keep[IS
 	int moved[ISOLATION_KEEP_FDS];
 	for (int i = 0; i < ISOLATION_KEEP_FDS; i++)
 		moved[i] = keep[i] >= 0 ? fcntl(keep[i], F_DUPFD, 100) : -1;
+	int gpu_lock[2];
+	for (int i = 0; i < 2; i++)
+		gpu_lock[i] = lim->with_gpu_lock ? fcntl(lim->gpu_lock_fds[i], F_DUPFD, 100) : -1;
 	if (in_fd < 0)
 		in_fd = open("/dev/null", O_RDONLY);
 	if (in_fd >= 0)
@@ -61,8 +67,13 @@ static void child_setup(int in_fd, int out_fd, int channel_fd, const int keep[IS
 			dup2(moved[i], ISOLATION_STATUS_FD + i);
 		else
 			close(ISOLATION_STATUS_FD + i);
+	for (int i = 0; i < 2; i++)
+		if (gpu_lock[i] >= 0)
+			dup2(gpu_lock[i], GPU_LOCK_FD + i);
+		else
+			close(GPU_LOCK_FD + i);
 	/* Nothing of the grader's leaks in: other pipes, files, the salt. */
-	for (int fd = ISOLATION_STATUS_FD + ISOLATION_KEEP_FDS; fd < 1024; fd++)
+	for (int fd = GPU_TURN_FD + 1; fd < 1024; fd++)
 		close(fd);
 	if (lim->cpu_s > 0)
 		set_limit(RLIMIT_CPU, (rlim_t)lim->cpu_s + 1);

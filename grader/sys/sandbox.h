@@ -43,6 +43,11 @@ struct sandbox_limits {
 	 * runs, each with its own deadline within wall_s (channel_watch.h);
 	 * filled in as it runs. NULL: wall_s alone. */
 	struct channel_watch *watch;
+	/* With with_gpu_lock: the batch's GPU lock and turn files, handed on as
+	 * GPU_LOCK_FD and GPU_TURN_FD (common/gpu_lock.h) for a timed child to
+	 * take alone around its timed launches. */
+	int with_gpu_lock;
+	int gpu_lock_fds[2];
 };
 
 struct child_result {
