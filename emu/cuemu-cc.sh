@@ -168,6 +168,19 @@ cuda_version_flags() {
 	     "-DCUDART_VERSION=$(($1 * 1000 + $2 * 10))"
 }
 
+# The installed toolkit's headers, searched after the emulator's and the
+# system's: a header-only one a lab file may include by name
+# (cuda_occupancy.h, math_constants.h) is found as nvcc finds it, and
+# never one the emulator provides itself (cuda_runtime.h and the rest come
+# first from $inc). Nothing where no toolkit is installed.
+toolkit_include_flags() {
+	nv=$(command -v nvcc 2>/dev/null) || nv=''
+	for d in "${CUDA_HOME:-/usr/local/cuda}/include" ${nv:+"$(dirname "$nv")/../include"}; do
+		[ -f "$d/cuda_occupancy.h" ] && { echo "-idirafter $d"; return 0; }
+	done
+	return 0
+}
+
 # preprocess SRC OUT FLAGS...
 # The preprocessing of a .cu file, as nvcc's: the file sees nvcc's macros
 # (cuemu_device.h defines them) and none of the emulator's own; GNU C++17,
@@ -176,8 +189,8 @@ preprocess() {
 	src=$1 ppout=$2
 	shift 2
 	# shellcheck disable=SC2086
-	"$CXX" -std=gnu++17 -E -iquote "$(dirname "$src")" -I"$inc" $cuda_version -include cuemu_device.h \
-		"$@" -x c++ "$src" -o "$ppout"
+	"$CXX" -std=gnu++17 -E -iquote "$(dirname "$src")" -I"$inc" $cuda_version $toolkit_include \
+		-include cuemu_device.h "$@" -x c++ "$src" -o "$ppout"
 }
 
 # compile_cu SRC OBJ FLAGS...
@@ -243,6 +256,7 @@ append() {	# append LIST VALUE
 mode=link out='' sources='' objects='' cflags='' ldflags=''
 arch=900	# __CUDA_ARCH__ of device code: sm_90, or -arch=sm_XY's
 cuda_version=$(cuda_version_flags)
+toolkit_include=$(toolkit_include_flags)
 while [ $# -gt 0 ]; do
 	case $1 in
 	-c) mode=compile ;;
