@@ -157,25 +157,24 @@ static void scale_launch(struct model_launch *l, double factor, int grows)
 		l->intervals = blocks + (l->intervals - blocks) * factor;
 }
 
-/* The two largest of the emulator's correctness sizes (by elements, distinct),
- * with the seeds the correctness step gives them: at[0] the smaller. Returns
+/* The emulator's correctness sizes to trace, with the seeds the correctness
+ * step gives them: at[1] the largest, at[0] the largest with at most half its
+ * elements (where a grid that follows the data is clearly smaller). Returns
  * how many (0 to 2). */
 static int traced_sizes(const struct run_context *ctx, struct shape at[2], uint64_t seeds[2])
 {
 	const struct rubric *r = ctx->rubric;
-	int big = -1, second = -1;
-	for (int i = 0; i < r->n_emu_shapes; i++) {
-		size_t n = ctx->lab->in_count(&r->emu_shapes[i]);
-		if (big < 0 || n > ctx->lab->in_count(&r->emu_shapes[big])) {
-			second = big;
+	int big = -1, half = -1;
+	for (int i = 0; i < r->n_emu_shapes; i++)
+		if (big < 0 || ctx->lab->in_count(&r->emu_shapes[i]) > ctx->lab->in_count(&r->emu_shapes[big]))
 			big = i;
-		} else if (n < ctx->lab->in_count(&r->emu_shapes[big]) &&
-			   (second < 0 || n > ctx->lab->in_count(&r->emu_shapes[second]))) {
-			second = i;
-		}
+	for (int i = 0; big >= 0 && i < r->n_emu_shapes; i++) {
+		size_t n = ctx->lab->in_count(&r->emu_shapes[i]);
+		if (2 * n <= ctx->lab->in_count(&r->emu_shapes[big]) &&
+		    (half < 0 || n > ctx->lab->in_count(&r->emu_shapes[half])))
+			half = i;
 	}
-	int k = 0;
-	int pick[2] = { second, big };
+	int k = 0, pick[2] = { half, big };
 	for (int j = 0; j < 2; j++)
 		if (pick[j] >= 0) {
 			at[k] = r->emu_shapes[pick[j]];
