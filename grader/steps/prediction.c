@@ -9,6 +9,7 @@
 #include "model/model.h"
 #include "model/model_explain.h"
 #include "model/model_input.h"
+#include "model/model_scale.h"
 #include "steps/harness_door.h"
 #include "sys/kit_paths.h"
 #include "rng.h"
@@ -121,42 +122,6 @@ static int trace(const struct run_context *ctx, const char *emu_harness, const s
 	return n;
 }
 
-/* The largest grid a kernel of this name had among n launches, or 0. */
-static double largest_grid(const struct model_launch *l, int n, const char *kernel)
-{
-	double g = 0;
-	for (int i = 0; i < n; i++)
-		if (strcmp(l[i].kernel, kernel) == 0 && l[i].grid_blocks > g)
-			g = l[i].grid_blocks;
-	return g;
-}
-
-/*
- * A launch traced at a size factor times smaller, at the graded size. Whether
- * its grid grows with the data is read from the two traced sizes: a kernel
- * whose largest grid was larger at the larger size (a block per tile) gets
- * factor times the blocks, each doing what the traced ones did; a kernel whose
- * grid stayed (sized by the SMs, a grid-stride loop) keeps it, and each block
- * does factor times the work.
- */
-static void scale_launch(struct model_launch *l, double factor, int grows)
-{
-	if (grows) {
-		l->grid_blocks *= factor;
-		return;
-	}
-	double *work[] = { &l->load_requests, &l->load_sectors, &l->load_lines, &l->load_block_sectors,
-			   &l->store_requests, &l->store_sectors, &l->store_lines, &l->store_block_sectors,
-			   &l->store_bytes, &l->shared_requests, &l->shared_wavefronts, &l->load_runs };
-	for (size_t i = 0; i < sizeof(work) / sizeof(work[0]); i++)
-		*work[i] *= factor;
-	/* A block's barriers grow with its work; the one interval each block
-	 * has without any does not. */
-	double blocks = l->sampled_blocks > 0 ? l->sampled_blocks : 1;
-	if (l->intervals > blocks)
-		l->intervals = blocks + (l->intervals - blocks) * factor;
-}
-
 /* The emulator's correctness sizes to trace, with the seeds the correctness
  * step gives them: at[1] the largest, at[0] the largest with at most half its
  * elements (where a grid that follows the data is clearly smaller). Returns
@@ -211,11 +176,7 @@ void prediction_run(const struct run_context *ctx, const char *emu_harness, cons
 	if (n > 0) {
 		double factor = (double)ctx->lab->in_count(&r->perf_shape) /
 				(double)ctx->lab->in_count(&at[sizes - 1]);
-		for (int i = 0; i < n; i++) {
-			double before = largest_grid(small, n_small, l[i].kernel);
-			int grows = sizes < 2 || before == 0 || largest_grid(l, n, l[i].kernel) > before;
-			scale_launch(&l[i], factor, grows);
-		}
+		model_scale_to_graded(l, n, small, n_small, factor);
 		char text[64];
 		snprintf(note, sizeof(note), " (from the traced correctness run at %s, every block computed, "
 			 "scaled to the graded size)", shape_format(&at[sizes - 1], text, sizeof(text)));

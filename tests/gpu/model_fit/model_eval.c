@@ -4,8 +4,11 @@
  *
  *   model_eval GPU.ini CASES [verbose] < PARAMETER-SETS
  *
- * CASES: one line per case, "TRACE.json MIN_BYTES MEASURED_PERCENT" (a trace
- * is the emulator's metrics of a prediction run). Each line of stdin is one
+ * CASES: one line per case, "BIG.json SMALL.json FACTOR MIN_BYTES MEASURED_PERCENT"
+ * (tests/gpu/model_fit/traces.sh: the prediction step's two traced correctness
+ * runs, scaled to the graded size by grader/model/model_scale.c, FACTOR times
+ * BIG's elements), or "TRACE.json MIN_BYTES MEASURED_PERCENT" (a trace taken
+ * at the graded size: model_params's kernels, params_traces.py). Each line of stdin is one
  * set of the fitted parameters, in this order:
  *   stream_efficiency latency_ns store_sectors_per_ns load_lines_per_ns
  *   wavefronts_per_ns interval_ns issue_ns overlap store_exponent read_weight
@@ -24,6 +27,7 @@
 
 #include "model/model.h"
 #include "model/model_input.h"
+#include "model/model_scale.h"
 
 #define MAX_CASES 256
 
@@ -49,7 +53,17 @@ static int load_cases(const char *file, struct eval_case *c)
 		perror(file);
 		return -1;
 	}
-	while (n < MAX_CASES && fscanf(f, "%511s %lf %lf", c[n].path, &c[n].min_bytes, &c[n].measured) == 3) {
+	char line[1600], small[512];
+	while (n < MAX_CASES && fgets(line, sizeof line, f)) {
+		double factor = 1;
+		small[0] = 0;
+		if (sscanf(line, "%511s %511s %lf %lf %lf", c[n].path, small, &factor, &c[n].min_bytes,
+			   &c[n].measured) != 5) {
+			small[0] = 0;
+			factor = 1;
+			if (sscanf(line, "%511s %lf %lf", c[n].path, &c[n].min_bytes, &c[n].measured) != 3)
+				continue;
+		}
 		json_error_t je;
 		json_t *j = json_load_file(c[n].path, 0, &je);
 		if (!j || (c[n].n = model_launches_from_metrics(j, &c[n].launches, err, sizeof err)) < 0) {
@@ -58,6 +72,20 @@ static int load_cases(const char *file, struct eval_case *c)
 			return -1;
 		}
 		json_decref(j);
+		if (small[0]) {
+			struct model_launch *sl = NULL;
+			int ns = -1;
+			if ((j = json_load_file(small, 0, &je)))
+				ns = model_launches_from_metrics(j, &sl, err, sizeof err);
+			json_decref(j);
+			if (ns < 0) {
+				fprintf(stderr, "%s: unreadable\n", small);
+				fclose(f);
+				return -1;
+			}
+			model_scale_to_graded(c[n].launches, c[n].n, sl, ns, factor);
+			free(sl);
+		}
 		n++;
 	}
 	fclose(f);
