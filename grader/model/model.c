@@ -79,12 +79,19 @@ void model_launch_cost(const struct gpu_model *g, const struct model_launch *l, 
 
 	/* Latency: each wave of resident blocks takes a block's path, which
 	 * waits a round trip per run of loads, issues each load, and pays a
-	 * fixed cost per barrier. */
+	 * fixed cost per barrier. A run that a barrier closes (a tile loaded,
+	 * then __syncthreads) waits for the block's slowest load, not a warp's
+	 * own: every warp of every resident block asks at once and then waits,
+	 * so the wait is the tail of a burst's latencies (barrier_latency_ns).
+	 * A kernel has at most one such run per barrier; runs beyond those
+	 * (a loop of loads and stores, a grid-stride loop) each wait their own. */
 	double runs_per_warp = l->load_runs / (sampled * warps);
 	double loads_per_warp = l->load_requests / (sampled * warps);
 	double intervals = l->intervals / sampled;
-	double path = runs_per_warp * g->latency_ns + loads_per_warp * g->issue_ns +
-		      (intervals > 1 ? intervals - 1 : 0) * (g->interval_ns + warps * g->interval_ns_per_warp);
+	double barriers = intervals > 1 ? intervals - 1 : 0;
+	double closed = runs_per_warp < barriers ? runs_per_warp : barriers;
+	double path = (runs_per_warp - closed) * g->latency_ns + closed * g->barrier_latency_ns +
+		      loads_per_warp * g->issue_ns + barriers * (g->interval_ns + warps * g->interval_ns_per_warp);
 	o->t[BOUND_LATENCY] = waves * path;
 	o->t[BOUND_LAUNCH] = g->launch_us * 1000;
 

@@ -12,7 +12,7 @@
  * set of the fitted parameters, in this order:
  *   stream_efficiency latency_ns store_sectors_per_ns load_lines_per_ns
  *   wavefronts_per_ns interval_ns issue_ns overlap store_exponent read_weight
- *   interval_ns_per_warp
+ *   interval_ns_per_warp barrier_latency_ns
  * For each set it prints "mean M median D max X" (absolute errors in points of
  * copy) and, verbose, every case.
  *
@@ -108,9 +108,9 @@ int main(int argc, char **argv)
 	int n = load_cases(argv[2], cases);
 	if (n <= 0)
 		return 1;
-	double p[11], e[MAX_CASES];
-	while (scanf("%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &p[0], &p[1], &p[2], &p[3], &p[4], &p[5],
-		     &p[6], &p[7], &p[8], &p[9], &p[10]) == 11) {
+	double p[12], e[MAX_CASES];
+	while (scanf("%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &p[0], &p[1], &p[2], &p[3], &p[4], &p[5],
+		     &p[6], &p[7], &p[8], &p[9], &p[10], &p[11]) == 12) {
 		g.stream_efficiency = p[0];
 		g.latency_ns = p[1];
 		g.store_sectors_per_ns = p[2];
@@ -122,6 +122,7 @@ int main(int argc, char **argv)
 		g.store_exponent = p[8];
 		g.read_weight = p[9];
 		g.interval_ns_per_warp = p[10];
+		g.barrier_latency_ns = p[11];
 		double sum = 0;
 		for (int i = 0; i < n; i++) {
 			struct model_prediction pr;
