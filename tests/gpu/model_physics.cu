@@ -28,6 +28,10 @@
  *                           one element a thread of 2^26, k dependent shuffles
  *                           and m barriers per element: the cost of scan
  *                           ladders and barriers per element, DRAM aside.
+ *   tile.b<threads>.k<k>.<sync|nosync>.pct
+ *                           one-shot blocks that load k words a thread (all in
+ *                           flight), then (sync) pass a barrier, then store:
+ *                           what a run of loads closed by a barrier costs
  *   launch.back_to_back_us  empty launches back to back
  */
 #include <cuda_runtime.h>
@@ -78,19 +82,24 @@ static float time_ms(action f, void *ctx, int flush)
  * sectors of one group of 32/l rows; pitch floats a row. */
 __device__ __forceinline__ size_t perm(size_t i, unsigned l, size_t pitch, size_t n, int far)
 {
-	const size_t W = i >> 5, nwarps = n >> 5;
-	const unsigned x = (unsigned)(i & 31), g = x / l, p = x % l;
-	const unsigned w = l > 8 ? l : 8, gsz = w / l, G = 32 / l;
+	/* Every quantity is a power of two: shifts and masks only, so that the
+	 * kernel waits for memory, not for 64-bit division. */
+	const unsigned lg_l = __ffs(l) - 1, w = l > 8 ? l : 8, lg_w = __ffs(w) - 1;
+	const unsigned lg_gsz = lg_w - lg_l, lg_G = 5 - lg_l;
+	const unsigned lg_pitch = __ffsll((long long)pitch) - 1, lg_per_row = lg_pitch - lg_w;
+	const unsigned lg_nwarps = __ffsll((long long)n) - 1 - 5, lg_groups = lg_nwarps - lg_gsz;
+	const size_t W = i >> 5;
+	const unsigned x = (unsigned)(i & 31), g = x >> lg_l, p = x & (l - 1);
 	size_t T, k;
 	if (far) {
-		k = W / (nwarps / gsz);
-		T = W % (nwarps / gsz);
+		k = W >> lg_groups;
+		T = W & (((size_t)1 << lg_groups) - 1);
 	} else {
-		k = W % gsz;
-		T = W / gsz;
+		k = W & (((size_t)1 << lg_gsz) - 1);
+		T = W >> lg_gsz;
 	}
-	const size_t per_row = pitch / w, sc = T % per_row, rb = T / per_row;
-	return (rb * G + g) * pitch + sc * w + k * l + p;
+	const size_t sc = T & (((size_t)1 << lg_per_row) - 1), rb = T >> lg_per_row;
+	return (((rb << lg_G) + g) << lg_pitch) + (sc << lg_w) + (k << lg_l) + p;
 }
 
 __global__ void merge_store(const float *in, float *out, size_t n, unsigned l, size_t pitch, int far)
@@ -178,6 +187,48 @@ static void do_chain(void *p)
 		c->in, c->out, c->n, c->shfl, c->bars);
 }
 
+/* ---- a run of loads closed by a barrier ------------------------------------- */
+/* One-shot blocks of `threads` threads, each loading K consecutive-by-block
+ * words (coalesced, all K in flight), then (sync) a barrier, then storing
+ * them: a tile's load phase without the transpose. Without sync the same
+ * kernel has no barrier: the difference is what a barrier-closed run costs. */
+template <int K, bool SYNC>
+__global__ void tile_phase(const unsigned *in, unsigned *out)
+{
+	__shared__ unsigned stage[K * 1024];
+	const size_t base = (size_t)blockIdx.x * blockDim.x * K + threadIdx.x;
+	unsigned v[K];
+#pragma unroll
+	for (int k = 0; k < K; k++)
+		v[k] = in[base + (size_t)k * blockDim.x];
+	if (SYNC) {
+#pragma unroll
+		for (int k = 0; k < K; k++)
+			stage[k * blockDim.x + threadIdx.x] = v[k];
+		__syncthreads();
+#pragma unroll
+		for (int k = 0; k < K; k++)
+			v[k] = stage[k * blockDim.x + (blockDim.x - 1 - threadIdx.x)];
+	}
+#pragma unroll
+	for (int k = 0; k < K; k++)
+		out[base + (size_t)k * blockDim.x] = v[k] + 1u;
+}
+
+struct tile_ctx { const unsigned *in; unsigned *out; size_t n; int threads, k, sync; };
+
+static void do_tile(void *p)
+{
+	struct tile_ctx *c = (struct tile_ctx *)p;
+	unsigned grid = (unsigned)(c->n / ((size_t)c->threads * c->k));
+	if (c->k == 1)
+		c->sync ? tile_phase<1, true><<<grid, c->threads>>>(c->in, c->out)
+			: tile_phase<1, false><<<grid, c->threads>>>(c->in, c->out);
+	else
+		c->sync ? tile_phase<4, true><<<grid, c->threads>>>(c->in, c->out)
+			: tile_phase<4, false><<<grid, c->threads>>>(c->in, c->out);
+}
+
 __global__ void empty_kernel(void) {}
 
 static void do_launches(void *p)
@@ -257,6 +308,15 @@ int main(void)
 			       time_ms(do_chain, &ch, 1) * 1e6 / n);
 		}
 	}
+	const int tile_threads[] = { 64, 128, 256, 512, 1024 };
+	for (int ti = 0; ti < 5; ti++)
+		for (int k = 1; k <= 4; k += 3)
+			for (int sync = 0; sync < 2; sync++) {
+				struct tile_ctx tc = { (const unsigned *)a, (unsigned *)b, n, tile_threads[ti], k, sync };
+				const float ms = time_ms(do_tile, &tc, 1);
+				printf("tile.b%d.k%d.%s.pct=%.1f\n", tile_threads[ti], k, sync ? "sync" : "nosync",
+				       100.0 * 2.0 * bytes / (ms * 1e6) / copy_gbps);
+			}
 	printf("launch.back_to_back_us=%.3f\n", time_ms(do_launches, NULL, 0));
 	return 0;
 }
