@@ -6,6 +6,7 @@ training and the held-out sets apart.
 
     model_heldout_table.py MEASURED.tsv PREDICTED.tsv MACHINE.txt > TABLE.md
 """
+import re
 import statistics
 import sys
 
@@ -28,8 +29,9 @@ def main():
     predicted = {r["file"]: r for r in read_tsv(sys.argv[2])}
     gpu = "?"
     for line in open(sys.argv[3], errors="replace"):
-        if "NVIDIA H" in line and "|" in line:
-            gpu = line.split("|")[1].strip().split("  ")[0].strip()
+        m = re.search(r"(NVIDIA [A-Za-z0-9 ]+?)\s{2,}", line)
+        if m and "|" in line:
+            gpu = m.group(1)
             break
     out = []
     for name, title in (("heldout", "Held-out set (never fitted on)"), ("training", "Training set")):
