@@ -14,6 +14,7 @@
 #include "model/gpu.h"
 #include "model/model.h"
 #include "model/model_input.h"
+#include "model/model_scale.h"
 #include "sys/kit_paths.h"
 
 static struct gpu_model h100(void)
@@ -283,4 +284,75 @@ Test(model_input, launches_from_metrics)
 	cr_assert_eq(model_launches_from_metrics(m, &l, err, sizeof err), -1);
 	cr_assert(strstr(err, "load_runs"), "%s", err);
 	json_decref(m);
+}
+
+/* A store request of 16 sectors costs the L2's measured request rate at 16
+ * sectors, whatever its sectors' bytes: halving that rate doubles the term. */
+Test(model, sixteen_sector_stores_cost_the_l2_request_rate)
+{
+	struct gpu_model g = h100();
+	struct model_launch l = stream(16);
+	struct model_terms t, slow;
+	model_launch_cost(&g, &l, &t);
+	double requests = l.store_requests * l.grid_blocks / l.sampled_blocks;
+	cr_assert(t.t[BOUND_STORE_SECTORS] >= requests / g.store_requests_per_ns_16 * (1 - 1e-9),
+		  "%g ns for %g requests", t.t[BOUND_STORE_SECTORS], requests);
+	g.store_requests_per_ns_16 /= 2;
+	model_launch_cost(&g, &l, &slow);
+	cr_assert_float_eq(slow.t[BOUND_STORE_SECTORS], 2 * requests / g.store_requests_per_ns_16 / 2, 1e-3);
+	/* A coalesced request has no such term: DRAM bounds it. */
+	struct model_launch c = stream(4);
+	model_launch_cost(&g, &c, &t);
+	cr_assert_eq(t.bound, BOUND_DRAM, "bound %s", model_bound_name(t.bound));
+}
+
+/* A run of loads that a barrier closes waits barrier_latency_ns; a run with
+ * no barrier after it (a kernel without any) waits latency_ns. */
+Test(model, a_barrier_closed_run_waits_the_barrier_latency)
+{
+	struct gpu_model g = h100();
+	struct model_launch tile = stream(4), plain = stream(4);
+	tile.intervals = 2 * tile.sampled_blocks;	/* one barrier a block */
+	plain.intervals = plain.sampled_blocks;
+	struct model_terms t0, t1, p0, p1;
+	g.barrier_latency_ns = g.latency_ns;
+	model_launch_cost(&g, &tile, &t0);
+	model_launch_cost(&g, &plain, &p0);
+	g.barrier_latency_ns = g.latency_ns + 1000;
+	model_launch_cost(&g, &tile, &t1);
+	model_launch_cost(&g, &plain, &p1);
+	cr_assert_float_eq(p1.t[BOUND_LATENCY], p0.t[BOUND_LATENCY], 1e-6);
+	cr_assert(t1.t[BOUND_LATENCY] > t0.t[BOUND_LATENCY] + 1, "%g against %g", t1.t[BOUND_LATENCY],
+		  t0.t[BOUND_LATENCY]);
+}
+
+/* From a traced correctness size to the graded size: a kernel whose grid grew
+ * between the two traces gets factor times the blocks; one whose grid stayed
+ * (a grid-stride loop) keeps it, and its blocks do factor times the work and
+ * pass factor times their barriers. */
+Test(model_scale, grids_that_follow_the_data_grow_others_work_more)
+{
+	struct model_launch big[2], small[2];
+	memset(big, 0, sizeof big);
+	memset(small, 0, sizeof small);
+	snprintf(big[0].kernel, sizeof big[0].kernel, "tile");
+	snprintf(small[0].kernel, sizeof small[0].kernel, "tile");
+	snprintf(big[1].kernel, sizeof big[1].kernel, "loop");
+	snprintf(small[1].kernel, sizeof small[1].kernel, "loop");
+	big[0].grid_blocks = 1025;
+	small[0].grid_blocks = 64;
+	big[1].grid_blocks = small[1].grid_blocks = 132;
+	for (int i = 0; i < 2; i++) {
+		big[i].sampled_blocks = 4;
+		big[i].load_requests = 100;
+		big[i].load_runs = 10;
+		big[i].intervals = 4 * 3;	/* two barriers a block */
+	}
+	model_scale_to_graded(big, 2, small, 2, 256);
+	cr_assert_float_eq(big[0].grid_blocks, 1025 * 256, 1e-9);
+	cr_assert_float_eq(big[0].load_requests, 100, 1e-9);
+	cr_assert_float_eq(big[1].grid_blocks, 132, 1e-9);
+	cr_assert_float_eq(big[1].load_requests, 100 * 256, 1e-9);
+	cr_assert_float_eq(big[1].load_runs, 10 * 256, 1e-9);
+	cr_assert_float_eq(big[1].intervals, 4 + 8 * 256, 1e-9);
 }

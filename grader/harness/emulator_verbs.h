@@ -25,7 +25,7 @@ struct harness_verb {
 
 void verb_analysis(int argc, char **argv);
 void verb_predict(int argc, char **argv);
-#define EMULATOR_VERBS { "analysis", 5, 6, verb_analysis }, { "predict", 6, 7, verb_predict },
+#define EMULATOR_VERBS { "analysis", 5, 6, verb_analysis }, { "predict", 5, 5, verb_predict },
 
 typedef void emulator_stop_hook(const char *kind, const char *kernel, const char *where,
 				const char *message);
@@ -47,6 +47,11 @@ static inline const char *emulator_last_fault(void)
 {
 	return cuemu_last_fault();
 }
+
+static inline void emulator_device_sms(int sms)
+{
+	cuemu_set_device_sms(sms);
+}
 #else
 #define EMULATOR_VERBS
 typedef void emulator_stop_hook(const char *kind, const char *kernel, const char *where,
@@ -64,6 +69,11 @@ static inline void emulator_untraced(double timeout_s)
 static inline const char *emulator_last_fault(void)
 {
 	return NULL;
+}
+
+static inline void emulator_device_sms(int sms)
+{
+	(void)sms;
 }
 #endif
 

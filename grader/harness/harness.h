@@ -26,8 +26,18 @@ void bench_lock_inherit(void);
 void bench_sizes(const struct lab *lab, const struct shape *shapes, int n, int runs, uint64_t seed);
 void bench_sweep(const struct lab *lab, const struct shape *s, int runs, uint64_t seed);
 
-/* predict.c (emulator build): the performance model's trace of one call;
- * computed: every block runs, not only the traced sample. */
-void run_predict(const struct lab *lab, const struct shape *s, uint64_t seed, int sms, int computed);
+/* The SM count the emulated device reports in every run (correctness,
+ * analysis, prediction alike): the predicted GPUs' (H100, H200), so that code
+ * sizing its grid by it launches what it would there, and no run can be told
+ * from another by it. */
+#define HARNESS_EMU_SMS 132
+
+/* harness_main.c: one correctness call of the entry point on the seed's
+ * inputs, its output span sent back for the grader to judge. */
+void run_correct(const struct lab *lab, const struct shape *s, uint64_t seed);
+
+/* predict.c (emulator build): a correctness run with a seeded sample of each
+ * launch's blocks traced, and the trace sent after it (MSG_METRICS). */
+void run_predict(const struct lab *lab, const struct shape *s, uint64_t seed);
 
 #endif

@@ -6,7 +6,7 @@
  *   harness bench LAB RUNS SEED SHAPE [SHAPE ...] [sweep RUNS SHAPE]   (bench.c; the
  *                                          sweep: lab 4's bandwidth against occupancy)
  *   harness analysis LAB SHAPE SEED [SMS]  (emulator build only)
- *   harness predict LAB SHAPE SEED SMS [computed]  (emulator build only: the performance model's trace)
+ *   harness predict LAB SHAPE SEED         (emulator build only: a correctness run traced for the performance model)
  *   harness occupancy LAB QUERIES          (lab 4's calculator, on the CPU)
  *
  * It reports on CHANNEL_FD (see common/channel.h) and nowhere else. Nothing
@@ -270,7 +270,7 @@ static struct shape need_shape(const struct lab *lab, const char *text)
  * (device_fill.h), the output span poisoned and guarded on both sides;
  * ships the whole span back.
  */
-static void run_correct(const struct lab *lab, const struct shape *s, uint64_t seed)
+void run_correct(const struct lab *lab, const struct shape *s, uint64_t seed)
 {
 	size_t n_in = lab->in_count(s), n_out = lab->out_count(s);
 	size_t span = GUARD_WORDS + n_out + GUARD_WORDS;
@@ -390,7 +390,7 @@ static void run_occupancy(const char *path)
 static void usage(void)
 {
 	fprintf(stderr, "usage: harness device | correct LAB [kernel_timeout S] (SHAPE SEED)... | bench LAB RUNS SEED SHAPE... "
-			"[sweep RUNS SHAPE] | analysis LAB SHAPE SEED [SMS] | predict LAB SHAPE SEED SMS [computed] | "
+			"[sweep RUNS SHAPE] | analysis LAB SHAPE SEED [SMS] | predict LAB SHAPE SEED | "
 			"occupancy LAB QUERIES\n");
 	exit(2);
 }
@@ -491,14 +491,10 @@ void verb_analysis(int argc, char **argv)
 
 void verb_predict(int argc, char **argv)
 {
-	if (argc == 7 && strcmp(argv[6], "computed") != 0)
-		usage();
+	(void)argc;
 	const struct lab *lab = need_lab(argv[2]);
 	struct shape s = need_shape(lab, argv[3]);
-	int sms = atoi(argv[5]);
-	if (sms < 1 || sms > 4096)
-		usage();
-	run_predict(lab, &s, strtoull(argv[4], NULL, 10), sms, argc == 7);
+	run_predict(lab, &s, strtoull(argv[4], NULL, 10));
 }
 #endif
 
@@ -522,6 +518,10 @@ int main(int argc, char **argv)
 	}
 	fcntl(CHANNEL_FD, F_SETFD, FD_CLOEXEC);
 	emulator_on_stop(report_stop);
+	/* Every emulated run's device reports the same SM count, so that a
+	 * grid sized by it is the same in each (the analysis may name the
+	 * GPU's own, on a GPU machine). */
+	emulator_device_sms(HARNESS_EMU_SMS);
 	const struct harness_verb *verb = NULL;
 	for (size_t i = 0; argc >= 2 && i < sizeof(verbs) / sizeof(verbs[0]); i++)
 		if (strcmp(argv[1], verbs[i].name) == 0)

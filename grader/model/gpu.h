@@ -23,11 +23,15 @@ struct gpu_model {
 	double store_sectors_per_ns;	/* store sector writes, whole chip, at 32 sectors a request */
 	double store_exponent;		/* a store request's cost grows as (sectors per request)^this */
 	double load_lines_per_ns;	/* load line transactions, whole chip */
+	/* Store requests the L2 takes per ns, whole chip, at 8, 16 and 32 sectors
+	 * a request (data resident in the L2: the request path, not DRAM). */
+	double store_requests_per_ns_8, store_requests_per_ns_16, store_requests_per_ns_32;
 	/* [shared] */
 	double shared_wavefronts_per_ns;	/* per SM */
 	/* [sync] */
 	double interval_ns;		/* a barrier interval's fixed cost on a block's path */
 	double interval_ns_per_warp;	/* and its cost for each warp of the block */
+	double barrier_latency_ns;	/* a run of loads a barrier closes: the block's slowest load */
 	/* [launch] */
 	double launch_us;		/* one launch's overhead, back to back */
 	double blocks_per_ns;		/* blocks the chip starts per ns */

@@ -73,18 +73,46 @@ void model_launch_cost(const struct gpu_model *g, const struct model_launch *l, 
 	double use = o->store_sector_use > 0 ? o->store_sector_use : 1;
 	o->t[BOUND_STORE_SECTORS] = scale * l->store_sectors / g->store_sectors_per_ns *
 				  pow(8 * use, 1 - g->store_exponent);
+	/* The L2's request path: a store request of many sectors is taken apart
+	 * there, whatever DRAM later sees (model_physics's req.store.S*: the
+	 * data resident in the L2). Rates between the measured points are
+	 * interpolated on log2(sectors); a request of at most 4 sectors (a
+	 * coalesced one) costs no more than DRAM's share. */
+	if (o->store_sectors_per_request > 4) {
+		double s = o->store_sectors_per_request, lo, hi, f;
+		if (s <= 16) {
+			lo = s <= 8 ? g->store_requests_per_ns_8 * 2 : g->store_requests_per_ns_8;
+			hi = s <= 8 ? g->store_requests_per_ns_8 : g->store_requests_per_ns_16;
+			f = s <= 8 ? log2(s / 4) : log2(s / 8);
+		} else {
+			lo = g->store_requests_per_ns_16;
+			hi = g->store_requests_per_ns_32;
+			f = s < 32 ? log2(s / 16) : 1;
+		}
+		double rate = lo * pow(hi / lo, f);
+		double t = scale * l->store_requests / rate;
+		if (t > o->t[BOUND_STORE_SECTORS])
+			o->t[BOUND_STORE_SECTORS] = t;
+	}
 	o->t[BOUND_LOAD_LINES] = scale * l->load_lines / g->load_lines_per_ns;
 	o->t[BOUND_SHARED] = scale * l->shared_wavefronts / (sms * g->shared_wavefronts_per_ns);
 	o->t[BOUND_BLOCKS] = blocks / g->blocks_per_ns;
 
 	/* Latency: each wave of resident blocks takes a block's path, which
 	 * waits a round trip per run of loads, issues each load, and pays a
-	 * fixed cost per barrier. */
+	 * fixed cost per barrier. A run that a barrier closes (a tile loaded,
+	 * then __syncthreads) waits for the block's slowest load, not a warp's
+	 * own: every warp of every resident block asks at once and then waits,
+	 * so the wait is the tail of a burst's latencies (barrier_latency_ns).
+	 * A kernel has at most one such run per barrier; runs beyond those
+	 * (a loop of loads and stores, a grid-stride loop) each wait their own. */
 	double runs_per_warp = l->load_runs / (sampled * warps);
 	double loads_per_warp = l->load_requests / (sampled * warps);
 	double intervals = l->intervals / sampled;
-	double path = runs_per_warp * g->latency_ns + loads_per_warp * g->issue_ns +
-		      (intervals > 1 ? intervals - 1 : 0) * (g->interval_ns + warps * g->interval_ns_per_warp);
+	double barriers = intervals > 1 ? intervals - 1 : 0;
+	double closed = runs_per_warp < barriers ? runs_per_warp : barriers;
+	double path = (runs_per_warp - closed) * g->latency_ns + closed * g->barrier_latency_ns +
+		      loads_per_warp * g->issue_ns + barriers * (g->interval_ns + warps * g->interval_ns_per_warp);
 	o->t[BOUND_LATENCY] = waves * path;
 	o->t[BOUND_LAUNCH] = g->launch_us * 1000;
 

@@ -324,17 +324,17 @@ int harness_analysis(const struct run_context *ctx, const char *harness, const s
 }
 
 int harness_predict(const struct run_context *ctx, const char *harness, const struct shape *s,
-		    int sms, int computed, double wall_s, struct harness_report *rep, char *err,
-		    size_t errlen)
+		    uint64_t seed, struct harness_report *rep, char *err, size_t errlen)
 {
-	char text[64], seed[32], sms_text[16];
+	char text[64], seed_text[32];
 	shape_format(s, text, sizeof(text));
-	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)ctx->seed);
-	snprintf(sms_text, sizeof(sms_text), "%d", sms);
-	char *argv[] = { (char *)harness, "predict", (char *)ctx->lab->id, text, seed, sms_text,
-			 computed ? "computed" : NULL, NULL };
-	/* A trace of each launch's sampled blocks: JSON, well under 64 MiB. */
-	return run_student(ctx, BACKEND_EMU, argv, wall_s, 64 << 20, GPU_NONE, NULL, rep, err, errlen);
+	snprintf(seed_text, sizeof(seed_text), "%llu", (unsigned long long)seed);
+	char *argv[] = { (char *)harness, "predict", (char *)ctx->lab->id, text, seed_text, NULL };
+	/* The output between its guards, and the trace of the sampled blocks
+	 * (JSON, well under 64 MiB). */
+	size_t words = GUARD_WORDS * 2 + ctx->lab->out_count(s);
+	return run_student(ctx, BACKEND_EMU, argv, ctx->rubric->test_timeout_s, words * 4 + (64 << 20),
+			   GPU_NONE, NULL, rep, err, errlen);
 }
 
 int harness_occupancy(const struct run_context *ctx, const char *path, int n,

@@ -80,13 +80,11 @@ int harness_bench(const struct run_context *ctx, const char *harness, const stru
 int harness_analysis(const struct run_context *ctx, const char *harness, const struct shape *s,
 		     struct harness_report *rep, char *err, size_t errlen);
 
-/* predict: harness (an emulator build) at shape s, each launch's blocks a
- * seeded sample, as sms multiprocessors would start them; computed: every
- * block run (kernels whose blocks wait for each other). Sends the trace as
- * MSG_METRICS (steps/prediction.c). */
+/* predict: harness (an emulator build) runs a correctness call at shape s
+ * with seed's inputs, a seeded sample of each launch's blocks traced; sends
+ * the output (to be judged) and the trace as MSG_METRICS (steps/prediction.c). */
 int harness_predict(const struct run_context *ctx, const char *harness, const struct shape *s,
-		    int sms, int computed, double wall_s, struct harness_report *rep, char *err,
-		    size_t errlen);
+		    uint64_t seed, struct harness_report *rep, char *err, size_t errlen);
 
 /* occupancy: lab 4's calculator asked the n questions in the file at path
  * (one struct occ_result back for each). */

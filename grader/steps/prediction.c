@@ -9,11 +9,12 @@
 #include "model/model.h"
 #include "model/model_explain.h"
 #include "model/model_input.h"
+#include "model/model_scale.h"
 #include "steps/harness_door.h"
 #include "sys/kit_paths.h"
+#include "rng.h"
 
 #define DEFAULT_GPU "NVIDIA H100 80GB HBM3"
-#define PREDICT_WALL_S 20
 
 static int load_gpu(const char *name, struct gpu_model *m, char *err, size_t len)
 {
@@ -89,28 +90,27 @@ static void record(struct grade *g, const struct gpu_model *m, const struct mode
 	o->occupancy_pct = occupancy_pct(m, l, n);
 }
 
-/* One trace run of the harness: the launches it recorded into *out (malloc'd),
- * their count; or -1 with why. */
+/* One traced correctness run of the harness at shape with seed's inputs: the
+ * launches it recorded into *out (malloc'd), their count; or -1 with why. Its
+ * output is judged as a correctness run's is: a wrong result predicts nothing. */
 static int trace(const struct run_context *ctx, const char *emu_harness, const struct shape *shape,
-		 int sms, int computed, struct model_launch **out, char *why, size_t len)
+		 uint64_t seed, struct model_launch **out, char *why, size_t len)
 {
-	const struct rubric *r = ctx->rubric;
-	char err[512];
+	char err[512], msg[TEST_MESSAGE_LEN], text[64];
 	struct harness_report rep;
-	/* Sampled blocks take well under a second; what takes longer is host code
-	 * that loops on results this run never computes. */
-	double wall_s = r->analysis_timeout_s < PREDICT_WALL_S ? r->analysis_timeout_s : PREDICT_WALL_S;
+	struct failure f;
 	*out = NULL;
-	if (harness_predict(ctx, emu_harness, shape, sms, computed, wall_s, &rep, err, sizeof(err)) < 0) {
+	if (harness_predict(ctx, emu_harness, shape, seed, &rep, err, sizeof(err)) < 0) {
 		snprintf(why, len, "the grader could not start the emulator: %s", err);
 		return -1;
 	}
-	const char *cuda_error = json_string_value(json_object_get(rep.done, "cuda_error"));
+	shape_format(shape, text, sizeof(text));
 	int n = -1;
 	if (!rep.metrics || rep.corrupt || !rep.ended)
 		harness_explain_abort(&rep, ctx->lab->entry, "the prediction run", why, len);
-	else if (cuda_error)
-		snprintf(why, len, "the prediction run ended with %s", cuda_error);
+	else if (!correctness_judge(ctx->lab, shape, seed, &rep, &f, msg, sizeof(msg)))
+		snprintf(why, len, "the traced run at %s computed a wrong result, so it predicts nothing: %.600s", text,
+			 msg);
 	else if ((n = model_launches_from_metrics(rep.metrics, out, err, sizeof(err))) < 0)
 		snprintf(why, len, "the emulator's trace is malformed: %s", err);
 	else if (n == 0)
@@ -124,32 +124,30 @@ static int trace(const struct run_context *ctx, const char *emu_harness, const s
 	return n;
 }
 
-/* A launch traced at a size factor times smaller, at the graded size: a grid
- * of at least one block per SM grows with the data; a smaller one (a kernel
- * that loops over the data) keeps its blocks, and each does factor times the
- * work. */
-static void scale_launch(struct model_launch *l, double factor, int sms)
-{
-	if (l->grid_blocks >= sms) {
-		l->grid_blocks *= factor;
-		return;
-	}
-	double *work[] = { &l->load_requests, &l->load_sectors, &l->load_lines, &l->load_block_sectors,
-			   &l->store_requests, &l->store_sectors, &l->store_lines, &l->store_block_sectors,
-			   &l->shared_requests, &l->shared_wavefronts, &l->load_runs };
-	for (size_t i = 0; i < sizeof(work) / sizeof(work[0]); i++)
-		*work[i] *= factor;
-}
-
-/* The largest of the emulator's correctness sizes. */
-static struct shape largest_emu_shape(const struct run_context *ctx)
+/* The emulator's correctness sizes to trace, with the seeds the correctness
+ * step gives them: at[1] the largest, at[0] the largest with at most half its
+ * elements (where a grid that follows the data is clearly smaller). Returns
+ * how many (0 to 2). */
+static int traced_sizes(const struct run_context *ctx, struct shape at[2], uint64_t seeds[2])
 {
 	const struct rubric *r = ctx->rubric;
-	struct shape best = r->emu_shapes[0];
-	for (int i = 1; i < r->n_emu_shapes; i++)
-		if (ctx->lab->in_count(&r->emu_shapes[i]) > ctx->lab->in_count(&best))
-			best = r->emu_shapes[i];
-	return best;
+	int big = -1, half = -1;
+	for (int i = 0; i < r->n_emu_shapes; i++)
+		if (big < 0 || ctx->lab->in_count(&r->emu_shapes[i]) > ctx->lab->in_count(&r->emu_shapes[big]))
+			big = i;
+	for (int i = 0; big >= 0 && i < r->n_emu_shapes; i++) {
+		size_t n = ctx->lab->in_count(&r->emu_shapes[i]);
+		if (2 * n <= ctx->lab->in_count(&r->emu_shapes[big]) &&
+		    (half < 0 || n > ctx->lab->in_count(&r->emu_shapes[half])))
+			half = i;
+	}
+	int k = 0, pick[2] = { half, big };
+	for (int j = 0; j < 2; j++)
+		if (pick[j] >= 0) {
+			at[k] = r->emu_shapes[pick[j]];
+			seeds[k++] = rng_test_seed(ctx->seed, ctx->salt, (unsigned)pick[j]);
+		}
+	return k;
 }
 
 void prediction_run(const struct run_context *ctx, const char *emu_harness, const char *gpu_name,
@@ -157,38 +155,41 @@ void prediction_run(const struct run_context *ctx, const char *emu_harness, cons
 {
 	const struct rubric *r = ctx->rubric;
 	struct gpu_model m;
-	char err[512], why[TEST_MESSAGE_LEN], again[TEST_MESSAGE_LEN];
-	struct model_launch *l;
+	char err[512], why[TEST_MESSAGE_LEN] = "the rubric lists no emulator sizes to trace";
+	struct model_launch *small = NULL, *l = NULL;
+	struct shape at[2];
+	uint64_t seeds[2];
 	if (load_gpu(gpu_name, &m, err, sizeof(err)) < 0) {
 		no_prediction(g, err);
 		return;
 	}
-	int n = trace(ctx, emu_harness, &r->perf_shape, m.sms, 0, &l, why, sizeof(why));
-	const char *from = "";
+	/* The prediction comes from correctness runs, never from a run at the
+	 * graded size: the largest size traced, scaled to the graded one. */
+	int sizes = traced_sizes(ctx, at, seeds), n_small = 0, n = -1;
+	if (sizes > 0)
+		n = trace(ctx, emu_harness, &at[sizes - 1], seeds[sizes - 1], &l, why, sizeof(why));
+	if (n > 0 && sizes == 2)
+		n_small = trace(ctx, emu_harness, &at[0], seeds[0], &small, why, sizeof(why));
+	if (n_small < 0)
+		n = -1;
 	char note[256] = "";
-	if (n < 0 && r->n_emu_shapes > 0) {
-		/* Blocks that wait for each other (a chained or look-back scan) cannot
-		 * run with the others skipped: trace a smaller size with every block
-		 * computed, and scale its grids to the graded size. */
-		struct shape small = largest_emu_shape(ctx);
-		double factor = (double)ctx->lab->in_count(&r->perf_shape) / (double)ctx->lab->in_count(&small);
-		n = trace(ctx, emu_harness, &small, m.sms, 1, &l, again, sizeof(again));
-		for (int i = 0; i < n; i++)
-			scale_launch(&l[i], factor, m.sms);
+	if (n > 0) {
+		double factor = (double)ctx->lab->in_count(&r->perf_shape) /
+				(double)ctx->lab->in_count(&at[sizes - 1]);
+		model_scale_to_graded(l, n, small, n_small, factor);
 		char text[64];
-		snprintf(note, sizeof(note), " (traced at %s with every block computed and scaled to the graded "
-			 "size: its blocks could not run with the others skipped)", shape_format(&small, text,
-											   sizeof(text)));
-		from = note;
+		snprintf(note, sizeof(note), " (from the traced correctness run at %s, every block computed, "
+			 "scaled to the graded size)", shape_format(&at[sizes - 1], text, sizeof(text)));
 	}
 	struct model_prediction p;
 	if (n > 0 && model_predict(&m, l, n, ctx->lab->min_bytes(&r->perf_shape), &p) == 0) {
 		if (p.percent_of_copy <= 100)
-			record(g, &m, &p, l, n, from);
+			record(g, &m, &p, l, n, note);
 		else
 			faster_than_copy(g, &p);
 	} else {
 		no_prediction(g, why);
 	}
+	free(small);
 	free(l);
 }

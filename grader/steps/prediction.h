@@ -1,8 +1,10 @@
 /*
  * The performance model's prediction of the graded call (docs/model.md): the
- * emulator traces a seeded sample of each launch's blocks at the graded size,
- * and grader/model/ turns the trace into a time on a named GPU and a
- * percentage of that GPU's copy bandwidth. In the emulator it is what the
+ * emulator repeats two of its correctness runs (the largest size, and one at
+ * most half as large) with a seeded sample of each launch's blocks traced,
+ * their outputs judged as correctness runs are; grader/model/ scales the
+ * traces to the graded size and turns them into a time on a named GPU and a
+ * percentage of that GPU's copy bandwidth. No run at the graded size. In the emulator it is what the
  * performance test grades (steps/performance.c); on a GPU it is shown beside
  * the measurement.
  */
@@ -19,9 +21,10 @@
 int prediction_gpu(const struct rubric *r, const char *device, char *name, size_t len);
 
 /*
- * Runs emu_harness (the submission's emulator build) in prediction mode and
- * records the prediction in g->prediction (grade.h); or its error, saying
- * why there is none.
+ * Runs emu_harness (the submission's emulator build) in prediction mode (a
+ * traced correctness run; a wrong result predicts nothing) and records the
+ * prediction in g->prediction (grade.h); or its error, saying why there is
+ * none.
  */
 void prediction_run(const struct run_context *ctx, const char *emu_harness, const char *gpu_name,
 		    struct grade *g);

@@ -3,14 +3,14 @@
 coordinate and random search that minimises the mean absolute error plus
 0.3 x the largest, penalising any error over 9 points.
 
-    fit.py MODEL_EVAL GPU.ini CASES "eff lat st ld sh iv issue p stexp rw ivw"
+    fit.py MODEL_EVAL GPU.ini CASES "eff lat st ld sh iv issue p stexp rw ivw blat"
 """
 import random
 import subprocess
 import sys
 
-LO = [0.80, 100, 10, 50, 0.5, 0, 0, 1, 1, 0.9, 0]
-HI = [1.00, 1500, 200, 500, 4, 400, 200, 8, 3, 1.1, 20]
+LO = [0.80, 100, 10, 50, 0.5, 0, 0, 1, 1, 0.9, 0, 100]
+HI = [1.00, 1500, 200, 500, 4, 400, 200, 8, 3, 1.1, 20, 5000]
 
 
 def evaluate(tool, ini, cases, sets):

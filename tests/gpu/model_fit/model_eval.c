@@ -4,12 +4,15 @@
  *
  *   model_eval GPU.ini CASES [verbose] < PARAMETER-SETS
  *
- * CASES: one line per case, "TRACE.json MIN_BYTES MEASURED_PERCENT" (a trace
- * is the emulator's metrics of a prediction run). Each line of stdin is one
+ * CASES: one line per case, "BIG.json SMALL.json FACTOR MIN_BYTES MEASURED_PERCENT"
+ * (tests/gpu/model_fit/traces.sh: the prediction step's two traced correctness
+ * runs, scaled to the graded size by grader/model/model_scale.c, FACTOR times
+ * BIG's elements), or "TRACE.json MIN_BYTES MEASURED_PERCENT" (a trace taken
+ * at the graded size: model_params's kernels, params_traces.py). Each line of stdin is one
  * set of the fitted parameters, in this order:
  *   stream_efficiency latency_ns store_sectors_per_ns load_lines_per_ns
  *   wavefronts_per_ns interval_ns issue_ns overlap store_exponent read_weight
- *   interval_ns_per_warp
+ *   interval_ns_per_warp barrier_latency_ns
  * For each set it prints "mean M median D max X" (absolute errors in points of
  * copy) and, verbose, every case.
  *
@@ -24,6 +27,7 @@
 
 #include "model/model.h"
 #include "model/model_input.h"
+#include "model/model_scale.h"
 
 #define MAX_CASES 256
 
@@ -49,7 +53,17 @@ static int load_cases(const char *file, struct eval_case *c)
 		perror(file);
 		return -1;
 	}
-	while (n < MAX_CASES && fscanf(f, "%511s %lf %lf", c[n].path, &c[n].min_bytes, &c[n].measured) == 3) {
+	char line[1600], small[512];
+	while (n < MAX_CASES && fgets(line, sizeof line, f)) {
+		double factor = 1;
+		small[0] = 0;
+		if (sscanf(line, "%511s %511s %lf %lf %lf", c[n].path, small, &factor, &c[n].min_bytes,
+			   &c[n].measured) != 5) {
+			small[0] = 0;
+			factor = 1;
+			if (sscanf(line, "%511s %lf %lf", c[n].path, &c[n].min_bytes, &c[n].measured) != 3)
+				continue;
+		}
 		json_error_t je;
 		json_t *j = json_load_file(c[n].path, 0, &je);
 		if (!j || (c[n].n = model_launches_from_metrics(j, &c[n].launches, err, sizeof err)) < 0) {
@@ -58,6 +72,20 @@ static int load_cases(const char *file, struct eval_case *c)
 			return -1;
 		}
 		json_decref(j);
+		if (small[0]) {
+			struct model_launch *sl = NULL;
+			int ns = -1;
+			if ((j = json_load_file(small, 0, &je)))
+				ns = model_launches_from_metrics(j, &sl, err, sizeof err);
+			json_decref(j);
+			if (ns < 0) {
+				fprintf(stderr, "%s: unreadable\n", small);
+				fclose(f);
+				return -1;
+			}
+			model_scale_to_graded(c[n].launches, c[n].n, sl, ns, factor);
+			free(sl);
+		}
 		n++;
 	}
 	fclose(f);
@@ -80,9 +108,9 @@ int main(int argc, char **argv)
 	int n = load_cases(argv[2], cases);
 	if (n <= 0)
 		return 1;
-	double p[11], e[MAX_CASES];
-	while (scanf("%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &p[0], &p[1], &p[2], &p[3], &p[4], &p[5],
-		     &p[6], &p[7], &p[8], &p[9], &p[10]) == 11) {
+	double p[12], e[MAX_CASES];
+	while (scanf("%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &p[0], &p[1], &p[2], &p[3], &p[4], &p[5],
+		     &p[6], &p[7], &p[8], &p[9], &p[10], &p[11]) == 12) {
 		g.stream_efficiency = p[0];
 		g.latency_ns = p[1];
 		g.store_sectors_per_ns = p[2];
@@ -94,6 +122,7 @@ int main(int argc, char **argv)
 		g.store_exponent = p[8];
 		g.read_weight = p[9];
 		g.interval_ns_per_warp = p[10];
+		g.barrier_latency_ns = p[11];
 		double sum = 0;
 		for (int i = 0; i < n; i++) {
 			struct model_prediction pr;
