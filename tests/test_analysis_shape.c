@@ -75,7 +75,7 @@ Test(analysis_shape, a_seeded_size_near_the_rubrics_when_none_is_graded)
 /* lab3's rubric with no graded size as large as the analysis's: the
  * analysis runs at a seeded size no correctness test uses, where
  * decoy_analysis_shape.cu shows its decoy, a copy: the run's output is
- * wrong, and the figures are not believed. */
+ * wrong, and the figures are not graded. */
 Test(analysis_shape, a_decoy_is_not_believed, .timeout = 300)
 {
 	if (!have_emulator())
@@ -96,7 +96,7 @@ Test(analysis_shape, a_decoy_is_not_believed, .timeout = 300)
 	cr_assert_not_null(g.report, "%s", g.output);
 	cr_expect_str_eq(group_verdict(g.report, "correctness"), "pass", "%s", g.output);
 	cr_expect_str_eq(group_verdict(g.report, "analysis"), "fail", "%s", g.output);
-	cr_expect(strstr(g.output, "figures are not believed") && strstr(g.output, "first wrong element"),
+	cr_expect(strstr(g.output, "figures are not graded") && strstr(g.output, "first wrong element"),
 		  "%s", g.output);
 	graded_free(&g);
 }

@@ -79,10 +79,30 @@ Test(time_limits, the_shipped_rubrics_scale_the_reference)
 	char path[1024], err[512];
 	kit_path(path, sizeof(path), "labs/lab3-transpose/lab.ini");
 	cr_assert_eq(rubric_load(path, 2, &r, err, sizeof(err)), 0, "%s", err);
-	struct time_rule got = reference_times_rule(&r);
+	struct time_rule got = reference_times_rule(&r, 0);
 	cr_expect(got.factor >= 10, "a generous factor: %g", got.factor);
 	cr_expect(got.floor_s >= 0.5 && got.floor_s <= 2, "a floor of about a second: %g", got.floor_s);
 	cr_expect(got.cap_s >= got.floor_s, "the rubric's limit stays the cap: %g", got.cap_s);
+	rubric_free(&r);
+}
+
+/* A GPU shared by a batch's workers: the floor grows by one for every four
+ * sharers (a context made and torn down among 32 others took 5 s), never
+ * past the rubric's cap; four or fewer keep the grade's own floor. */
+Test(time_limits, the_floor_grows_with_the_workers_sharing_the_gpu)
+{
+	struct rubric r;
+	char path[1024], err[512];
+	kit_path(path, sizeof(path), "labs/lab3-transpose/lab.ini");
+	cr_assert_eq(rubric_load(path, 2, &r, err, sizeof(err)), 0, "%s", err);
+	double alone = reference_times_rule(&r, 0).floor_s;
+	cr_expect_float_eq(reference_times_rule(&r, 4).floor_s, alone, 1e-9);
+	cr_expect_float_eq(reference_times_rule(&r, 16).floor_s, 4 * alone, 1e-9);
+	cr_expect_float_eq(reference_times_rule(&r, 32).floor_s, 8 * alone, 1e-9);
+	cr_expect_leq(reference_times_rule(&r, 100000).floor_s, r.test_timeout_s);
+	struct reference_times t = { .known = 1, .n = 1, .size_s = { 0.001 }, .where = "here" };
+	cr_expect_float_eq(reference_times_limit(&r, 32, &t, 0).limit_s, 8 * alone, 1e-9,
+			   "a quick size gets the shared floor");
 	rubric_free(&r);
 }
 
@@ -218,7 +238,7 @@ Test(time_limits, an_emulated_hang_is_judged_within_its_derived_limit, .timeout 
 		 * default), naming the line it spun at. */
 		char limit[64];
 		snprintf(limit, sizeof(limit), "CUEMU_KERNEL_TIMEOUT=%.0f)",
-			 reference_times_limit(&r, &times, i).limit_s);
+			 reference_times_limit(&r, 0, &times, i).limit_s);
 		cr_expect(strstr(m, limit), "%s in: %s", limit, m);
 		cr_expect(strstr(m, "kernel_hang.cu:15"), "%s", m);
 	}

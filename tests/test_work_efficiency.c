@@ -115,6 +115,6 @@ Test(work_efficiency, skeleton_gets_no_analysis_points, .timeout = 300)
 	cr_assert(json_is_object(analysis), "no analysis group\n%s", g.output);
 	double points = json_number_value(json_object_get(analysis, "points"));
 	cr_expect_eq(points, 0, "analysis points %g\n%s", points, g.output);
-	cr_expect(strstr(g.output, "not believed"), "%s", g.output);
+	cr_expect(strstr(g.output, "not graded"), "%s", g.output);
 	graded_free(&g);
 }

@@ -388,6 +388,7 @@ int batch_run(const struct options *o, const struct lab *lab, const struct rubri
 		"run)...\n", n_todo, b.roster.n, b.c.in_dir, backend_name(b.c.backend),
 		b.c.n_gpus > 1 ? ", each worker on its own share of the GPUs" : "", jobs, b.resumed);
 	batch_write_gradebook(&b);
+	b.c.jobs = jobs;
 
 	int stopped = batch_run_workers(&b, todo, n_todo, jobs) < 0;
 	free(todo);

@@ -259,6 +259,7 @@ struct batch_config {
 	char work_root[PATH_MAX];	/* build/work/batch-XXXXXX */
 	struct gpu_slot gpus[BATCH_MAX_GPUS];
 	int n_gpus;
+	int jobs;			/* workers at a time; 0 where unknown (a Slurm task) */
 	uint64_t salt;
 	int isolate;
 };

@@ -87,6 +87,8 @@ static void grade_in_sandbox(const struct batch_config *c, const struct student 
 		.analysis = !c->o->no_analysis,
 		.gpu_phase = gpu ? batch_gpu_phase : NULL,
 		.gpu_phase_arg = gpu,
+		/* The workers on this GPU at most: each size's time floor grows with them. */
+		.gpu_sharers = gpu ? (c->jobs + c->n_gpus - 1) / c->n_gpus : 0,
 		.gpu_lend = gpu ? batch_gpu_lend : NULL,
 		/* Built once by the batch, out of every sandbox's sight. */
 		.reference_harness = gpu && gpu->reference_harness[0] ? gpu->reference_harness : NULL,

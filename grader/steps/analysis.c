@@ -334,6 +334,38 @@ static void note_work(struct test_result *t, json_t *metrics, double limit, cons
 			  v, limit);
 }
 
+/* The coalescing figures as information (lab 2 compares them, its handout
+ * says why): limit is what a coalesced request of 4-byte words needs. */
+static void note_sectors(struct test_result *t, json_t *metrics, double limit, const char *source)
+{
+	(void)source;
+	double load = total(metrics, "global_load_sectors_per_request");
+	double store = total(metrics, "global_store_sectors_per_request");
+	if (load < 0 || store < 0)
+		test_pass(t, "the emulator has no global-memory figures for this run");
+	else
+		test_pass(t, "global memory: %.1f sectors per load request, %.1f per store request "
+			  "(information, no points; a warp's 32 consecutive 4-byte words need %g)",
+			  load, store, limit);
+}
+
+/* The bank-conflict figure as information: limit is a conflict-free
+ * request's wavefronts. */
+static void note_wavefronts(struct test_result *t, json_t *metrics, double limit, const char *source)
+{
+	(void)source;
+	double v = total(metrics, "shared_wavefronts_per_request");
+	if (v < 0)
+		test_pass(t, "the emulator has no shared-memory figures for this run");
+	else if (v <= limit * 1.05)
+		test_pass(t, "shared memory: %.2f wavefronts per request, conflict-free (information, no "
+			  "points)", v);
+	else
+		test_pass(t, "shared memory: %.2f wavefronts per request where a conflict-free request "
+			  "needs %g: bank conflicts cost %.0f%% more passes (information, no points)",
+			  v, limit, 100 * (v / limit - 1));
+}
+
 /* ---- the table ---------------------------------------------------------------- */
 
 const struct analysis_check_info analysis_checks[ANALYSIS_CHECKS] = {
@@ -355,6 +387,12 @@ const struct analysis_check_info analysis_checks[ANALYSIS_CHECKS] = {
 			 "work_per_1024_elements", check_work },
 	[CHECK_WORK_NOTE] = { "work per 1024 elements", "note_work_per_1024", 1, 1e9, WORK_PER_1024,
 			      "work_per_1024_elements", note_work, 1 },
+	[CHECK_SECTORS_NOTE] = { "sectors per request", "note_sectors_per_request", 1, 32,
+				 "global_store_sectors_per_request", "store_sectors_per_request",
+				 note_sectors, 1 },
+	[CHECK_WAVEFRONTS_NOTE] = { "wavefronts per request", "note_wavefronts_per_request", 1, 32,
+				    "shared_wavefronts_per_request", "shared_wavefronts_per_request",
+				    note_wavefronts, 1 },
 };
 
 /* The emulator counts the combining operations of every launch; per 1024

@@ -230,7 +230,7 @@ static struct size_watch *watch_sizes(const struct run_context *ctx, const struc
 	int emulated = ctx->backend == BACKEND_EMU;
 	w->limit_s[0] = ctx->rubric->test_timeout_s;
 	for (int i = 0; i < n; i++) {
-		double l = reference_times_limit(ctx->rubric, times, first + i).limit_s;
+		double l = reference_times_limit(ctx->rubric, ctx->gpu_sharers, times, first + i).limit_s;
 		w->limit_s[i + 1] = emulated ? EMU_CLOCK_SLACK * (l + 1) : l;
 	}
 	w->watch.limit_s = w->limit_s;
@@ -248,8 +248,8 @@ static void explain_stop(const struct run_context *ctx, const struct reference_t
 	size_t at = strlen(msg);
 	if (!harness_hung(rep) || at >= len)
 		return;
-	struct time_rule rule = reference_times_rule(ctx->rubric);
-	struct time_limit l = reference_times_limit(ctx->rubric, times, size);
+	struct time_rule rule = reference_times_rule(ctx->rubric, ctx->gpu_sharers);
+	struct time_limit l = reference_times_limit(ctx->rubric, ctx->gpu_sharers, times, size);
 	time_limit_explain(&rule, &l, times->where, why, sizeof(why));
 	if (!rep->child.timed_out)	/* the emulator's watchdog, at the size's limit */
 		snprintf(msg + at, len - at, "\n(the limit: %s)", why);
@@ -282,7 +282,7 @@ static int run_alone(const struct run_context *ctx, const struct reference_times
 	}
 	struct harness_report rep;
 	struct size_watch *w = watch_sizes(ctx, times, i, 1);
-	double limit_s = reference_times_limit(ctx->rubric, times, i).limit_s;
+	double limit_s = reference_times_limit(ctx->rubric, ctx->gpu_sharers, times, i).limit_s;
 	if (harness_correct(ctx, shape, seed, limit_s, w ? &w->watch : NULL, &rep, err, sizeof(err)) < 0) {
 		test_fail_as(t, FAILURE_NOT_STARTED, "the grader could not start the harness: %s", err);
 		free(w);

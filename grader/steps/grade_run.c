@@ -73,6 +73,7 @@ static struct run_context context_for(const struct grade_run *run, const char *h
 		.gpu_phase_arg = req->gpu_phase_arg,
 		.gpu_lend = run->backend == BACKEND_CUDA ? req->gpu_lend : NULL,
 		.device_sms = run->backend == BACKEND_CUDA ? run->dev->sms : 0,
+		.gpu_sharers = run->backend == BACKEND_CUDA ? req->gpu_sharers : 0,
 	};
 }
 

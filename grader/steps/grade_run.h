@@ -34,6 +34,7 @@ struct grade_request {
 	void *gpu_phase_arg;
 	/* A timed child's lock, lent to it shared (run_context.h). */
 	int (*gpu_lend)(void *arg, int begin, int fds[2], double wait_alone_s, double held_alone_s);
+	int gpu_sharers;	/* a batch's workers on this GPU (run_context.h); 0 alone */
 	const char *reference_harness;	/* the solution, already built for this GPU */
 	const struct bench_run *reference_timing;	/* the solution, already timed on this GPU model */
 	const char *occupancy_table;	/* lab 4: this GPU's occupancy API answers, already asked */

@@ -45,6 +45,9 @@ struct run_context {
 	 * GPU launches, which the analysis is compared with (launch_match.h).
 	 * 0: the emulator's own. */
 	int device_sms;
+	/* The processes that share this grade's GPU at most (a batch's workers
+	 * on it); 0 for a grade alone: each size's time floor grows with them. */
+	int gpu_sharers;
 };
 
 #endif

@@ -22,10 +22,6 @@
 	defined(__ldg) || defined(atomicAdd_block) || defined(__expf) || defined(__STRICT_ANSI__)
 #define WRONG_COMPILER 1
 #endif
-/* Host code is not device code: nvcc's host pass has no __CUDA_ARCH__. */
-#ifdef __CUDA_ARCH__
-#define WRONG_COMPILER 1
-#endif
 
 __global__ void block_scan(const unsigned int *in, unsigned int *out, unsigned int *sums, size_t n,
 			   unsigned int *checks)

@@ -38,7 +38,7 @@ extern "C" void occupancy(const struct occ_device *dev, const struct occ_kernel 
 	r->occupancy = 0.0;
 	r->limits = 0;
 	if (warp <= 0 || max_warps <= 0 || dev->sub_partitions <= 0 || threads <= 0) {
-		r->limits = OCC_LIMIT_WARPS;	/* no block of 0 threads, no warps at all */
+		r->limits = KIT_OCC_LIMIT_WARPS;	/* no block of 0 threads, no warps at all */
 		return;
 	}
 	warps = (threads + warp - 1) / warp;
@@ -86,10 +86,10 @@ extern "C" void occupancy(const struct occ_device *dev, const struct occ_kernel 
 	r->blocks_per_sm = (int)blocks;
 	r->warps_per_sm = (int)(blocks * warps);
 	r->occupancy = (double)(blocks * warps) / (double)max_warps;
-	r->limits = (by_warps == blocks ? OCC_LIMIT_WARPS : 0) |
-		    (by_regs == blocks ? OCC_LIMIT_REGISTERS : 0) |
-		    (by_shared == blocks ? OCC_LIMIT_SHARED : 0) |
-		    (by_blocks == blocks ? OCC_LIMIT_BLOCKS : 0);
+	r->limits = (by_warps == blocks ? KIT_OCC_LIMIT_WARPS : 0) |
+		    (by_regs == blocks ? KIT_OCC_LIMIT_REGISTERS : 0) |
+		    (by_shared == blocks ? KIT_OCC_LIMIT_SHARED : 0) |
+		    (by_blocks == blocks ? KIT_OCC_LIMIT_BLOCKS : 0);
 }
 
 
