@@ -67,4 +67,9 @@ int run_child(void (*fn)(void), char **err);
  * and stderr, malloc'd, in *out). */
 int run_command(const char *cmd, char **out);
 
+/* A scratch folder from the mkdtemp template tmpl (made in place), and its
+ * removal with everything in it. */
+void scratch_dir_make(char *tmpl);
+void scratch_dir_remove(const char *dir);
+
 #endif

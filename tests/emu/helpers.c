@@ -127,3 +127,16 @@ json_t *warning_of(json_t *metrics, const char *kind)
 	}
 	return NULL;
 }
+
+void scratch_dir_make(char *tmpl)
+{
+	cr_assert_not_null(mkdtemp(tmpl), "cannot make %s", tmpl);
+}
+
+void scratch_dir_remove(const char *dir)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		cr_log_warn("could not remove %s", dir);
+}

@@ -16,15 +16,12 @@ static char dir[] = "/tmp/cuemu-nvcc-XXXXXX";
 
 static void make_dir(void)
 {
-	cr_assert_not_null(mkdtemp(dir));
+	scratch_dir_make(dir);
 }
 
 static void remove_dir(void)
 {
-	char cmd[256];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	if (system(cmd) != 0)
-		cr_log_warn("could not remove %s", dir);
+	scratch_dir_remove(dir);
 }
 
 /* Writes text to DIR/name; returns the path (static). */

@@ -31,19 +31,7 @@ log() { echo "[$(elapsed) s] $*" | tee -a "$OUT/progress.txt"; }
 # student_copy FILE DEST: FILE with its local #include "x.h" pasted in (a
 # submission is compiled alone).
 student_copy() {
-	python3 - "$1" "$2" <<'PY'
-import os, re, sys
-src, dest = sys.argv[1:]
-here = os.path.dirname(src)
-out = []
-for line in open(src):
-    m = re.match(r'\s*#include\s+"([^"]+)"', line)
-    if m and os.path.exists(os.path.join(here, m.group(1))):
-        out.append(open(os.path.join(here, m.group(1))).read())
-    else:
-        out.append(line)
-open(dest, "w").write("".join(out))
-PY
+	python3 tests/gpu/student_copy.py "$1" "$2"
 }
 
 lists() {

@@ -23,19 +23,7 @@ while read -r set lab f; do
 	case "$lab" in lab3) sub=$OUT/$name/transpose.cu ;; lab4) sub=$OUT/$name/occupancy.cu ;; *) sub=$OUT/$name/scan.cu ;; esac
 	mkdir -p "$(dirname "$sub")"
 	# A submission is compiled alone: its local headers pasted in.
-	python3 - "$f" "$sub" <<'PY'
-import os, re, sys
-src, dest = sys.argv[1:]
-here = os.path.dirname(src)
-out = []
-for line in open(src):
-    m = re.match(r'\s*#include\s+"([^"]+)"', line)
-    if m and os.path.exists(os.path.join(here, m.group(1))):
-        out.append(open(os.path.join(here, m.group(1))).read())
-    else:
-        out.append(line)
-open(dest, "w").write("".join(out))
-PY
+	python3 tests/gpu/student_copy.py "$f" "$sub"
 	t0=$(date +%s.%N)
 	timeout 300 ./grade "$lab" --submission "$sub" --backend emu --plot none --json "$OUT/$name.json" \
 		>"$OUT/$name.log" 2>&1
