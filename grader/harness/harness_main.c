@@ -209,42 +209,6 @@ static void send_output_whole(const void *d, size_t bytes, double *copy_ms, doub
 	*write_ms += now_ms() - w;
 }
 
-#ifdef KIT_EMU
-/* device_hash.h: the emulator's device memory is host memory, but closed
- * to the host between its calls (emu/runtime/heap.c: a host read of it is
- * reported as a fault), so it is copied out, then hashed by the C function
- * itself. The emulator's sizes are small. */
-cudaError_t kit_device_hash(const uint32_t *d_words, size_t n, uint64_t *hash)
-{
-	*hash = 0;
-	if (n == 0)
-		return cudaSuccess;
-	uint32_t *h = host_buffer_alloc(n * 4);
-	if (!h)
-		return cudaErrorMemoryAllocation;
-	cudaError_t e = cudaMemcpy(h, d_words, n * 4, cudaMemcpyDeviceToHost);
-	if (e == cudaSuccess)
-		*hash = bench_output_hash(h, n);
-	host_buffer_free(h, n * 4);
-	return e;
-}
-
-/* device_fill.h: the host cannot write the emulator's device memory
- * either, so the C function's words are copied in. */
-cudaError_t kit_device_fill(uint32_t *d_dst, size_t first, size_t count, enum rng_kind kind,
-			    uint64_t seed)
-{
-	if (count == 0)
-		return cudaSuccess;
-	uint32_t *h = host_buffer_alloc(count * 4);
-	if (!h)
-		return cudaErrorMemoryAllocation;
-	rng_fill_words(h, first, count, kind, seed);
-	cudaError_t e = cudaMemcpy(d_dst, h, count * 4, cudaMemcpyHostToDevice);
-	host_buffer_free(h, count * 4);
-	return e;
-}
-#endif
 
 /* ---- correctness ------------------------------------------------------- */
 

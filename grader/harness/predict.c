@@ -1,12 +1,20 @@
-/* harness predict: the performance model's trace (emulator build only; harness.h). */
+/*
+ * What only the emulator's build of the harness has (harness.h): the
+ * performance model's trace (harness predict), and the stand-ins for the
+ * kit's two GPU kernels, the fill and the hash of device memory.
+ */
 #include <cuda_runtime_api.h>
 #include <cuemu.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/bench_plan.h"
 #include "../../common/channel.h"
+#include "../../common/host_buffer.h"
 #include "../../common/rng.h"
 #include "../labs/lab.h"
+#include "device_fill.h"
+#include "device_hash.h"
 #include "harness.h"
 
 /*
@@ -34,4 +42,39 @@ void run_predict(const struct lab *lab, const struct shape *s, uint64_t seed)
 		kit_fail("predict", "the emulator produced no metrics");
 	channel_send(CHANNEL_FD, MSG_METRICS, metrics, strlen(metrics));
 	free(metrics);
+}
+
+/* device_hash.h: the emulator's device memory is host memory, but closed
+ * to the host between its calls (emu/runtime/heap.c: a host read of it is
+ * reported as a fault), so it is copied out, then hashed by the C function
+ * itself. The emulator's sizes are small. */
+cudaError_t kit_device_hash(const uint32_t *d_words, size_t n, uint64_t *hash)
+{
+	*hash = 0;
+	if (n == 0)
+		return cudaSuccess;
+	uint32_t *h = host_buffer_alloc(n * 4);
+	if (!h)
+		return cudaErrorMemoryAllocation;
+	cudaError_t e = cudaMemcpy(h, d_words, n * 4, cudaMemcpyDeviceToHost);
+	if (e == cudaSuccess)
+		*hash = bench_output_hash(h, n);
+	host_buffer_free(h, n * 4);
+	return e;
+}
+
+/* device_fill.h: the host cannot write the emulator's device memory
+ * either, so the C function's words are copied in. */
+cudaError_t kit_device_fill(uint32_t *d_dst, size_t first, size_t count, enum rng_kind kind,
+			    uint64_t seed)
+{
+	if (count == 0)
+		return cudaSuccess;
+	uint32_t *h = host_buffer_alloc(count * 4);
+	if (!h)
+		return cudaErrorMemoryAllocation;
+	rng_fill_words(h, first, count, kind, seed);
+	cudaError_t e = cudaMemcpy(d_dst, h, count * 4, cudaMemcpyHostToDevice);
+	host_buffer_free(h, count * 4);
+	return e;
 }

@@ -11,6 +11,7 @@
  * missing figure fails the check rather than passing it.
  */
 #include "steps/analysis.h"
+#include "steps/findings.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -457,32 +458,6 @@ static void report_warnings(json_t *metrics, struct grade *g)
 	}
 }
 
-/* Why the traced blocks do not stand for the others ("line 42 ran only in
- * blocks the emulator did not trace"), or NULL: a file that behaves one
- * way where it is watched and another where it is not is not believed. */
-static const char *unrepresentative(json_t *metrics, char *buf, size_t len)
-{
-	size_t i;
-	json_t *launch;
-	json_array_foreach(json_object_get(metrics, "launches"), i, launch) {
-		json_t *s = json_object_get(launch, "sampling");
-		if (!s || !json_is_false(json_object_get(s, "same_call_sites")))
-			continue;
-		json_t *only = json_array_get(json_object_get(s, "untraced_only_lines"), 0);
-		const char *where = "blocks the emulator did not trace";
-		if (!only) {
-			only = json_array_get(json_object_get(s, "traced_only_lines"), 0);
-			where = "the blocks the emulator traced";
-		}
-		const char *kernel = json_string_value(json_object_get(launch, "kernel"));
-		snprintf(buf, len, "in kernel %s, line %lld ran only in %s, so the traced blocks do not "
-			 "stand for the others", kernel ? kernel : "?",
-			 (long long)json_integer_value(json_object_get(only, "line")), where);
-		return buf;
-	}
-	return NULL;
-}
-
 void analysis_grade(const struct rubric *r, const struct shape *analysed, json_t *metrics, struct grade *g)
 {
 	char why[400];
@@ -511,7 +486,7 @@ void analysis_grade(const struct rubric *r, const struct shape *analysed, json_t
 				  "analyse: did the entry point launch a kernel?");
 			continue;
 		}
-		if (!note && unrepresentative(metrics, why, sizeof why)) {
+		if (!note && findings_unrepresentative(metrics, why, sizeof why)) {
 			test_fail_as(t, FAILURE_NOT_BELIEVED, "not believed: %s", why);
 			continue;
 		}

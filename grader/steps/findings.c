@@ -98,3 +98,29 @@ void findings_explain_correctness(struct grade *g)
 				 "and fail on another.", said);
 	}
 }
+
+/* Why the traced blocks do not stand for the others ("line 42 ran only in
+ * blocks the emulator did not trace"), or NULL: a file that behaves one
+ * way where it is watched and another where it is not is not believed. */
+const char *findings_unrepresentative(json_t *metrics, char *buf, size_t len)
+{
+	size_t i;
+	json_t *launch;
+	json_array_foreach(json_object_get(metrics, "launches"), i, launch) {
+		json_t *s = json_object_get(launch, "sampling");
+		if (!s || !json_is_false(json_object_get(s, "same_call_sites")))
+			continue;
+		json_t *only = json_array_get(json_object_get(s, "untraced_only_lines"), 0);
+		const char *where = "blocks the emulator did not trace";
+		if (!only) {
+			only = json_array_get(json_object_get(s, "traced_only_lines"), 0);
+			where = "the blocks the emulator traced";
+		}
+		const char *kernel = json_string_value(json_object_get(launch, "kernel"));
+		snprintf(buf, len, "in kernel %s, line %lld ran only in %s, so the traced blocks do not "
+			 "stand for the others", kernel ? kernel : "?",
+			 (long long)json_integer_value(json_object_get(only, "line")), where);
+		return buf;
+	}
+	return NULL;
+}

@@ -22,4 +22,10 @@ long long findings_describe(json_t *metrics, char *buf, size_t len);
  * pass on one machine and fail on another. */
 void findings_explain_correctness(struct grade *g);
 
+/* Why the traced blocks of metrics do not stand for the others ("in kernel
+ * k, line 42 ran only in blocks the emulator did not trace"), in buf, or
+ * NULL when they do: a file that behaves one way where it is watched and
+ * another where it is not is not believed. */
+const char *findings_unrepresentative(json_t *metrics, char *buf, size_t len);
+
 #endif

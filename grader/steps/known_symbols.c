@@ -120,7 +120,8 @@ static int kit_objects(struct strvec *files, char *err, size_t errlen)
 	 * nobody's to clash with; the checks of the rules still hold. */
 	static const struct { const char *pattern; int cuda_only; } parts[] = {
 		{ "build/libkit.a", 0 }, { "build/harness/*/harness_main.o", 0 },
-		{ "build/harness/*/bench.o", 0 }, { "build/harness/labs/*.o", 0 },
+		{ "build/harness/*/bench.o", 0 }, { "build/harness/emu/predict.o", 0 },
+		{ "build/harness/labs/*.o", 0 },
 		{ "build/harness/cuda/launch_*.o", 1 }, { "build/harness/cuda/device_*.o", 1 },
 	};
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
