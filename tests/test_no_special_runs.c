@@ -79,3 +79,27 @@ Test(no_special_runs, a_wrong_traced_run_predicts_nothing, .timeout = 600)
 	cr_expect(err && strstr(err, "wrong result"), "%s", g.output);
 	graded_free(&g);
 }
+
+/* A file that runs good code only where the emulator traces it (it tells a
+ * traced block by its lockstep) gains nothing: the prediction's runs trace
+ * a sample of blocks, the others ran code the sample never ran, and no
+ * speed is predicted from them. It scores no more than the honest naive
+ * transpose. */
+Test(no_special_runs, good_code_only_where_traced_gains_nothing, .timeout = 600)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
+	struct graded h, o;
+	cr_assert_eq(run_grade("lab3", "tests/fixtures/hostile/lockstep_detect.cu", "emu", NULL, &h), 0);
+	cr_assert_eq(run_grade("lab3", "tests/fixtures/lab3/naive.cu", "emu", NULL, &o), 0);
+	cr_assert_not_null(h.report, "%s", h.output);
+	cr_assert_not_null(o.report, "%s", o.output);
+	double hs = json_number_value(json_object_get(h.report, "score"));
+	double os = json_number_value(json_object_get(o.report, "score"));
+	cr_expect(hs <= os + 1e-9, "the watched-only tile scores %.2f, the naive transpose %.2f\n%s", hs, os,
+		  h.output);
+	cr_expect_lt(predicted(h.report), 0, "a prediction was made from unrepresentative blocks\n%s", h.output);
+	cr_expect(strstr(h.output, "do not stand for the others"), "%s", h.output);
+	graded_free(&h);
+	graded_free(&o);
+}

@@ -10,6 +10,7 @@
 #include "model/model_explain.h"
 #include "model/model_input.h"
 #include "model/model_scale.h"
+#include "steps/findings.h"
 #include "steps/harness_door.h"
 #include "sys/kit_paths.h"
 #include "rng.h"
@@ -111,6 +112,10 @@ static int trace(const struct run_context *ctx, const char *emu_harness, const s
 	else if (!correctness_judge(ctx->lab, shape, seed, &rep, &f, msg, sizeof(msg)))
 		snprintf(why, len, "the traced run at %s computed a wrong result, so it predicts nothing: %.600s", text,
 			 msg);
+	else if (findings_unrepresentative(rep.metrics, err, sizeof(err)))
+		/* Its traced blocks ran other code than the rest: a speed taken
+		 * from them would be of code the kernel does not run. */
+		snprintf(why, len, "the traced run at %s predicts nothing: %s", text, err);
 	else if ((n = model_launches_from_metrics(rep.metrics, out, err, sizeof(err))) < 0)
 		snprintf(why, len, "the emulator's trace is malformed: %s", err);
 	else if (n == 0)
