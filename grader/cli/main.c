@@ -20,6 +20,7 @@
 #include "steps/build.h"
 #include "cli/calibrate.h"
 #include "chart/chart.h"
+#include "cli/run_program.h"
 #include "steps/device.h"
 #include "steps/grade_run.h"
 #include "sys/isolation.h"
@@ -448,6 +449,7 @@ int main(int argc, char **argv)
 			status = 4;
 		} else
 			status = o.build_only ? build_only(&o, lab, &r, &dev, submission, copy, work, policy)
+				 : o.run      ? run_program(&o, lab, &r, &dev, submission, copy, work, policy)
 					      : grade_one(&o, lab, &r, &dev, submission, copy, work, policy);
 		remove_tree(work);
 	}

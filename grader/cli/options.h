@@ -40,6 +40,7 @@ struct options {
 	int help;			/* --help */
 	int version;			/* --version */
 	int build_only;			/* --build-only (make labN) */
+	int run;			/* --run: build and run the file's own main() */
 	int no_isolation;		/* --no-isolation */
 	int no_analysis;		/* --no-analysis */
 	int quiet;			/* --quiet: no report on stdout (with --json) */

@@ -125,6 +125,26 @@ int build_compile_only(enum backend backend, const char *submission, const char 
 	return rc == 0 ? 0 : rc < 0 ? -1 : 1;
 }
 
+int build_program(enum backend backend, const char *submission, const char *exe,
+		  const struct device_info *dev, const struct isolation_policy *tools, double timeout_s,
+		  char *log, size_t loglen)
+{
+	char arch[32], cc[1024], include[1100], common[1024];
+	enum failure_kind why = FAILURE_NONE;
+	snprintf(include, sizeof(include), "-I%s", kit_path(common, sizeof(common), "common"));
+	if (backend == BACKEND_CUDA) {
+		snprintf(arch, sizeof(arch), "-arch=sm_%d%d", dev->major, dev->minor);
+		char *argv[] = { (char *)nvcc_path(), NVCC_FLAGS(arch, include), (char *)submission, "-o",
+				 (char *)exe, NULL };
+		int rc = run_tool(argv, tools, timeout_s, "nvcc", &why, log, loglen);
+		return rc == 0 ? 0 : rc < 0 ? -1 : 1;
+	}
+	kit_path(cc, sizeof(cc), "build/emu/cuemu-cc");
+	char *argv[] = { cc, include, (char *)submission, "-o", (char *)exe, NULL };
+	int rc = run_tool(argv, tools, timeout_s, "cuemu-cc", &why, log, loglen);
+	return rc == 0 ? 0 : rc < 0 ? -1 : 1;
+}
+
 /* The lab's harness: the backend's harness_main.o and bench.o, the lab's entry adapter,
  * the student's object and the kit library; on CUDA, the launch log, which
  * sees every kernel launch on its way to the runtime (launch_log.h), and the

@@ -64,4 +64,12 @@ int build_compile_only(enum backend backend, const char *submission, const char 
 		       const struct device_info *dev, const struct isolation_policy *tools,
 		       double timeout_s, char *log, size_t loglen);
 
+/* The student's file built whole, with its own main(), into the program
+ * exe (./grade LAB --run): nvcc on a GPU, the emulator's cuemu-cc else.
+ * Returns 0, 1 when the file did not build (log: the compiler's words),
+ * -1 when the tools could not run. */
+int build_program(enum backend backend, const char *submission, const char *exe,
+		  const struct device_info *dev, const struct isolation_policy *tools, double timeout_s,
+		  char *log, size_t loglen);
+
 #endif
