@@ -1,5 +1,5 @@
 /*
- * ./grade LAB --run: the student's file built with its own main() and run
+ * ./grade LAB --run and --only: the student's file built with its own main() and run
  * in the sandbox, its output shown, nothing graded; a file without a main()
  * is told so.
  */
@@ -54,5 +54,23 @@ Test(run_program, a_file_without_main_is_told_so, .timeout = 300)
 	int rc = grade_run("lab3 --submission tests/fixtures/lab3/padded.cu --run --backend emu", &out);
 	cr_expect_eq(rc, 3, "%s", out);
 	cr_expect(strstr(out, "has no main()"), "%s", out);
+	free(out);
+}
+
+/* --only SHAPE: the correctness tests of that size alone, as cachelab's
+ * test-trans -M -N; a size of the wrong form is a usage error. */
+Test(run_program, only_one_size_is_checked, .timeout = 300)
+{
+	char *out;
+	need_emulator();
+	int rc = grade_run("lab3 --solution --only 31x33 --backend emu --plot none --no-analysis", &out);
+	cr_expect(rc == 0 || rc == 1, "graded (exit %d):\n%s", rc, out);
+	cr_expect(strstr(out, "correctness 31x33"), "%s", out);
+	cr_expect_null(strstr(out, "correctness 1x1 "), "no other size ran:\n%s", out);
+	cr_expect(strstr(out, "not the lab's grade"), "%s", out);
+	free(out);
+	rc = grade_run("lab3 --only 31 --backend emu", &out);
+	cr_expect_eq(rc, 2, "a transpose's size is ROWSxCOLS:\n%s", out);
+	cr_expect(strstr(out, "ROWSxCOLS"), "%s", out);
 	free(out);
 }

@@ -24,6 +24,8 @@ void options_usage(FILE *out)
 	      "  --json FILE         also write the machine-readable report (- for stdout)\n"
 	      "  --html FILE         write the HTML report there (default build/report/LAB.html)\n"
 	      "  --run               build the file with its own main() and run it (nothing graded)\n"
+	      "  --only SHAPE        the correctness tests at that size alone (1025, 31x33): a quick\n"
+	      "                      check while you work, not the lab's grade\n"
 	      "  --plot KIND         png (default, under build/charts/), svg, term, none\n"
 	      "  --rubric FILE       use another rubric than labs/LAB*/lab.ini\n"
 	      "  --calibrate         time the solution and the known-slow fixtures on this GPU\n"
@@ -79,7 +81,7 @@ static int parse_u64(const char *s, uint64_t *out)
 }
 
 enum { OPT_SOLUTION = 256, OPT_BACKEND, OPT_SEED, OPT_JSON, OPT_HTML, OPT_PLOT, OPT_RUBRIC, OPT_CALIBRATE,
-       OPT_BATCH, OPT_OUT, OPT_JOBS, OPT_SALT, OPT_LIST, OPT_BUILD_ONLY, OPT_RUN, OPT_NO_ISOLATION,
+       OPT_BATCH, OPT_OUT, OPT_JOBS, OPT_SALT, OPT_LIST, OPT_BUILD_ONLY, OPT_RUN, OPT_ONLY, OPT_NO_ISOLATION,
        OPT_NO_ANALYSIS, OPT_QUIET, OPT_SUBMISSION, OPT_CHART_FROM, OPT_DEVICE, OPT_VERSION, OPT_SLURM,
        OPT_PARTITION, OPT_GRES, OPT_TIME, OPT_ACCOUNT, OPT_MAX_TASKS, OPT_NO_WAIT, OPT_COLLECT,
        OPT_SLURM_TASK };
@@ -101,6 +103,7 @@ static const struct option long_options[] = {
 	{ "list", no_argument, NULL, OPT_LIST },
 	{ "build-only", no_argument, NULL, OPT_BUILD_ONLY },
 	{ "run", no_argument, NULL, OPT_RUN },
+	{ "only", required_argument, NULL, OPT_ONLY },
 	{ "no-isolation", no_argument, NULL, OPT_NO_ISOLATION },
 	{ "no-analysis", no_argument, NULL, OPT_NO_ANALYSIS },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
@@ -161,6 +164,7 @@ static int apply(int opt, const char *arg, struct options *o, char *err, size_t 
 	case OPT_LIST: o->list = 1; return 0;
 	case OPT_BUILD_ONLY: o->build_only = 1; return 0;
 	case OPT_RUN: o->run = 1; return 0;
+	case OPT_ONLY: o->only = arg; return 0;
 	case OPT_NO_ISOLATION: o->no_isolation = 1; return 0;
 	case OPT_NO_ANALYSIS: o->no_analysis = 1; return 0;
 	case OPT_QUIET: o->quiet = 1; return 0;

@@ -41,6 +41,7 @@ struct options {
 	int version;			/* --version */
 	int build_only;			/* --build-only (make labN) */
 	int run;			/* --run: build and run the file's own main() */
+	const char *only;		/* --only SHAPE: that correctness size alone */
 	int no_isolation;		/* --no-isolation */
 	int no_analysis;		/* --no-analysis */
 	int quiet;			/* --quiet: no report on stdout (with --json) */
