@@ -74,3 +74,18 @@ Test(run_program, only_one_size_is_checked, .timeout = 300)
 	cr_expect(strstr(out, "ROWSxCOLS"), "%s", out);
 	free(out);
 }
+
+/* A student's printf, in the entry point or a kernel, is shown under the
+ * test it printed in, in the report and in the JSON. */
+Test(run_program, what_the_program_printed_is_shown, .timeout = 300)
+{
+	char *out;
+	need_emulator();
+	int rc = grade_run("lab3 --submission tests/fixtures/lab3/printf_kernel.cu --backend emu --plot none "
+			   "--no-analysis --only 31x33", &out);
+	cr_expect(rc == 0 || rc == 1, "graded (exit %d):\n%s", rc, out);
+	cr_expect(strstr(out, "Your program printed"), "%s", out);
+	cr_expect(strstr(out, "transpose(31, 33)"), "the entry point's printf:\n%s", out);
+	cr_expect(strstr(out, "kernel says hello"), "the kernel's printf:\n%s", out);
+	free(out);
+}

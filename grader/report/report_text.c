@@ -192,11 +192,10 @@ static void put_test(FILE *out, const struct test_result *t, int namew, int colo
 	put_points(out, report_points(t->points, p, sizeof(p)), t->max_points);
 	fputc('\n', out);
 
-	/* Failures say why; a passed test speaks only when it measured something
-	 * (the bandwidth a student reached is worth seeing at full marks too). */
-	int show = t->status != TEST_PASSED || t->group == GROUP_PERFORMANCE ||
-		   t->group == GROUP_ANALYSIS;
-	if (show && t->message[0]) {
+	/* Failures say why; a passed test speaks only when it has something to
+	 * say: what it measured (the bandwidth a student reached is worth seeing
+	 * at full marks too), or what the student's program printed. */
+	if (t->message[0]) {
 		char msg[TEST_MESSAGE_LEN];
 		size_t n = strlen(t->message);
 		memcpy(msg, t->message, n + 1);

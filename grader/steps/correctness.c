@@ -294,6 +294,7 @@ static int run_alone(const struct run_context *ctx, const struct reference_times
 	int ok = correctness_judge(ctx->lab, shape, seed, &rep, &f, msg, sizeof(msg));
 	if (ok) {
 		test_pass(t, "%s", "");
+		harness_append_printed(&rep, t->message, sizeof(t->message));
 	} else {
 		explain_stop(ctx, times, &rep, w ? &w->watch : NULL, i, msg, sizeof(msg));
 		test_fail(t, "%s", msg);
@@ -337,6 +338,9 @@ static int run_shared(const struct run_context *ctx, const struct reference_time
 		test_pass(tests[settled], "%s", "");
 		settled++;
 	}
+	/* What the program printed, once: under the first size it ran. */
+	if (started && settled > 0)
+		harness_append_printed(&whole, tests[0]->message, sizeof(tests[0]->message));
 	for (int i = 0; i < n; i++)
 		expected_free(&job.e[i]);
 	for (int i = 0; i < began; i++)

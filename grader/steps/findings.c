@@ -108,18 +108,18 @@ const char *findings_unrepresentative(json_t *metrics, char *buf, size_t len)
 	json_t *launch;
 	json_array_foreach(json_object_get(metrics, "launches"), i, launch) {
 		json_t *s = json_object_get(launch, "sampling");
-		if (!s || !json_is_false(json_object_get(s, "same_call_sites")))
+		json_t *untraced = json_array_get(json_object_get(s, "untraced_only_lines"), 0);
+		json_t *traced = json_array_get(json_object_get(s, "traced_only_lines"), 0);
+		/* Code that only some untraced blocks run is an honest kernel's
+		 * edge (a partial tile, a tail): what betrays a switch is both
+		 * sides running code the other never ran. */
+		if (!json_is_false(json_object_get(s, "same_call_sites")) || !untraced || !traced)
 			continue;
-		json_t *only = json_array_get(json_object_get(s, "untraced_only_lines"), 0);
-		const char *where = "blocks the emulator did not trace";
-		if (!only) {
-			only = json_array_get(json_object_get(s, "traced_only_lines"), 0);
-			where = "the blocks the emulator traced";
-		}
 		const char *kernel = json_string_value(json_object_get(launch, "kernel"));
-		snprintf(buf, len, "in kernel %s, line %lld ran only in %s, so the traced blocks do not "
-			 "stand for the others", kernel ? kernel : "?",
-			 (long long)json_integer_value(json_object_get(only, "line")), where);
+		snprintf(buf, len, "in kernel %s, line %lld ran only in the blocks the emulator traced and "
+			 "line %lld only in the others, so the traced blocks do not stand for the others",
+			 kernel ? kernel : "?", (long long)json_integer_value(json_object_get(traced, "line")),
+			 (long long)json_integer_value(json_object_get(untraced, "line")));
 		return buf;
 	}
 	return NULL;

@@ -22,10 +22,12 @@ long long findings_describe(json_t *metrics, char *buf, size_t len);
  * pass on one machine and fail on another. */
 void findings_explain_correctness(struct grade *g);
 
-/* Why the traced blocks of metrics do not stand for the others ("in kernel
- * k, line 42 ran only in blocks the emulator did not trace"), in buf, or
- * NULL when they do: a file that behaves one way where it is watched and
- * another where it is not is not believed. */
+/* Why the traced blocks of metrics do not stand for the others, in buf, or
+ * NULL when they do: some line ran only in the traced blocks and another
+ * only in the untraced ones ("in kernel k, line 43 ran only in the blocks
+ * the emulator traced and line 50 only in the others"). A file that behaves
+ * one way where it is watched and another where it is not is not believed;
+ * an honest kernel's edge code, run by some untraced blocks alone, is. */
 const char *findings_unrepresentative(json_t *metrics, char *buf, size_t len);
 
 #endif

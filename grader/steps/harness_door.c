@@ -367,6 +367,16 @@ void harness_report_free(struct harness_report *rep)
 
 /* The program's last lines; without the emulator's own "cuemu: " line when
  * the message already says it (stopped). */
+static void append_output(const struct harness_report *rep, int stopped, char *buf, size_t len);
+
+void harness_append_printed(const struct harness_report *rep, char *buf, size_t len)
+{
+	int empty = buf[0] == '\0';
+	append_output(rep, 0, buf, len);
+	if (empty && buf[0] == '\n')	/* alone in the message: no blank line first */
+		memmove(buf, buf + 1, strlen(buf));
+}
+
 static void append_output(const struct harness_report *rep, int stopped, char *buf, size_t len)
 {
 	char tail[4096] = "";

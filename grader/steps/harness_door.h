@@ -93,6 +93,11 @@ int harness_occupancy(const struct run_context *ctx, const char *path, int n,
 
 void harness_report_free(struct harness_report *rep);
 
+/* Appends to buf what rep's program printed (its last lines, capped), after
+ * "Your program printed (last lines):"; nothing when it printed nothing. A
+ * student's printf in a kernel or the entry point is shown this way. */
+void harness_append_printed(const struct harness_report *rep, char *buf, size_t len);
+
 /* Whether the run was stopped for taking too long: at the grader's time
  * limit, or by the emulator's kernel watchdog (MSG_STOPPED "kernel_timeout"). */
 int harness_hung(const struct harness_report *rep);
