@@ -12,6 +12,7 @@
 #include "grade_runner.h"
 #include "steps/grade_run.h"
 #include "sys/kit_paths.h"
+#include "test_support.h"
 
 /* 1 when the file's expect-emu line names a check that fails. */
 static int expects_failure(const char *file)
@@ -63,6 +64,19 @@ static void expect_prediction(const struct e2e_case *c, const struct graded *g)
 				 json_number_value(json_object_get(m, "predicted_percent_of_copy")), g->output);
 }
 
+/* 1 when the kit-relative file includes the toolkit's occupancy header. */
+static int file_includes_toolkit_calculator(const char *file)
+{
+	char path[1024], line[1024];
+	int found = 0;
+	FILE *f = fopen(kit_path(path, sizeof(path), file), "r");
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, "#include") && strstr(line, "cuda_occupancy.h");
+	if (f)
+		fclose(f);
+	return found;
+}
+
 ParameterizedTestParameters(e2e_emu, grade)
 {
 	size_t n;
@@ -74,6 +88,9 @@ ParameterizedTest(struct e2e_case *c, e2e_emu, grade, .timeout = 600)
 {
 	if (!have_emulator())
 		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
+	if (c->file[0] && file_includes_toolkit_calculator(c->file) && !toolkit_header_present("cuda_occupancy.h"))
+		cr_skip_test("%s includes the CUDA toolkit's cuda_occupancy.h, which is not installed here",
+			     c->file);
 	struct graded g;
 	cr_assert_eq(run_grade(c->lab, c->file[0] ? c->file : NULL, "emu", NULL, &g), 0);
 	cr_assert_not_null(g.report, "%s %s: no JSON report (exit %d)\n%s", c->lab, c->file,

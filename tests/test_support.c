@@ -166,3 +166,37 @@ int integrity_of_c(const char *source, enum backend backend, struct grade *g)
 	remove_tree(dir);
 	return ok;
 }
+
+int toolkit_header_present(const char *name)
+{
+	char path[2048];
+	const char *home = getenv("CUDA_HOME");
+	const char *dirs[] = { home && *home ? home : "/usr/local/cuda", "/usr/local/cuda" };
+	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+		snprintf(path, sizeof path, "%s/include/%s", dirs[i], name);
+		if (access(path, R_OK) == 0)
+			return 1;
+	}
+	const char *sys[] = { "/usr/local/include", "/usr/include" };
+	for (size_t i = 0; i < sizeof sys / sizeof sys[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", sys[i], name);
+		if (access(path, R_OK) == 0)
+			return 1;
+	}
+	FILE *p = popen("command -v nvcc 2>/dev/null", "r");
+	char nvcc[1024] = "";
+	if (p) {
+		if (!fgets(nvcc, sizeof nvcc, p))
+			nvcc[0] = '\0';
+		pclose(p);
+	}
+	nvcc[strcspn(nvcc, "\n")] = '\0';
+	char *slash = strrchr(nvcc, '/');
+	if (slash) {
+		*slash = '\0';
+		snprintf(path, sizeof path, "%s/../include/%s", nvcc, name);
+		if (access(path, R_OK) == 0)
+			return 1;
+	}
+	return 0;
+}

@@ -55,4 +55,11 @@ void lab3_fast_rubric(const char *path, int correctness_s, int analysis_s);
  * rubric on backend, into g (grade_init'ed for lab 3); its result. */
 int integrity_of_c(const char *source, enum backend backend, struct grade *g);
 
+/* 1 when the CUDA toolkit's header name (a header-only one, such as
+ * cuda_occupancy.h) is where the emulator's compiler looks for it: under
+ * CUDA_HOME or /usr/local/cuda, beside the nvcc on PATH, or in the system's
+ * include folders. Tests of files that include it say why they skip where
+ * it is not (a machine without the toolkit). */
+int toolkit_header_present(const char *name);
+
 #endif

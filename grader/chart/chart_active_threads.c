@@ -216,8 +216,6 @@ int chart_active_threads(const struct grade *g, enum plot_kind kind, const char 
 
 	if (g && g->analysis && (n = measured_lines(g->analysis, w)) == 0)
 		n = measured_intervals(g->analysis, w);
-	if (plot_skipped(kind, msg, msglen))
-		return CHART_NONE_DRAWN;
 	/* A grade's chart shows its own kernel; the handouts' figures alone
 	 * are no chart of it. */
 	if (g && n == 0) {
@@ -225,6 +223,8 @@ int chart_active_threads(const struct grade *g, enum plot_kind kind, const char 
 			 "your kernel (its analysis runs on the emulator backend, for a kernel that ran)");
 		return 1;
 	}
+	if (plot_skipped(kind, msg, msglen))
+		return CHART_NONE_DRAWN;
 	chart_path(path, sizeof(path), out_dir, g, "scan", "active-threads", kind);
 	if (plot_begin(&p, kind, "active threads", path, 1000, n ? 550 : 750, n ? 1 : 2, msg,
 		       msglen) != 0)

@@ -25,8 +25,6 @@ int chart_bandwidth(const struct grade *g, enum plot_kind kind, const char *out_
 	char path[PATH_MAX], label[64];
 	struct plot p;
 
-	if (plot_skipped(kind, msg, msglen))
-		return CHART_NONE_DRAWN;
 	for (int i = 0; i < g->n_bench && i < GRADE_MAX_BENCH; i++) {
 		const struct bench_point *b = &g->bench[i];
 		if (shape_elements(&b->shape) == 0)
@@ -41,6 +39,9 @@ int chart_bandwidth(const struct grade *g, enum plot_kind kind, const char *out_
 				      "(that needs a GPU)");
 		return 1;
 	}
+	/* Something to draw, and nothing can draw it: said once (chart.h). */
+	if (plot_skipped(kind, msg, msglen))
+		return CHART_NONE_DRAWN;
 	qsort(rows, n, sizeof(rows[0]), by_elements);
 
 	chart_path(path, sizeof(path), out_dir, g, "chart", "bandwidth", kind);

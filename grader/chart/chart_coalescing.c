@@ -122,13 +122,13 @@ int chart_coalescing(const struct grade *g, enum plot_kind kind, const char *out
 	struct plot p;
 	int ideal_sector[WARP];
 
-	if (plot_skipped(kind, msg, msglen))
-		return CHART_NONE_DRAWN;
 	if (!g->analysis || !worst_request(g->analysis, &r)) {
 		snprintf(msg, msglen, "coalescing chart skipped: the emulator recorded no "
 				      "example request");
 		return 1;
 	}
+	if (plot_skipped(kind, msg, msglen))
+		return CHART_NONE_DRAWN;
 	/* The ideal: the same active lanes reading consecutive words from an
 	 * aligned start, 32 / (32 / bytes) = bytes sectors for a full warp. */
 	int ideal = (r.n_active * r.bytes + 31) / 32;

@@ -18,13 +18,13 @@ int chart_occupancy(const struct grade *g, enum plot_kind kind, const char *out_
 	struct plot p;
 	size_t i;
 
-	if (plot_skipped(kind, msg, msglen))
-		return CHART_NONE_DRAWN;
 	if (json_array_size(sweep) == 0) {
 		snprintf(msg, msglen, "occupancy chart skipped: no sweep was measured (that needs a GPU "
 				      "and a correct kernel)");
 		return 1;
 	}
+	if (plot_skipped(kind, msg, msglen))
+		return CHART_NONE_DRAWN;
 	chart_path(path, sizeof(path), out_dir, g, "chart", "occupancy", kind);
 	if (plot_begin(&p, kind, "occupancy", path, 1000, 600, 1, msg, msglen) != 0)
 		return -1;
