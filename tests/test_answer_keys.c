@@ -89,7 +89,7 @@ static void grade_key(const char *id, double expect_min)
 }
 
 Test(answer_keys, lab1_full_marks, .timeout = 300) { grade_key("lab1", 100); }
-Test(answer_keys, lab2_correct_and_work_efficient, .timeout = 300) { grade_key("lab2", 60); }
+Test(answer_keys, lab2_full_marks, .timeout = 300) { grade_key("lab2", 100); }
 Test(answer_keys, lab3_full_marks, .timeout = 300) { grade_key("lab3", 100); }
 Test(answer_keys, lab4_full_marks, .timeout = 300) { grade_key("lab4", 100); }
 

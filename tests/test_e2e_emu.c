@@ -177,24 +177,6 @@ Test(e2e_emu, prediction_of_blocks_that_wait_for_each_other, .timeout = 300)
 	graded_free(&g);
 }
 
-/* A kernel that leaves most of the data untouched (one block where the data
- * needs a thousand) would be predicted far above the copy ceiling. The
- * prediction's traced runs are correctness runs, judged: this one's wrong
- * result predicts nothing, and the report says why. */
-Test(e2e_emu, prediction_above_copy_is_refused, .timeout = 300)
-{
-	if (!have_emulator())
-		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
-	struct graded g;
-	cr_assert_eq(run_grade("lab1", "tests/fixtures/lab1/one_block.cu", "emu", NULL, &g), 0);
-	cr_assert_not_null(g.report, "%s", g.output);
-	json_t *m = json_object_get(g.report, "metrics");
-	const char *err = json_string_value(json_object_get(m, "prediction_error"));
-	cr_expect_null(json_object_get(m, "predicted_percent_of_copy"), "%s", g.output);
-	cr_expect(err && strstr(err, "wrong result"), "%s", g.output);
-	graded_free(&g);
-}
-
 /* Every report says where the grade's time went: each step that ran, in the
  * step table's order, its wall seconds. */
 Test(e2e_emu, report_has_step_seconds, .timeout = 300)

@@ -14,6 +14,7 @@
 #include "model/gpu.h"
 #include "model/model.h"
 #include "model/model_input.h"
+#include "model/model_explain.h"
 #include "model/model_scale.h"
 #include "sys/kit_paths.h"
 
@@ -355,4 +356,25 @@ Test(model_scale, grids_that_follow_the_data_grow_others_work_more)
 	cr_assert_float_eq(big[1].load_requests, 100 * 256, 1e-9);
 	cr_assert_float_eq(big[1].load_runs, 10 * 256, 1e-9);
 	cr_assert_float_eq(big[1].intervals, 4 + 8 * 256, 1e-9);
+}
+
+/* The words of a shared-memory bound follow its figures: conflicts are
+ * named only where requests need more than one wavefront. */
+Test(model_explain, shared_bound_names_conflicts_only_where_there_are_some)
+{
+	struct model_launch l;
+	memset(&l, 0, sizeof l);
+	struct model_prediction p;
+	memset(&p, 0, sizeof p);
+	p.bound = BOUND_SHARED;
+	p.launches = 1;
+	char words[512];
+	l.shared_requests = 100;
+	l.shared_wavefronts = 100;
+	model_explain(&p, &l, words, sizeof words);
+	cr_expect(!strstr(words, "conflicts)"), "conflict-free requests blamed on conflicts: %s", words);
+	cr_expect(strstr(words, "conflict-free"), "%s", words);
+	l.shared_wavefronts = 450;
+	model_explain(&p, &l, words, sizeof words);
+	cr_expect(strstr(words, "4.50 wavefronts") && strstr(words, "bank conflicts"), "%s", words);
 }

@@ -22,12 +22,20 @@ void model_explain(const struct model_prediction *p, const struct model_launch *
 		snprintf(buf, len, "loads touch %.0f cache lines per request where a coalesced load touches "
 			 "one%s", w->load_requests > 0 ? w->load_lines / w->load_requests : 0, where);
 		break;
-	case BOUND_SHARED:
-		snprintf(buf, len, "shared-memory requests need %.1f wavefronts each on average where a "
-			 "conflict-free one needs 1 (bank conflicts): they take longer than the DRAM "
-			 "traffic%s",
-			 w->shared_requests > 0 ? w->shared_wavefronts / w->shared_requests : 0, where);
+	case BOUND_SHARED: {
+		double per_request = w->shared_requests > 0 ? w->shared_wavefronts / w->shared_requests : 0;
+		/* Conflict-free requests can still outnumber what DRAM costs: then
+		 * the count of requests, not their conflicts, is what to cut. */
+		if (per_request > 1.05)
+			snprintf(buf, len, "shared-memory requests need %.2f wavefronts each on average where "
+				 "a conflict-free one needs 1 (bank conflicts): they take longer than the DRAM "
+				 "traffic%s", per_request, where);
+		else
+			snprintf(buf, len, "shared-memory requests (conflict-free, %.0f of them) take longer "
+				 "than the DRAM traffic: fewer shared accesses per element, not fewer conflicts, "
+				 "would help%s", w->shared_requests, where);
 		break;
+	}
 	case BOUND_BLOCKS:
 		snprintf(buf, len, "%.0f blocks of %.0f threads: starting them takes longer than their work%s",
 			 w->grid_blocks, w->block_threads, where);

@@ -36,6 +36,16 @@ static const char *write_source(const char *name, const char *text)
 	return path;
 }
 
+/* Builds src with cuemu-cc and flags into a program and runs it; returns
+ * the status and what it printed (malloc'd, in *out). */
+static int build_and_run(const char *flags, const char *src, char **out)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "%s/cuemu-cc %s %s -o %s.exe && %s.exe", CUEMU_BUILD_DIR, flags, src, src,
+		 src);
+	return run_command(cmd, out);
+}
+
 /* 1 if s holds word, case aside. */
 static int has_word_nocase(const char *s, const char *word)
 {
@@ -118,7 +128,7 @@ Test(nvcc_compat, toolkit_headers_do_not_clash_with_the_emulators)
  * of the code that calls it. */
 Test(nvcc_compat, cuda_arch_is_defined_in_device_code_only)
 {
-	char cmd[2048], *out;
+	char *out;
 	const char *src = write_source("arch.cu",
 		"#include <cstdio>\n"
 		"__host__ __device__ int w()\n{\n#ifdef __CUDA_ARCH__\n\treturn 1;\n#else\n\treturn 0;\n#endif\n}\n"
@@ -127,13 +137,10 @@ Test(nvcc_compat, cuda_arch_is_defined_in_device_code_only)
 		"int main()\n{\n\tint *d, h[2] = { 0, 0 };\n\tcudaMalloc(&d, sizeof h);\n\tk<<<1, 1>>>(d);\n"
 		"\tcudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n"
 		"\tprintf(\"arch %d kernel %d host %d\\n\", h[0], h[1], w());\n\treturn 0;\n}\n");
-	snprintf(cmd, sizeof cmd, "%s/cuemu-cc %s -o %s.exe && %s.exe", CUEMU_BUILD_DIR, src, src, src);
-	cr_assert_eq(run_command(cmd, &out), 0, "%s", out);
+	cr_assert_eq(build_and_run("", src, &out), 0, "%s", out);
 	cr_expect(strstr(out, "arch 900 kernel 1 host 0") != NULL, "%s", out);
 	free(out);
-	snprintf(cmd, sizeof cmd, "%s/cuemu-cc -arch=sm_80 %s -o %s.exe && %s.exe", CUEMU_BUILD_DIR, src,
-		 src, src);
-	cr_assert_eq(run_command(cmd, &out), 0, "%s", out);
+	cr_assert_eq(build_and_run("-arch=sm_80", src, &out), 0, "%s", out);
 	cr_expect(strstr(out, "arch 800 kernel 1 host 0") != NULL, "%s", out);
 	free(out);
 }
@@ -143,7 +150,7 @@ Test(nvcc_compat, cuda_arch_is_defined_in_device_code_only)
  * st.global.cs is traced with the sectors of its plain C++ form. */
 Test(nvcc_compat, inline_ptx_accesses_are_traced_like_plain_ones)
 {
-	char cmd[4096], *out;
+	char *out;
 	const char *src = write_source("ptx.cu",
 		"#include <cstdio>\n#include <cstring>\n#include <cstdlib>\n#include <cuemu.h>\n"
 		"__global__ void plain(const float *in, float *out)\n{\n"
@@ -163,8 +170,7 @@ Test(nvcc_compat, inline_ptx_accesses_are_traced_like_plain_ones)
 		"\t\tcudaMemcpy(h, out, 4096, cudaMemcpyDeviceToHost);\n"
 		"\t\tprintf(\"%s %ld %ld %g\\n\", v ? \"ptx\" : \"plain\", total(\"\\\"global_load_sectors\\\"\"),\n"
 		"\t\t       total(\"\\\"global_store_sectors\\\"\"), h[33]);\n\t}\n\treturn 0;\n}\n");
-	snprintf(cmd, sizeof cmd, "%s/cuemu-cc %s -o %s.exe && %s.exe", CUEMU_BUILD_DIR, src, src, src);
-	cr_assert_eq(run_command(cmd, &out), 0, "%s", out);
+	cr_assert_eq(build_and_run("", src, &out), 0, "%s", out);
 	long pl, ps, xl, xs;
 	double pv, xv;
 	const char *p = strstr(out, "plain "), *x = strstr(out, "ptx ");
@@ -236,7 +242,7 @@ Test(nvcc_compat, the_version_macros_are_the_installed_nvccs)
  * as written. */
 Test(nvcc_compat, launches_through_variables_are_named_after_their_kernel)
 {
-	char cmd[2048], *out;
+	char *out;
 	const char *src = write_source("names.cu",
 		"#include <cstdio>\n#include <cstring>\n#include <cuemu.h>\n"
 		"namespace ns { __global__ void inner(int *p) { p[0] = 1; } }\n"
@@ -248,8 +254,7 @@ Test(nvcc_compat, launches_through_variables_are_named_after_their_kernel)
 		"\tcudaDeviceSynchronize();\n\tchar *j = cuemu_metrics_json();\n"
 		"\tfor (char *p = strstr(j, \"\\\"kernel\\\":\\\"\"); p; p = strstr(p + 1, \"\\\"kernel\\\":\\\"\"))\n"
 		"\t\tprintf(\"[%.*s]\", (int)strcspn(p + 10, \"\\\"\"), p + 10);\n\tprintf(\"\\n\");\n\treturn 0;\n}\n");
-	snprintf(cmd, sizeof cmd, "%s/cuemu-cc %s -o %s.exe && %s.exe", CUEMU_BUILD_DIR, src, src, src);
-	cr_assert_eq(run_command(cmd, &out), 0, "%s", out);
+	cr_assert_eq(build_and_run("", src, &out), 0, "%s", out);
 	cr_expect(strstr(out, "[kt][ns::inner][ns::inner][deduced]") != NULL, "%s", out);
 	free(out);
 }
