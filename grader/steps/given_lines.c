@@ -134,10 +134,10 @@ int given_lines_match(const char *skeleton, const char *student, struct given_li
 	for (long i = s.n, j = k.n; i > 0 && j > 0;) {
 		if (s.text[i - 1][0] && strcmp(s.text[i - 1], k.text[j - 1]) == 0)
 			gl->given[--i] = 1, j--;
-		else if (len[(i - 1) * w + j] >= len[i * w + j - 1])
-			i--;
+		else if (len[i * w + j - 1] >= len[(i - 1) * w + j])
+			j--;	/* on a tie, the student's line stays to pair further up */
 		else
-			j--;
+			i--;
 	}
 	rc = 0;
 out:
