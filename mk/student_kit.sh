@@ -10,6 +10,7 @@
 #   handouts/instructors.md      grading a class, the sandbox's limits
 #   .ci/                         the kit's own CI
 #   lab 4's answers in plain text (the calculator's source; the tables are hashed)
+# with a copy of each skeleton under grader/labs/skeletons/ (see below)
 # and without history (an archive has no .git). In the copy's markdown, a
 # link to a file the copy leaves out becomes its text, marked as such, so
 # that every link left resolves. Usage: student_kit.sh OUT
@@ -41,6 +42,13 @@ find "$tmp/cuda-lab-kit" -name '*.md' -exec perl -0777 -i -pe '
 		}ge;
 	}
 	$_ = join "", @parts;' {} +
+# The skeletons as shipped, where the grader finds them once the student
+# has edited labs/ (grader/steps/given_lines.h): what the skeleton gave is
+# not blamed on the student. A copy of labs/, made here, never committed.
+for f in "$tmp"/cuda-lab-kit/labs/*/*.cu; do
+	d=$tmp/cuda-lab-kit/grader/labs/skeletons/$(basename "$(dirname "$f")")
+	mkdir -p "$d" && cp "$f" "$d/" || exit 1
+done
 # Lab 4's answers: the calculator's source (it asks the toolkit's
 # cuda_occupancy.h) is left out, and the stored tables are hashed
 # (grader/steps/occupancy_digest.h): the copy checks a calculator without

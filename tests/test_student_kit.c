@@ -100,7 +100,13 @@ Test(student_kit, holds_no_answers_and_nothing_scores_full_marks, .init = setup,
 		snprintf(path, sizeof(path), "%s/%s", copy, f);
 		size_t len = strlen(f);
 		const struct lab *lab = len > 3 && strcmp(f + len - 3, ".cu") == 0 ? defines_entry(path) : NULL;
-		if (!lab || !have_emulator())
+		if (lab && strncmp(f, "labs/", 5) == 0) {
+			/* The pristine copy the grader pairs the student's lines with. */
+			char cmd[3 * PATH_MAX];
+			snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s/grader/labs/skeletons/%s'", path, copy, f + 5);
+			cr_expect_eq(system(cmd), 0, "the copy keeps no pristine skeleton of %s", f);
+		}
+		if (!lab || !have_emulator() || strncmp(f, "grader/labs/skeletons/", 22) == 0)
 			continue;
 		struct graded g;
 		cr_assert_eq(run_grade(lab->id, path, "emu", NULL, &g), 0);

@@ -20,6 +20,7 @@ struct request {
 	unsigned long long sector[WARP];	/* distinct sectors, ascending */
 	int n_sectors;
 	int lane_sector[WARP];		/* index into sector[] of each active lane */
+	int given;			/* on a line the skeleton gave (steps/given_lines.h) */
 };
 
 static int cmp_ull(const void *a, const void *b)
@@ -39,6 +40,7 @@ static int read_request(const json_t *e, struct request *r)
 	memset(r, 0, sizeof(*r));
 	snprintf(r->where, sizeof(r->where), "%s:%lld %s", file ? file : "?",
 		 (long long)json_integer_value(json_object_get(e, "line")), kind ? kind : "access");
+	r->given = json_is_true(json_object_get(e, "given"));
 	r->bytes = (int)analysis_number(json_object_get(e, "bytes"), 0, 16);
 	if (r->bytes == 0)
 		r->bytes = 4;
@@ -66,7 +68,9 @@ static int read_request(const json_t *e, struct request *r)
 	return 0;
 }
 
-/* The example request touching the most sectors (the first of equals). */
+/* The example request touching the most sectors (the first of equals) on
+ * the student's own lines; only where there is none, the worst on lines the
+ * skeleton gave, which the chart then draws apart. */
 static int worst_request(const json_t *analysis, struct request *worst)
 {
 	json_t *launch, *e;
@@ -76,7 +80,9 @@ static int worst_request(const json_t *analysis, struct request *worst)
 
 	json_array_foreach(json_object_get(analysis, "launches"), i, launch) {
 		json_array_foreach(json_object_get(launch, "example_requests"), j, e) {
-			if (read_request(e, &r) == 0 && (!found || r.n_sectors > worst->n_sectors)) {
+			if (read_request(e, &r) == 0 &&
+			    (!found || (worst->given && !r.given) ||
+			     (r.given == worst->given && r.n_sectors > worst->n_sectors))) {
 				*worst = r;
 				found = 1;
 			}
@@ -88,8 +94,11 @@ static int worst_request(const json_t *analysis, struct request *worst)
 /* One row of the diagram: lanes at y = 1, sectors as boxes at y = 0 in
  * address order, an arrow from each active lane into its sector. */
 static void warp_panel(FILE *s, const char *title, const int *active, const int *lane_sector,
-		       int n_sectors, const char *sector_note)
+		       int n_sectors, const char *sector_note, int greyed)
 {
+	const char *sector_colour = greyed ? "#bbbbbb" : "#1f77b4";
+	const char *lane_colour = greyed ? "#999999" : "#d62728";
+
 	double w = (double)WARP / n_sectors;
 
 	fputs("$sec << EOD\n", s);
@@ -108,10 +117,10 @@ static void warp_panel(FILE *s, const char *title, const int *active, const int 
 	gp_str(s, title);
 	fputs("\nset xlabel ", s);
 	gp_str(s, sector_note);
-	fputs("\nplot $sec with boxxyerror fs solid 0.35 lc rgb '#1f77b4' notitle, "
-	      "$arrow with vectors head filled size 0.25,20 lc rgb '#555555' notitle, "
-	      "$lane using 1:2:($3 != 0 ? 7 : 6) with points pt variable ps 1.1 lc rgb '#d62728' "
-	      "notitle\n", s);
+	fprintf(s, "\nplot $sec with boxxyerror fs solid 0.35 lc rgb '%s' notitle, "
+		"$arrow with vectors head filled size 0.25,20 lc rgb '#555555' notitle, "
+		"$lane using 1:2:($3 != 0 ? 7 : 6) with points pt variable ps 1.1 lc rgb '%s' "
+		"notitle\n", sector_colour, lane_colour);
 }
 
 int chart_coalescing(const struct grade *g, enum plot_kind kind, const char *out_dir, char *msg,
@@ -146,11 +155,15 @@ int chart_coalescing(const struct grade *g, enum plot_kind kind, const char *out
 	FILE *s = p.s;
 	fputs("set multiplot layout ", s);
 	fputs(coalesced ? "1,1 title " : "2,1 title ", s);
+	/* A request on a line the skeleton gave is not the student's doing:
+	 * said in the title and greyed. */
+	const char *whose = r.given ? ", given by the skeleton, not yours" : "";
 	if (coalesced)
-		gp_strf(s, "%s: %d sector%s for one warp: already coalesced (the worst request of "
-			"your kernel)", r.where, r.n_sectors, r.n_sectors == 1 ? "" : "s");
+		gp_strf(s, "%s%s: %d sector%s for one warp: already coalesced (the worst request of "
+			"%s)", r.where, whose, r.n_sectors, r.n_sectors == 1 ? "" : "s",
+			r.given ? "the skeleton's given lines" : "your kernel");
 	else
-		gp_strf(s, "%s: %d sector%s for one warp (ideal: %d)", r.where, r.n_sectors,
+		gp_strf(s, "%s%s: %d sector%s for one warp (ideal: %d)", r.where, whose, r.n_sectors,
 			r.n_sectors == 1 ? "" : "s", ideal);
 	fputs("\nset xrange [-1:32]\nset yrange [-0.35:1.3]\nset xtics ('lane 0' 0, 8, 16, 24, "
 	      "'lane 31' 31)\nset ytics ('32-byte sectors' 0, 'lanes' 1)\nunset key\n"
@@ -165,9 +178,9 @@ int chart_coalescing(const struct grade *g, enum plot_kind kind, const char *out
 					     "the last", stride);
 	else
 		snprintf(note, sizeof(note), "sectors in address order");
-	snprintf(title, sizeof(title), "your kernel: %d lanes, %d-byte words, %d sectors",
-		 r.n_active, r.bytes, r.n_sectors);
-	warp_panel(s, title, r.active, r.lane_sector, r.n_sectors, note);
+	snprintf(title, sizeof(title), "%s: %d lanes, %d-byte words, %d sectors",
+		 r.given ? "given by the skeleton" : "your kernel", r.n_active, r.bytes, r.n_sectors);
+	warp_panel(s, title, r.active, r.lane_sector, r.n_sectors, note, r.given);
 	if (!coalesced) {
 		snprintf(title, sizeof(title),
 			 "coalesced: consecutive lanes, consecutive words, %d sectors",
@@ -176,7 +189,7 @@ int chart_coalescing(const struct grade *g, enum plot_kind kind, const char *out
 		for (int l = 0; l < WARP; l++)
 			all[l] = 1;
 		warp_panel(s, title, all, ideal_sector, (WARP * r.bytes + 31) / 32,
-			   "each sector holds 32 bytes: one request, as few sectors as the bytes need");
+			   "each sector holds 32 bytes: one request, as few sectors as the bytes need", 0);
 	}
 	fputs("unset multiplot\n", s);
 	return plot_end(&p, msg, msglen);

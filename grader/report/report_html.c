@@ -26,8 +26,10 @@ static const char style[] =
 	".src{font-family:ui-monospace,monospace;font-size:.85em;width:100%}"
 	".src td{padding:0 .5em}.src .n{color:#888;text-align:right;user-select:none}"
 	".src pre{margin:0;white-space:pre-wrap;tab-size:4}.src tr.finding{background:#fde7e4}"
-	".src tr.figure{background:#eef4fb}.note{font-family:system-ui,sans-serif;font-size:.85em;"
+	".src tr.figure{background:#eef4fb}.src tr.given{background:#f2f2f2;color:#777}"
+	".note{font-family:system-ui,sans-serif;font-size:.85em;"
 	"color:#444;padding:.1em 0 .3em 0}.note.finding{color:#b3261e;font-weight:600}"
+	".note.given{color:#777;font-weight:400}"
 	".charts img{max-width:100%;border:1px solid #ddd;margin:.5em 0}";
 
 static const char *status_class(enum test_status s)
@@ -148,19 +150,25 @@ static void put_charts(FILE *f, const char *const *svgs, int n)
 
 static void put_line(FILE *f, int n, const char *text, const struct line_notes *notes, int *k)
 {
-	int first = *k, finding = 0;
+	int first = *k, finding = 0, given = 0;
 
 	while (*k < notes->n && notes->v[*k].line < n)
 		(*k)++;
 	first = *k;
-	while (*k < notes->n && notes->v[*k].line == n)
+	while (*k < notes->n && notes->v[*k].line == n) {
+		given |= notes->v[*k].given;
 		finding |= notes->v[(*k)++].kind == NOTE_FINDING;
+	}
+	/* A line the skeleton gave is greyed: what was measured there is not
+	 * the student's doing. */
 	fprintf(f, "<tr id=\"L%d\"%s><td class=\"n\">%d</td><td><pre>", n,
-		first == *k ? "" : finding ? " class=\"finding\"" : " class=\"figure\"", n);
+		first == *k ? "" : given ? " class=\"given\"" : finding ? " class=\"finding\"" :
+		" class=\"figure\"", n);
 	html_escape(f, text);
 	fputs("</pre>", f);
 	for (int i = first; i < *k; i++) {
-		fprintf(f, "<div class=\"note%s\">", notes->v[i].kind == NOTE_FINDING ? " finding" : "");
+		fprintf(f, "<div class=\"note%s%s\">", notes->v[i].kind == NOTE_FINDING ? " finding" : "",
+			notes->v[i].given ? " given" : "");
 		html_escape(f, notes->v[i].text);
 		fputs("</div>", f);
 	}

@@ -31,10 +31,13 @@ void html_escape(FILE *f, const char *s)
 	free(clean);
 }
 
-static int add(struct line_notes *notes, int line, enum note_kind kind, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+static int add(struct line_notes *notes, json_t *where, int line, enum note_kind kind,
+	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-static int add(struct line_notes *notes, int line, enum note_kind kind, const char *fmt, ...)
+/* A note at line of where (the metrics' object that names the line); one
+ * on a line the skeleton gave says so (steps/given_lines.h). */
+static int add(struct line_notes *notes, json_t *where, int line, enum note_kind kind,
+	       const char *fmt, ...)
 {
 	if (notes->n == notes->cap) {
 		int cap = notes->cap ? notes->cap * 2 : 32;
@@ -51,6 +54,11 @@ static int add(struct line_notes *notes, int line, enum note_kind kind, const ch
 	va_end(ap);
 	n->line = line;
 	n->kind = kind;
+	n->given = json_is_true(json_object_get(where, "given"));
+	if (n->given) {
+		size_t used = strlen(n->text);
+		snprintf(n->text + used, sizeof n->text - used, " (given by the skeleton, not yours)");
+	}
 	return 0;
 }
 
@@ -82,12 +90,12 @@ static int access_note(struct line_notes *notes, json_t *row, const char *kernel
 		return 0;
 	if (strcmp(space, "global") == 0) {
 		double spr = json_number_value(json_object_get(row, "sectors_per_request"));
-		return add(notes, line_of(row), NOTE_FIGURE,
+		return add(notes, row, line_of(row), NOTE_FIGURE,
 			   "%s: global %s, %.0f requests, %.1f sectors per request%s", kernel, kind,
 			   requests, spr, spr > 4.5 ? " (a warp of 4-byte words needs 4: not coalesced)" : "");
 	}
 	double wpr = json_number_value(json_object_get(row, "wavefronts_per_request"));
-	return add(notes, line_of(row), NOTE_FIGURE,
+	return add(notes, row, line_of(row), NOTE_FIGURE,
 		   "%s: shared %s, %.0f requests, %.1f wavefronts per request%s", kernel, kind, requests,
 		   wpr, wpr > 1.05 ? " (more than 1: bank conflicts)" : "");
 }
@@ -105,7 +113,7 @@ static int steps_note(struct line_notes *notes, json_t *row, const char *kernel)
 			break;
 		o += (size_t)w;
 	}
-	return add(notes, line_of(row), NOTE_FIGURE, "%s: active warps per step %s (%lld warp-steps)",
+	return add(notes, row, line_of(row), NOTE_FIGURE, "%s: active warps per step %s (%lld warp-steps)",
 		   kernel, steps, (long long)json_integer_value(json_object_get(row, "total")));
 }
 
@@ -119,11 +127,11 @@ static int race_notes(struct line_notes *notes, json_t *race, const char *file)
 	int rc = 0;
 
 	if (same_file(second, file))
-		rc |= add(notes, line_of(second), NOTE_FINDING,
+		rc |= add(notes, second, line_of(second), NOTE_FINDING,
 			  "race (%s, %s, %s memory): %lld accesses here conflict with line %d with no barrier between",
 			  kind ? kind : "?", scope ? scope : "?", space ? space : "?", count, line_of(first));
 	if (same_file(first, file) && line_of(first) != line_of(second))
-		rc |= add(notes, line_of(first), NOTE_FINDING,
+		rc |= add(notes, first, line_of(first), NOTE_FINDING,
 			  "race (%s): the other side of the race at line %d", kind ? kind : "?",
 			  line_of(second));
 	return rc;
@@ -148,7 +156,7 @@ static int launch_notes(struct line_notes *notes, json_t *launch, const char *fi
 		rc |= race_notes(notes, row, file);
 	json_array_foreach(json_object_get(launch, "uninit_shared_reads"), i, row)
 		if (same_file(row, file))
-			rc |= add(notes, line_of(row), NOTE_FINDING,
+			rc |= add(notes, row, line_of(row), NOTE_FINDING,
 				  "%s: %lld reads of shared memory that nothing in the block wrote", kernel,
 				  (long long)json_integer_value(json_object_get(row, "count")));
 	return rc;
@@ -188,7 +196,7 @@ int line_notes_collect(json_t *analysis, const char *file, struct line_notes *no
 	json_array_foreach(json_object_get(analysis, "warnings"), i, row)
 		if (same_file(row, file)) {
 			const char *m = json_string_value(json_object_get(row, "message"));
-			rc |= add(notes, line_of(row), NOTE_FINDING, "%s", m ? m : "warning");
+			rc |= add(notes, row, line_of(row), NOTE_FINDING, "%s", m ? m : "warning");
 		}
 	if (rc) {
 		line_notes_free(notes);

@@ -16,6 +16,7 @@ enum note_kind {
 struct line_note {
 	int line;
 	enum note_kind kind;
+	int given;	/* on a line the skeleton gave, unchanged (steps/given_lines.h) */
 	char text[240];
 };
 

@@ -42,6 +42,7 @@ struct line_figure {
 	long line;
 	double requests, units;
 	const json_t *launch;
+	const char *whose;	/* " (given by the skeleton, ...)" on a line it gave, else "" */
 };
 
 static double per_request(const struct line_figure *f)
@@ -49,8 +50,9 @@ static double per_request(const struct line_figure *f)
 	return f->requests > 0 ? f->units / f->requests : 0;
 }
 
-/* The line of (space, kind) with the most units per request; kind NULL:
- * any kind. Returns 0 when there is none. */
+/* The line of (space, kind) with the most units per request, the student's
+ * own lines before those the skeleton gave (steps/given_lines.h); kind
+ * NULL: any kind. Returns 0 when there is none. */
 static int worst_line(json_t *metrics, const char *space, const char *kind, struct line_figure *worst)
 {
 	size_t i, j;
@@ -62,10 +64,13 @@ static int worst_line(json_t *metrics, const char *space, const char *kind, stru
 			if (strcmp(text(row, "space"), space) != 0 || (kind && strcmp(text(row, "kind"), kind) != 0))
 				continue;
 			struct line_figure f = { text(row, "file"), (long)number(row, "line"),
-						 number(row, "requests"), number(row, unit), launch };
+						 number(row, "requests"), number(row, unit), launch,
+						 json_is_true(json_object_get(row, "given")) ?
+						 " (given by the skeleton, not yours)" : "" };
 			if (f.requests <= 0 || f.units < 0)
 				continue;
-			if (!found || per_request(&f) > per_request(worst)) {
+			if (!found || (worst->whose[0] && !f.whose[0]) ||
+			    (!worst->whose[0] == !f.whose[0] && per_request(&f) > per_request(worst))) {
 				*worst = f;
 				found = 1;
 			}
@@ -129,11 +134,11 @@ static void check_sectors(struct test_result *t, json_t *metrics, const char *ki
 		snprintf(why, sizeof why, ": the warp's threads %s scattered addresses; make consecutive "
 			 "threads (threadIdx.x) %s consecutive addresses", verb, verb);
 	if (v <= limit)
-		test_pass(t, "%s: %.1f sectors per request (limit %g; the worst line, %.60s:%ld, %.1f)",
-			  what, v, limit, w.file, w.line, per_request(&w));
+		test_pass(t, "%s: %.1f sectors per request (limit %g; the worst line, %.60s:%ld%s, %.1f)",
+			  what, v, limit, w.file, w.line, w.whose, per_request(&w));
 	else
-		test_fail(t, "%s at %.60s:%ld touch %.1f sectors per request (a coalesced %d-byte %s "
-			  "touches %d; limit %g)%s", what, w.file, w.line, per_request(&w), bytes,
+		test_fail(t, "%s at %.60s:%ld%s touch %.1f sectors per request (a coalesced %d-byte %s "
+			  "touches %d; limit %g)%s", what, w.file, w.line, w.whose, per_request(&w), bytes,
 			  kind, ideal, limit, why);
 }
 
@@ -183,10 +188,10 @@ static void check_wavefronts(struct test_result *t, json_t *metrics, double limi
 	    shared_tile_padding(source, w.line, declared, padded, sizeof declared) == 0)
 		snprintf(fix, sizeof fix, "Reading a column of %.150s does that; pad each row by one element "
 			 "(%.150s) so that a column spreads over all 32 banks", declared, padded);
-	test_fail(t, "shared-memory accesses at %.60s:%ld need %.1f wavefronts per request (limit %g; "
+	test_fail(t, "shared-memory accesses at %.60s:%ld%s need %.1f wavefronts per request (limit %g; "
 		  "%.1f over all lines): a warp's request takes one pass per distinct word in its "
 		  "busiest bank, and here up to %.0f threads hit words of one bank (bank = word index "
-		  "%% 32). %s", w.file, w.line, per_request(&w), limit, v, per_request(&w), fix);
+		  "%% 32). %s", w.file, w.line, w.whose, per_request(&w), limit, v, per_request(&w), fix);
 }
 
 /* The race that happened most often: its description in words. */

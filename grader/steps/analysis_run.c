@@ -7,6 +7,7 @@
 #include "steps/analysis_shape.h"
 #include "steps/correctness.h"
 #include "steps/findings.h"
+#include "steps/given_lines.h"
 #include "steps/harness_door.h"
 
 void analysis_run(const struct grade_request *req, const struct run_context *ctx,
@@ -45,6 +46,7 @@ void analysis_run(const struct grade_request *req, const struct run_context *ctx
 		 * failing run is most often why it failed. */
 		if (rep.metrics && !rep.corrupt) {
 			g->analysis = json_incref(rep.metrics);
+			given_lines_mark_grade(req->lab, g);
 			findings_describe(rep.metrics, found, sizeof(found));
 		}
 		if (!right) {
@@ -58,6 +60,7 @@ void analysis_run(const struct grade_request *req, const struct run_context *ctx
 		shape_format(&shape, text, sizeof(text));
 		snprintf(g->figures.shape, sizeof(g->figures.shape), "%s", text);
 		g->analysis = json_incref(rep.metrics);
+		given_lines_mark_grade(req->lab, g);
 		analysis_grade(r, &shape, rep.metrics, g);
 	}
 	harness_report_free(&rep);

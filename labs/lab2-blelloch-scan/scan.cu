@@ -125,15 +125,26 @@ static size_t blocks_for(size_t n)
 	return (n + ELEMS - 1) / ELEMS;
 }
 
+/* Words that one array of n block sums takes in the scratch buffer: n
+ * rounded up to a multiple of 32 words (128 bytes), so that every array
+ * starts on a sector boundary and a warp's 32 consecutive words fill 4 whole
+ * 32-byte sectors. Packed at scratch + n, the next array would start
+ * mid-sector, and each warp's access to it would touch 5. */
+static size_t sums_words(size_t n)
+{
+	return (n + 31) / 32 * 32;
+}
+
 /* Words of scratch that scan_level() needs for n elements: two arrays of
- * block sums (raw and scanned) at each level of the recursion. */
+ * block sums (raw and scanned) at each level of the recursion, each
+ * starting on a 128-byte boundary. */
 static size_t scratch_words(size_t n)
 {
 	size_t words = 0;
 
 	while (n > ELEMS) {
 		n = blocks_for(n);
-		words += 2 * n;
+		words += 2 * sums_words(n);
 	}
 	return words;
 }
@@ -156,9 +167,9 @@ static void scan_level(const unsigned int *d_in, unsigned int *d_out, size_t n,
 		return;
 	}
 	sums = scratch;
-	scanned = scratch + nblocks;
+	scanned = scratch + sums_words(nblocks);
 	scan_block<<<(unsigned int)nblocks, THREADS>>>(d_in, d_out, sums, n);
-	scan_level(sums, scanned, nblocks, scratch + 2 * nblocks);
+	scan_level(sums, scanned, nblocks, scanned + sums_words(nblocks));
 	add_block_sums<<<(unsigned int)(nblocks - 1), THREADS>>>(d_out, scanned, n);
 }
 
