@@ -149,18 +149,18 @@ static struct size_run run_child(void *arg, int first, int count, int first_stan
 	char err[256];
 	struct size_watch *w = watch_sizes(z->ctx, z->times, first, count);
 	struct channel_watch *watch = w ? &w->watch : NULL;
+	int began = 0;
 	if (start(z, first, count, watch, &whole, err, sizeof(err)) < 0) {
 		if (first_stands) {
 			test_fail_as(z->tests[first], FAILURE_NOT_STARTED, "the grader could not start the "
 				     "harness: %s", err);
 			out.settled = 1;
 		}
-		free(w);
-		return out;
+		goto done;
 	}
 	out.started = 1;
 	out.hung = harness_hung(&whole);
-	int began = count == 1 ? 0 : harness_split(&whole, parts, count);
+	began = count == 1 ? 0 : harness_split(&whole, parts, count);
 	out.uncut = began < 0 && whole.began;	/* the student's code wrote into the channel */
 	int printed = 0;
 	for (int i = 0; i < count; i++) {
@@ -186,6 +186,7 @@ static struct size_run run_child(void *arg, int first, int count, int first_stan
 	for (int i = 0; i < began; i++)
 		harness_part_free(&parts[i]);
 	harness_report_free(&whole);
+done:
 	free(w);
 	return out;
 }
