@@ -138,6 +138,20 @@ Test(shared_context, a_kernel_wrong_at_every_size_costs_one_process)
 	grade_free(&g);
 }
 
+/* A process that ends at every size: each size needs a process to end,
+ * after the shared run, as before; not one more (a size and the rest). */
+Test(shared_context, an_exit_at_every_size_costs_no_more_than_before)
+{
+	struct grade g;
+	cr_expect_eq(shared_grade("tests/fixtures/hostile/exit_in_entry.cu", 30, &g), SIZES);
+	cr_assert_eq(g.n_tests, SIZES);
+	for (int i = 0; i < SIZES; i++)
+		cr_expect_eq(g.tests[i].failure.kind, FAILURE_EXIT_INSIDE_CALL, "%s: %s", g.tests[i].name,
+			     g.tests[i].message);
+	cr_expect_eq(g.correctness_processes, 1 + SIZES);
+	grade_free(&g);
+}
+
 /* State kept between calls: the sizes after the first are wrong where they
  * ran, after another size in the same process, as a class's timed runs
  * (performance) find them too; before, each was judged again alone. */
@@ -180,4 +194,7 @@ Test(shared_context_gpu, each_failure_costs_the_processes_it_must, .timeout = 30
 	cr_expect_eq(gpu_processes("tests/fixtures/shared/crash_at_33_rows.cu", "fail"), 3);
 	cr_expect_eq(gpu_processes("tests/fixtures/hostile/write_past_end.cu", "fail"), 1);
 	cr_expect_eq(gpu_processes("tests/fixtures/shared/wrong_after_first_call.cu", "fail"), 1);
+	/* A process that ends at every size needs one for each, and the
+	 * shared run before them: no more than before. */
+	cr_expect_eq(gpu_processes("tests/fixtures/hostile/exit_in_entry.cu", "fail"), 1 + 10);
 }
