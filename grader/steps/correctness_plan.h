@@ -7,9 +7,11 @@
  * process, which goes on with the sizes after it. A size's verdict stands
  * where it ran and left its process running (a pass, wrong words, a
  * canary: correctness_judge.h); a size that ended its process stands only
- * where it ran first in that process, as if alone (nothing of another size
- * ran before it, under the same limits) and the opening run is not taken
- * for that. The emulator has no context to share: each size alone.
+ * where it ran first in a process after the opening one, as if alone
+ * (nothing of another size ran before it, under the same limits); the
+ * opening run's failure, even at its first size, runs again, as it did
+ * when the sizes after it ran one process each, so that a hang counts as
+ * before. The emulator has no context to share: each size alone.
  *
  * Pure bookkeeping: the runs themselves are a callback (correctness.c's
  * child; tests/test_correctness_plan.c's script).
