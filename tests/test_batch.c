@@ -383,3 +383,21 @@ Test(batch_progress, eta_from_the_pace)
 	p.done = 40;
 	cr_expect_float_eq(progress_eta(&p, p.start + 400), 0, 1e-6);
 }
+
+/* A student's gpu-waits.txt says how many processes its correctness
+ * started (on a GPU, CUDA contexts): the GPU run's before and after. */
+Test(batch_pace, gpu_waits_count_the_correctness_processes)
+{
+	char dir[] = "/tmp/batch-pace-XXXXXX", path[64], text[512] = "";
+	cr_assert_not_null(mkdtemp(dir));
+	batch_write_gpu_waits(dir, "0", 1.5, 7);
+	snprintf(path, sizeof(path), "%s/gpu-waits.txt", dir);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f);
+	cr_expect_not_null(fgets(text, sizeof(text), f));
+	fclose(f);
+	cr_expect(strstr(text, "gpu=0 worker_s=1.50 ") == text, "%s", text);
+	cr_expect(strstr(text, " correctness_processes=7\n"), "%s", text);
+	unlink(path);
+	rmdir(dir);
+}

@@ -1,14 +1,18 @@
 /*
- * On a GPU, correctness runs every size in one process (one CUDA context)
- * and falls back to one process per size after the first failure. Driven
- * here through the emulator's harness, with the GPU's path chosen: a crash,
- * a wrong word or a hang costs one size only, and a size that fails in the
- * shared process is judged again alone.
+ * On a GPU, correctness runs every size in one process (one CUDA context).
+ * A size that fails and leaves the process running (a wrong word, a canary)
+ * is judged there; one that ends it (a crash, a hang, an exit) runs again
+ * first in a new process, which goes on with the sizes after it
+ * (steps/correctness_plan.h). Driven here through the emulator's harness,
+ * with the GPU's path chosen: a crash, a wrong word or a hang costs one size
+ * only, and each grade says how many processes it started. The
+ * shared_context_gpu suite counts them on a real GPU.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "grade_runner.h"
 #include "steps/build.h"
 #include "steps/correctness.h"
 #include "sys/kit_paths.h"
@@ -97,14 +101,100 @@ Test(shared_context, a_crash_a_wrong_word_and_a_hang_cost_one_size_each, .timeou
 		if (why[i])
 			cr_expect(strstr(t->message, why[i]), "%s: %s", t->name, t->message);
 	}
-	cr_expect_eq(g.hangs, 1, "the shared process's time-out is not counted as a hang");
+	cr_expect_eq(g.hangs, 1, "the resumed process's time-out past its first size is not counted");
+	/* The shared run (ends at 33x31); 33x31 first in its own (crashes
+	 * again); 64x64 wrong there, and on to 1x1000, which hangs; 1x1000
+	 * alone. */
+	cr_expect_eq(g.correctness_processes, 4);
 	grade_free(&g);
 }
 
-Test(shared_context, a_failure_is_judged_again_alone)
+/* The sizes after a crash resume in one process, not one process each. */
+Test(shared_context, a_crash_costs_its_size_alone_and_one_process_for_the_rest)
 {
 	struct grade g;
-	cr_expect_eq(shared_grade("tests/fixtures/shared/wrong_after_first_call.cu", 30, &g), 0);
-	expect_all_pass(&g);
+	cr_expect_eq(shared_grade("tests/fixtures/shared/crash_at_33_rows.cu", 30, &g), 1);
+	cr_assert_eq(g.n_tests, SIZES);
+	for (int i = 0; i < SIZES; i++)
+		cr_expect_eq(g.tests[i].status == TEST_PASSED, i != 1, "%s: %s", g.tests[i].name,
+			     g.tests[i].message);
+	cr_expect_eq(g.tests[1].failure.kind, FAILURE_CRASH, "%s", g.tests[1].message);
+	cr_expect_eq(g.correctness_processes, 3, "%d processes (before: 1 + %d)", g.correctness_processes,
+		     SIZES - 1);
 	grade_free(&g);
+}
+
+/* A wrong word leaves the process running: every size is judged in it. */
+Test(shared_context, a_kernel_wrong_at_every_size_costs_one_process)
+{
+	struct grade g;
+	cr_expect_eq(shared_grade("tests/fixtures/hostile/write_past_end.cu", 30, &g), SIZES);
+	cr_assert_eq(g.n_tests, SIZES);
+	for (int i = 0; i < SIZES; i++)
+		cr_expect_eq(g.tests[i].failure.kind, FAILURE_WROTE_PAST_OUTPUT, "%s: %s", g.tests[i].name,
+			     g.tests[i].message);
+	cr_expect_eq(g.correctness_processes, 1, "%d processes (before: 1 + %d)", g.correctness_processes,
+		     SIZES);
+	grade_free(&g);
+}
+
+/* A process that ends at every size: each size needs a process to end,
+ * after the shared run, as before; not one more (a size and the rest). */
+Test(shared_context, an_exit_at_every_size_costs_no_more_than_before)
+{
+	struct grade g;
+	cr_expect_eq(shared_grade("tests/fixtures/hostile/exit_in_entry.cu", 30, &g), SIZES);
+	cr_assert_eq(g.n_tests, SIZES);
+	for (int i = 0; i < SIZES; i++)
+		cr_expect_eq(g.tests[i].failure.kind, FAILURE_EXIT_INSIDE_CALL, "%s: %s", g.tests[i].name,
+			     g.tests[i].message);
+	cr_expect_eq(g.correctness_processes, 1 + SIZES);
+	grade_free(&g);
+}
+
+/* State kept between calls: the sizes after the first are wrong where they
+ * ran, after another size in the same process, as a class's timed runs
+ * (performance) find them too; before, each was judged again alone. */
+Test(shared_context, a_kernel_wrong_from_its_second_call_is_wrong_there)
+{
+	struct grade g;
+	cr_expect_eq(shared_grade("tests/fixtures/shared/wrong_after_first_call.cu", 30, &g), SIZES - 1);
+	cr_assert_eq(g.n_tests, SIZES);
+	cr_expect_eq(g.tests[0].status, TEST_PASSED, "%s", g.tests[0].message);
+	for (int i = 1; i < SIZES; i++)
+		cr_expect_eq(g.tests[i].failure.kind, FAILURE_WRONG_OUTPUT, "%s: %s", g.tests[i].name,
+			     g.tests[i].message);
+	cr_expect_eq(g.correctness_processes, 1);
+	grade_free(&g);
+}
+
+/* ---- on a GPU ----------------------------------------------------------------------- */
+
+/* The children correctness started, as the JSON report says (-1: absent). */
+static long long gpu_processes(const char *file, const char *verdict)
+{
+	struct graded g;
+	cr_assert_eq(run_grade("lab3", file, "cuda", NULL, &g), 0);
+	cr_assert_not_null(g.report, "%s", g.output);
+	cr_expect_str_eq(group_verdict(g.report, "correctness"), verdict, "%s", g.output);
+	json_t *n = json_object_get(g.report, "correctness_processes");
+	long long processes = json_is_integer(n) ? json_integer_value(n) : -1;
+	cr_log_info("%s: %lld correctness processes on a GPU", file, processes);
+	graded_free(&g);
+	return processes;
+}
+
+Test(shared_context_gpu, each_failure_costs_the_processes_it_must, .timeout = 300)
+{
+	char why[512];
+	if (!have_gpu(why, sizeof(why)))
+		cr_skip_test("needs a CUDA GPU: %s", why);
+	/* lab 3's ten sizes: 33x31 is the fifth. Before: 1, 1 + 6, 1 + 10, 1 + 9. */
+	cr_expect_eq(gpu_processes("solutions/lab3-transpose/transpose.cu", "pass"), 1);
+	cr_expect_eq(gpu_processes("tests/fixtures/shared/crash_at_33_rows.cu", "fail"), 3);
+	cr_expect_eq(gpu_processes("tests/fixtures/hostile/write_past_end.cu", "fail"), 1);
+	cr_expect_eq(gpu_processes("tests/fixtures/shared/wrong_after_first_call.cu", "fail"), 1);
+	/* A process that ends at every size needs one for each, and the
+	 * shared run before them: no more than before. */
+	cr_expect_eq(gpu_processes("tests/fixtures/hostile/exit_in_entry.cu", "fail"), 1 + 10);
 }

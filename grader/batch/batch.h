@@ -237,8 +237,11 @@ struct gpu_account {
 };
 void batch_gpu_account(struct gpu_account *out);
 
-/* The student's gpu-waits.txt: its GPU account and its grade's seconds. */
-void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall_s);
+/* The student's gpu-waits.txt: its GPU account, its grade's seconds, and
+ * the children its correctness started (struct grade's
+ * correctness_processes: on a GPU, each a CUDA context). */
+void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall_s,
+			   int correctness_processes);
 
 struct batch;
 

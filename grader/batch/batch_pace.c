@@ -23,16 +23,17 @@
 /* Busier than this, a resource is what binds the class. */
 #define BUSY 0.6
 
-void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall_s)
+void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall_s,
+			   int correctness_processes)
 {
 	struct gpu_account a;
 	char text[512], path[PATH_MAX + 32], err[256];
 	batch_gpu_account(&a);
 	int n = snprintf(text, sizeof(text),
 			 "gpu=%s worker_s=%.2f wait_shared_s=%.2f held_shared_s=%.2f wait_alone_s=%.2f "
-			 "held_alone_s=%.2f shared_runs=%d timed_runs=%d\n",
+			 "held_alone_s=%.2f shared_runs=%d timed_runs=%d correctness_processes=%d\n",
 			 gpu && *gpu ? gpu : "-", wall_s, a.wait_shared_s, a.held_shared_s, a.wait_alone_s,
-			 a.held_alone_s, a.shared_runs, a.timed_runs);
+			 a.held_alone_s, a.shared_runs, a.timed_runs, correctness_processes);
 	snprintf(path, sizeof(path), "%s/" WAITS_FILE, student_dir);
 	if (n > 0 && atomic_write(path, text, (size_t)n, err, sizeof(err)) < 0)
 		fprintf(stderr, "grade: %s\n", err);
@@ -40,7 +41,7 @@ void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall
 
 /* A student's account, when it was written by this run (not a resumed one). */
 static int read_waits(const struct batch *b, const char *name, time_t since, struct gpu_account *a,
-		      double *worker_s)
+		      double *worker_s, int *processes)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 32];
 	struct stat st;
@@ -53,9 +54,9 @@ static int read_waits(const struct batch *b, const char *name, time_t since, str
 		return 0;
 	char gpu[64];
 	int ok = fscanf(f, "gpu=%63s worker_s=%lf wait_shared_s=%lf held_shared_s=%lf wait_alone_s=%lf "
-			   "held_alone_s=%lf shared_runs=%d timed_runs=%d", gpu, worker_s, &a->wait_shared_s,
-			&a->held_shared_s, &a->wait_alone_s, &a->held_alone_s, &a->shared_runs,
-			&a->timed_runs) == 8;
+			   "held_alone_s=%lf shared_runs=%d timed_runs=%d correctness_processes=%d", gpu,
+			worker_s, &a->wait_shared_s, &a->held_shared_s, &a->wait_alone_s, &a->held_alone_s,
+			&a->shared_runs, &a->timed_runs, processes) == 9;
 	fclose(f);
 	return ok;
 }
@@ -64,11 +65,12 @@ void batch_pace_line(const struct batch *b, double wall_s, FILE *out)
 {
 	struct gpu_account sum = { 0 }, a;
 	double worker_s = 0, w;
-	int students = 0;
+	int students = 0, processes = 0, p;
 	time_t since = time(NULL) - (time_t)wall_s - 1;
 	for (int i = 0; i < b->roster.n; i++)
-		if (b->rows[i].student[0] && read_waits(b, b->rows[i].student, since, &a, &w)) {
+		if (b->rows[i].student[0] && read_waits(b, b->rows[i].student, since, &a, &w, &p)) {
 			students++;
+			processes += p;
 			worker_s += w;
 			sum.wait_shared_s += a.wait_shared_s;
 			sum.wait_alone_s += a.wait_alone_s;
@@ -92,8 +94,9 @@ void batch_pace_line(const struct batch *b, double wall_s, FILE *out)
 		fprintf(out, "the GPU%s held alone %.0f%% of the time, ", gpus == 1 ? "" : "s",
 			100 * gpu_busy);
 	fprintf(out, "the %ld CPU cores busy %.0f%%; each student waited on average %.1f s for a "
-		"timed turn and %.1f s for a shared one, of %.1f s: %s\n", cores, 100 * cpu_busy,
-		sum.wait_alone_s / students, sum.wait_shared_s / students, worker_s / students,
+		"timed turn and %.1f s for a shared one, of %.1f s, and started %.2f correctness "
+		"processes: %s\n", cores, 100 * cpu_busy, sum.wait_alone_s / students,
+		sum.wait_shared_s / students, worker_s / students, (double)processes / students,
 		cpu_busy < BUSY && gpu_busy < BUSY ? "neither binds: the workers wait on their own steps "
 						     "(more --jobs, or fewer students each waiting out a limit)"
 		: gpus > 0 && gpu_busy > cpu_busy ? "the GPUs bind (more GPUs would help)"

@@ -226,7 +226,7 @@ int batch_grade_student(const struct batch_config *c, const struct student *s, i
 	batch_student_dir(c, s->name, dir, sizeof(dir));
 	if (make_dirs(dir) == 0)
 		batch_write_gpu_waits(dir, c->n_gpus ? c->gpus[slot % c->n_gpus].visible : NULL,
-				      now_s() - start);
+				      now_s() - start, g.correctness_processes);
 	int rc = write_results(c, s, &g, now_s() - start);
 	grade_free(&g);
 	return rc;

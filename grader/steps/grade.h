@@ -208,6 +208,9 @@ struct grade {
 	char internal_message[512];
 
 	int hangs;			/* correctness runs stopped at their time limit */
+	/* The children correctness started: on a GPU, each made a CUDA context
+	 * (correctness_plan.h), the cost of a failing student in a batch. */
+	int correctness_processes;
 	struct perf_figures perf;
 	struct prediction prediction;
 	struct sweep sweep;

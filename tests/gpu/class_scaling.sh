@@ -90,17 +90,19 @@ for d in sorted(glob.glob(os.path.join(out, "students", "*"))):
 names = ["build", "integrity", "correctness", "prediction", "reference", "performance", "analysis"]
 with open(tsv, "w") as f:
     f.write("student\tgpu\tworker_s\twait_shared_s\theld_shared_s\twait_alone_s\theld_alone_s\t" +
-            "\t".join(n + "_s" for n in names) + "\n")
+            "correctness_processes\t" + "\t".join(n + "_s" for n in names) + "\n")
     for s, w, steps in rows:
         f.write("\t".join([s, w.get("gpu", "-"), w.get("worker_s", ""), w.get("wait_shared_s", ""),
-                           w.get("held_shared_s", ""), w.get("wait_alone_s", ""), w.get("held_alone_s", "")] +
+                           w.get("held_shared_s", ""), w.get("wait_alone_s", ""), w.get("held_alone_s", ""),
+                           w.get("correctness_processes", "")] +
                           ["%.2f" % steps.get(n, 0) for n in names]) + "\n")
 def mean(k):
     v = [float(w[k]) for _, w, _ in rows if k in w]
     return sum(v) / len(v) if v else 0
 print("  per student, on average: worker %.1f s; waited %.1f s for a shared turn (held %.1f s), "
-      "%.1f s for a timed one (held %.1f s)" % (mean("worker_s"), mean("wait_shared_s"),
-      mean("held_shared_s"), mean("wait_alone_s"), mean("held_alone_s")))
+      "%.1f s for a timed one (held %.1f s); %.2f correctness processes (CUDA contexts)" %
+      (mean("worker_s"), mean("wait_shared_s"), mean("held_shared_s"), mean("wait_alone_s"),
+       mean("held_alone_s"), mean("correctness_processes")))
 PY
 }
 

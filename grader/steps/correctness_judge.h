@@ -1,0 +1,38 @@
+/*
+ * One size's report judged against the grader's own reference
+ * (correctness_judge in correctness.h), with the reference computed ahead
+ * where the caller could (correctness.c computes every size's while its
+ * child runs).
+ */
+#ifndef GRADER_CORRECTNESS_JUDGE_H
+#define GRADER_CORRECTNESS_JUDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "steps/grade.h"
+#include "steps/harness_door.h"
+
+/* The grader's expected output of one size: its own input, its own reference. */
+struct expected {
+	uint32_t *want;	/* NULL: not computed */
+	size_t words;
+};
+
+/* Computes e for (s, seed); -1 (e->want NULL) when out of memory. */
+int expected_compute(const struct lab *lab, const struct shape *s, uint64_t seed, struct expected *e);
+void expected_free(struct expected *e);
+
+/* correctness_judge, against given when it holds the reference (NULL, or
+ * given->want NULL: computed here). */
+int correctness_judge_against(const struct lab *lab, const struct shape *s, uint64_t seed,
+			      const struct harness_report *rep, const struct expected *given,
+			      struct failure *f, char *msg, size_t len);
+
+/* Whether a size that failed this way left its process running, sound for
+ * the next size: its output was judged (wrong words, a canary, the input
+ * written). Not a crash, a time limit, an exit, a CUDA error, nor a report
+ * that was not believed. */
+int failure_leaves_process_running(enum failure_kind kind);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * Which process runs which correctness sizes. On a GPU each process costs
+ * a CUDA context (0.3 s alone, seconds when a class's workers make theirs
+ * at once), so the sizes share processes: all of them in the opening run,
+ * and after a size that ended its process (a crash, a time limit, an exit,
+ * a CUDA error, a report not believed), that size again first in a new
+ * process, which goes on with the sizes after it. A size's verdict stands
+ * where it ran and left its process running (a pass, wrong words, a
+ * canary: correctness_judge.h); a size that ended its process stands only
+ * where it ran first in a process after the opening one, as if alone
+ * (nothing of another size ran before it, under the same limits); the
+ * opening run's failure, even at its first size, runs again, as it did
+ * when the sizes after it ran one process each, so that a hang counts as
+ * before. The emulator has no context to share: each size alone.
+ *
+ * Pure bookkeeping: the runs themselves are a callback (correctness.c's
+ * child; tests/test_correctness_plan.c's script).
+ */
+#ifndef GRADER_CORRECTNESS_PLAN_H
+#define GRADER_CORRECTNESS_PLAN_H
+
+/* A kernel that hung twice will hang again: the sizes after the second
+ * hang are not run. */
+#define HANGS_BEFORE_GIVING_UP 2
+
+/* What one process made of the sizes [first, first + count) it was given. */
+struct size_run {
+	int started;		/* a process was started (0: the harness could not be) */
+	int settled;		/* sizes [first, first + settled) have their verdict */
+	int hung;		/* the process was stopped for taking too long */
+	int ended_at_first;	/* it ended at its first size, and that was its verdict */
+	int uncut;		/* its report of several sizes could not be cut into sizes */
+};
+
+/*
+ * Runs sizes [first, first + count) in one new process, in order, and
+ * writes the verdict of each size that stands: a pass or a failure that
+ * left the process running; and first's, whatever it came to, when
+ * first_stands (the harness that cannot start is such a verdict too).
+ * Stops at the first size that does not stand. With first_stands it
+ * settles at least one size, unless uncut.
+ */
+typedef struct size_run (*run_sizes_fn)(void *arg, int first, int count, int first_stands);
+
+struct correctness_plan {
+	int processes;		/* children started: CUDA contexts on a GPU */
+	int hangs;		/* hangs counted toward HANGS_BEFORE_GIVING_UP */
+	int not_run_from;	/* sizes [not_run_from, n) were given up on; n when none */
+};
+
+/*
+ * Runs n sizes through run. share: several sizes may share a process (a
+ * GPU; 0: one process each). hangs: those counted before (g->hangs).
+ * Counted as before sizes shared processes past their first failure: the
+ * opening run's hang, and the hang of a size that ran first in its
+ * process. Once a process hung, the rest run one size a process, so that
+ * a kernel that hangs only after another size costs one limit, not one a
+ * size; so they do once a report could not be cut into sizes (the student's
+ * code wrote into the channel: no size of it is believed).
+ */
+void correctness_plan_run(int n, int share, int hangs, run_sizes_fn run, void *arg,
+			  struct correctness_plan *out);
+
+#endif

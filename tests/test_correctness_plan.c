@@ -1,0 +1,251 @@
+/*
+ * Which process runs which correctness sizes (steps/correctness_plan.h),
+ * with a scripted runner in place of the harness's children: for each size,
+ * what it comes to first in a fresh process and after another size. What
+ * is checked is each size's verdict, the hangs counted, and how many
+ * processes (on a GPU, CUDA contexts) the step started, against the rule
+ * before (the opening shared run, then every size from the first failure
+ * in a process of its own: 1 + n - first).
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "steps/correctness_plan.h"
+
+enum fate { PASS, WRONG, CRASH, HANG, TAMPER, UNSET };
+#define N 10
+
+struct script {
+	enum fate fresh[N], later[N];	/* first in its process; after another size */
+	enum fate verdict[N];
+	int settled_times[N];		/* a verdict is written once */
+	int calls;
+};
+
+/* What a child of the harness does, and correctness.c's judging of it. */
+static struct size_run scripted(void *arg, int first, int count, int first_stands)
+{
+	struct script *s = arg;
+	struct size_run r = { .started = 1 };
+	s->calls++;
+	for (int i = first; i < first + count; i++) {
+		enum fate f = i == first ? s->fresh[i] : s->later[i];
+		if (f == TAMPER && count > 1) {	/* nothing of the report is believed */
+			r.settled = 0;
+			r.uncut = 1;
+			return r;
+		}
+		int stands = f == PASS || f == WRONG;
+		if (!stands && !(i == first && first_stands)) {
+			r.hung = f == HANG;
+			return r;
+		}
+		s->verdict[i] = f;
+		s->settled_times[i]++;
+		r.settled++;
+		if (!stands) {
+			r.ended_at_first = 1;
+			r.hung = f == HANG;
+			return r;
+		}
+	}
+	return r;
+}
+
+static void script_every(struct script *s, enum fate fresh, enum fate later)
+{
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < N; i++) {
+		s->fresh[i] = fresh;
+		s->later[i] = later;
+		s->verdict[i] = UNSET;
+	}
+}
+
+static void plan(struct script *s, int share, struct correctness_plan *p)
+{
+	correctness_plan_run(N, share, 0, scripted, s, p);
+	cr_expect_eq(p->processes, s->calls);
+	for (int i = 0; i < p->not_run_from; i++)
+		cr_expect_eq(s->settled_times[i], 1, "size %d settled %d times", i, s->settled_times[i]);
+	for (int i = p->not_run_from; i < N; i++)
+		cr_expect_eq(s->verdict[i], UNSET, "size %d was given up on, yet has a verdict", i);
+}
+
+Test(correctness_plan, every_size_passing_costs_one_process)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, PASS, PASS);
+	plan(&s, 1, &p);
+	cr_expect_eq(p.processes, 1);
+	cr_expect_eq(p.not_run_from, N);
+	for (int i = 0; i < N; i++)
+		cr_expect_eq(s.verdict[i], PASS);
+}
+
+Test(correctness_plan, a_kernel_wrong_at_every_size_costs_one_process)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, WRONG, WRONG);
+	plan(&s, 1, &p);
+	cr_expect_eq(p.processes, 1, "%d processes (before: 1 + %d)", p.processes, N);
+	cr_expect_eq(p.not_run_from, N);
+	for (int i = 0; i < N; i++)
+		cr_expect_eq(s.verdict[i], WRONG, "size %d", i);
+}
+
+Test(correctness_plan, a_crash_at_size_3_costs_three_processes)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, PASS, PASS);
+	s.fresh[3] = s.later[3] = CRASH;
+	plan(&s, 1, &p);
+	/* The shared run, size 3 first in a new one (its verdict), the rest resumed. */
+	cr_expect_eq(p.processes, 3, "%d processes (before: 1 + %d)", p.processes, N - 3);
+	cr_expect_eq(p.hangs, 0);
+	for (int i = 0; i < N; i++)
+		cr_expect_eq(s.verdict[i], i == 3 ? CRASH : PASS, "size %d", i);
+}
+
+Test(correctness_plan, wrong_sizes_among_passing_ones_stay_in_the_process)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, PASS, PASS);
+	s.fresh[2] = s.later[2] = s.fresh[7] = s.later[7] = WRONG;
+	plan(&s, 1, &p);
+	cr_expect_eq(p.processes, 1);
+	for (int i = 0; i < N; i++)
+		cr_expect_eq(s.verdict[i], i == 2 || i == 7 ? WRONG : PASS, "size %d", i);
+}
+
+Test(correctness_plan, a_hang_at_size_3_is_judged_again_alone_then_the_rest_is_not_run)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, PASS, PASS);
+	s.fresh[3] = s.later[3] = HANG;
+	plan(&s, 1, &p);
+	/* As before: the shared run's hang is the first, size 3 alone the second. */
+	cr_expect_eq(p.processes, 2);
+	cr_expect_eq(p.hangs, HANGS_BEFORE_GIVING_UP);
+	cr_expect_eq(p.not_run_from, 4);
+	cr_expect_eq(s.verdict[3], HANG);
+}
+
+Test(correctness_plan, a_hang_at_the_first_size_gives_up_after_it_ran_alone)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, HANG, HANG);
+	plan(&s, 1, &p);
+	cr_expect_eq(p.processes, 2);
+	cr_expect_eq(p.hangs, 2);
+	cr_expect_eq(p.not_run_from, 1);
+	cr_expect_eq(s.verdict[0], HANG);
+}
+
+Test(correctness_plan, a_process_ending_at_every_size_costs_no_more_than_before)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, CRASH, CRASH);	/* exit() inside the entry point, say */
+	plan(&s, 1, &p);
+	cr_expect_eq(p.processes, 1 + N, "each size needs a process of its own to end");
+	for (int i = 0; i < N; i++)
+		cr_expect_eq(s.verdict[i], CRASH, "size %d", i);
+}
+
+Test(correctness_plan, a_crash_then_a_later_hang_resume_as_the_sizes_alone_would_have)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, PASS, PASS);
+	s.fresh[3] = s.later[3] = CRASH;
+	s.fresh[7] = s.later[7] = HANG;
+	plan(&s, 1, &p);
+	/* Before: sizes 3 to 9 alone, one hang counted (size 7's), 8 and 9 run. */
+	cr_expect_eq(p.hangs, 1);
+	cr_expect_eq(p.not_run_from, N);
+	for (int i = 0; i < N; i++)
+		cr_expect_eq(s.verdict[i], i == 3 ? CRASH : i == 7 ? HANG : PASS, "size %d", i);
+	/* shared; 3 alone; resumed at 4 (hangs at 7); then alone: 7, 8, 9 */
+	cr_expect_eq(p.processes, 6, "%d processes (before: 1 + 7)", p.processes);
+}
+
+Test(correctness_plan, a_kernel_that_hangs_only_after_another_size_costs_one_limit)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, PASS, HANG);
+	plan(&s, 1, &p);
+	/* Every size passes alone, as before; after the shared run's hang the
+	 * rest run alone, so no other process waits out a limit. */
+	cr_expect_eq(p.hangs, 1);
+	cr_expect_eq(p.processes, N);
+	for (int i = 0; i < N; i++)
+		cr_expect_eq(s.verdict[i], PASS, "size %d", i);
+}
+
+Test(correctness_plan, a_kernel_wrong_only_after_another_size_is_wrong_there)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, PASS, WRONG);	/* state kept between calls */
+	plan(&s, 1, &p);
+	cr_expect_eq(p.processes, 1);
+	cr_expect_eq(s.verdict[0], PASS);
+	for (int i = 1; i < N; i++)
+		cr_expect_eq(s.verdict[i], WRONG, "size %d", i);
+}
+
+Test(correctness_plan, a_report_that_cannot_be_cut_sends_the_rest_alone)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, TAMPER, TAMPER);
+	plan(&s, 1, &p);
+	cr_expect_eq(p.processes, 1 + N);
+	cr_expect_eq(p.not_run_from, N);
+	for (int i = 0; i < N; i++)
+		cr_expect_eq(s.verdict[i], TAMPER, "size %d", i);
+}
+
+Test(correctness_plan, the_emulator_runs_each_size_alone)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, PASS, PASS);
+	s.fresh[3] = CRASH;
+	plan(&s, 0, &p);
+	cr_expect_eq(p.processes, N);
+	for (int i = 0; i < N; i++)
+		cr_expect_eq(s.verdict[i], i == 3 ? CRASH : PASS, "size %d", i);
+}
+
+/* The harness could not be started at all: no process, each size says so. */
+static struct size_run not_started(void *arg, int first, int count, int first_stands)
+{
+	(void)count;
+	int *verdicts = arg;
+	struct size_run r = { 0 };
+	if (first_stands) {
+		verdicts[first]++;
+		r.settled = 1;
+	}
+	return r;
+}
+
+Test(correctness_plan, a_harness_that_cannot_start_costs_no_process)
+{
+	int verdicts[N] = { 0 };
+	struct correctness_plan p;
+	correctness_plan_run(N, 1, 0, not_started, verdicts, &p);
+	cr_expect_eq(p.processes, 0);
+	cr_expect_eq(p.not_run_from, N);
+	for (int i = 0; i < N; i++)
+		cr_expect_eq(verdicts[i], 1, "size %d", i);
+}
