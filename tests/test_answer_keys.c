@@ -93,6 +93,98 @@ Test(answer_keys, lab2_correct_and_work_efficient, .timeout = 300) { grade_key("
 Test(answer_keys, lab3_full_marks, .timeout = 300) { grade_key("lab3", 100); }
 Test(answer_keys, lab4_full_marks, .timeout = 300) { grade_key("lab4", 100); }
 
+/* The block-scan launch of a graded answer key (totals.block_scan_launch):
+ * its one block's warps storing to shared memory, interval by interval. */
+static json_t *block_scan_steps(json_t *report, char *stores, size_t len)
+{
+	json_t *analysis = json_object_get(report, "analysis"), *iv;
+	json_t *index = json_object_get(json_object_get(analysis, "totals"), "block_scan_launch");
+	json_t *launch = json_array_get(json_object_get(analysis, "launches"),
+					(size_t)json_integer_value(index));
+	size_t k, o = 0;
+	cr_assert(json_is_integer(index) && launch, "no block-scan launch in the analysis");
+	json_array_foreach(json_object_get(launch, "intervals"), k, iv)
+		o += (size_t)snprintf(stores + o, len - o, "%s%lld", k ? " " : "",
+				      json_integer_value(json_object_get(iv, "warps_shared_store")));
+	return launch;
+}
+
+/* A line's steps of the per-line rule, "warps@interval ...", and its total. */
+static long line_steps(json_t *launch, const char *code, const char *file, char *steps, size_t len)
+{
+	char *text = slurp(file), *at = strstr(text, code);
+	cr_assert_not_null(at, "%s has no line '%s'", file, code);
+	long line = 1, total = -1;
+	for (char *p = text; p < at; p++)
+		line += *p == '\n';
+	free(text);
+	size_t i, k, o = 0;
+	json_t *row;
+	steps[0] = '\0';
+	json_array_foreach(json_object_get(launch, "active_warps_per_line"), i, row) {
+		if (json_integer_value(json_object_get(row, "line")) != line)
+			continue;
+		json_t *warps = json_object_get(row, "steps"), *where = json_object_get(row, "interval_indices");
+		for (k = 0; k < json_array_size(warps); k++)
+			o += (size_t)snprintf(steps + o, len - o, "%s%lld@%lld", k ? " " : "",
+					      json_integer_value(json_array_get(warps, k)),
+					      json_integer_value(json_array_get(where, k)));
+		total = json_integer_value(json_object_get(row, "total"));
+	}
+	return total;
+}
+
+/* Lab 2's handout, section 3, in the emulator: one block of the answer key
+ * works 16 8 4 2 1 1 1 1 1 (up-sweep, steps 1-9), 1 (root, step 10), 1 1 1 1
+ * 1 2 4 8 16 (down-sweep, steps 11-19) after its load step (step 0: the 16
+ * warps storing the loaded elements), and stores no shared word in its
+ * last interval: 71 warp-steps, 87 with the load (section 8), once per block
+ * however many launches the scan takes. */
+Test(answer_keys, lab2_active_warps_step_by_step, .timeout = 300)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built");
+	struct graded g;
+	char stores[256], steps[512];
+	cr_assert_eq(run_grade("lab2", NULL, "emu", NULL, &g), 0);
+	cr_assert_not_null(g.report, "%s", g.output);
+	json_t *launch = block_scan_steps(g.report, stores, sizeof stores);
+	cr_expect_str_eq(stores, "16 16 8 4 2 1 1 1 1 1 1 1 1 1 1 1 2 4 8 16 0");
+	json_t *totals = json_object_get(json_object_get(g.report, "analysis"), "totals");
+	cr_expect_eq(json_integer_value(json_object_get(totals, "active_warp_steps")), 87);
+	long up = line_steps(launch, "temp[PADDED(b)] += temp[PADDED(a)];",
+			     "solutions/lab2-blelloch-scan/answer-key/scan.cu", steps, sizeof steps);
+	cr_expect_eq(up, 35);
+	cr_expect_str_eq(steps, "16@1 8@2 4@3 2@4 1@5 1@6 1@7 1@8 1@9");
+	long down = line_steps(launch, "temp[PADDED(b)] += t;",
+			       "solutions/lab2-blelloch-scan/answer-key/scan.cu", steps, sizeof steps);
+	cr_expect_eq(down, 35);
+	cr_expect_str_eq(steps, "1@11 1@12 1@13 1@14 1@15 2@16 4@17 8@18 16@19");
+	graded_free(&g);
+}
+
+/* Lab 1's handout, section 3: the line that adds buf[cur][tid - d] keeps 289
+ * warp-steps busy in steps 1-10; every warp stores in each step (the copying
+ * threads too) and in the load step: 11 x 32 = 352 (lab 2's handout, section 8). */
+Test(answer_keys, lab1_active_warps_step_by_step, .timeout = 300)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built");
+	struct graded g;
+	char stores[256], steps[512];
+	cr_assert_eq(run_grade("lab1", NULL, "emu", NULL, &g), 0);
+	cr_assert_not_null(g.report, "%s", g.output);
+	json_t *launch = block_scan_steps(g.report, stores, sizeof stores);
+	cr_expect_str_eq(stores, "32 32 32 32 32 32 32 32 32 32 32 0");
+	json_t *totals = json_object_get(json_object_get(g.report, "analysis"), "totals");
+	cr_expect_eq(json_integer_value(json_object_get(totals, "active_warp_steps")), 352);
+	long add = line_steps(launch, "x += buf[cur][tid - d];", "solutions/lab1-naive-scan/scan.cu",
+			      steps, sizeof steps);
+	cr_expect_eq(add, 289);
+	cr_expect_str_eq(steps, "32@1 32@2 32@3 32@4 32@5 31@6 30@7 28@8 24@9 16@10");
+	graded_free(&g);
+}
+
 /* No solution keeps device memory from one call to the next: no static
  * pointer filled by cudaMalloc. */
 Test(answer_keys, no_solution_keeps_memory_between_calls)
