@@ -183,7 +183,7 @@ Test(analysis, active_warp_steps_against_the_limit)
 	analysis_grade(&r, &r.analysis_shape, m, &g);
 	struct test_result *t = find(&g, "analysis: active warp-steps");
 	cr_expect_eq(t->status, TEST_FAILED);
-	cr_expect(strstr(t->message, "352 active warp-steps (limit 160)") != NULL, "%s", t->message);
+	cr_expect(strstr(t->message, "352 active warp-steps in one block of the block scan (limit 160)") != NULL, "%s", t->message);
 	cr_expect_float_eq(t->max_points, 10.0, 1e-9);
 	json_decref(m);
 	grade_free(&g);

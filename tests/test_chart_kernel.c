@@ -45,15 +45,48 @@ static char *active_threads_svg(const char *lab, const char *doc)
 	return svg;
 }
 
+/* The intervals of one block of lab 2's answer key as the emulator gives
+ * them: warps storing to shared memory, the load (interval 0), the up-sweep
+ * (1-9), the root (10), the down-sweep (11-19), the store to global (20). */
+static const char *const blelloch_intervals =
+	"\"intervals\": [{\"warps_shared_store\": 16}, {\"warps_shared_store\": 16}, "
+	"{\"warps_shared_store\": 8}, {\"warps_shared_store\": 4}, {\"warps_shared_store\": 2}, "
+	"{\"warps_shared_store\": 1}, {\"warps_shared_store\": 1}, {\"warps_shared_store\": 1}, "
+	"{\"warps_shared_store\": 1}, {\"warps_shared_store\": 1}, {\"warps_shared_store\": 1}, "
+	"{\"warps_shared_store\": 1}, {\"warps_shared_store\": 1}, {\"warps_shared_store\": 1}, "
+	"{\"warps_shared_store\": 1}, {\"warps_shared_store\": 1}, {\"warps_shared_store\": 2}, "
+	"{\"warps_shared_store\": 4}, {\"warps_shared_store\": 8}, {\"warps_shared_store\": 16}, "
+	"{\"warps_shared_store\": 0}]";
+
+static const char *const down_sweep_line =
+	"{\"file\": \"scan.cu\", \"line\": %d, \"steps\": [1, 1, 1, 1, 1, 2, 4, 8, 16], "
+	"\"interval_indices\": [11, 12, 13, 14, 15, 16, 17, 18, 19], \"total\": 35}";
+
+/* The handout's count, step by step in order: the down-sweep where section
+ * 3 puts it (steps 11-19, after the root), one block's 71 warp-steps in
+ * the handout's steps (87 with the load step), and the down-sweep's lines
+ * with the same steps named once. */
 Test(kernel_chart, active_threads_measured_by_the_emulator)
 {
 	need_gnuplot();
-	char *svg = active_threads_svg("lab2", "{\"launches\": [{\"active_warps_per_line\": ["
-				"{\"file\": \"scan.cu\", \"line\": 57, \"steps\": [16, 8, 4, 2, 1, 1, 1, "
-				"1, 1, 1, 1, 1, 1, 1, 1, 2, 4, 8, 16], \"total\": 71}]}]}");
+	char doc[4096], down[3][256];
+	for (int i = 0; i < 3; i++)
+		snprintf(down[i], sizeof(down[i]), down_sweep_line, 122 + i);
+	snprintf(doc, sizeof(doc), "{\"totals\": {\"block_scan_launch\": 1}, \"launches\": ["
+		 "{\"kernel\": \"add_block_sums\", \"intervals\": [{\"warps_shared_store\": 0}]}, "
+		 "{\"kernel\": \"scan_block\", %s, \"active_warps_per_line\": ["
+		 "{\"file\": \"scan.cu\", \"line\": 96, \"steps\": [16, 8, 4, 2, 1, 1, 1, 1, 1], "
+		 "\"interval_indices\": [1, 2, 3, 4, 5, 6, 7, 8, 9], \"total\": 35}, %s, %s, %s]}]}",
+		 blelloch_intervals, down[0], down[1], down[2]);
+	char *svg = active_threads_svg("lab2", doc);
 	cr_assert_not_null(strstr(svg, "measured by the emulator in your kernel"));
-	cr_assert_not_null(strstr(svg, "scan.cu:57 (yours): 71 warp-steps"));
-	cr_assert_not_null(strstr(svg, "Blelloch: 71 warp-steps"), "the handout's, dashed");
+	cr_expect_not_null(strstr(svg, "one block of scan_block (yours), warps storing to shared "
+				       "memory: 87 warp-steps (steps 1-19: 71)"));
+	cr_expect_not_null(strstr(svg, "line scan.cu:96 (yours): 35 warp-steps (steps 1-9)"));
+	cr_expect_not_null(strstr(svg, "line scan.cu:122, 123, 124 (yours): 35 warp-steps each "
+				       "(steps 11-19)"));
+	cr_expect_not_null(strstr(svg, "handout's Blelloch: 71 warp-steps (steps 1-19)"));
+	cr_expect_null(strstr(svg, "add_block_sums"), "not the block scan");
 }
 
 /* Occurrences of needle in haystack. */
@@ -65,30 +98,43 @@ static int count(const char *haystack, const char *needle)
 	return n;
 }
 
-/* Two launches of one kernel (the solution's block scan and its scan of
- * the block sums): each line of the kernel once in the legend. */
-Test(kernel_chart, active_threads_names_each_line_once)
+/* Lab 1's line that adds keeps 289 warp-steps busy, in the handout's steps
+ * 1-10; the block's other lines, which every warp runs, are one series. */
+Test(kernel_chart, active_threads_of_hillis_steele_by_line)
 {
 	need_gnuplot();
-	const char *launch = "{\"active_warps_per_line\": [{\"file\": \"scan.cu\", \"line\": 47, "
-			     "\"steps\": [32, 32, 31, 30, 28, 24, 16], \"total\": 193}]}";
-	char doc[1024];
-	snprintf(doc, sizeof(doc), "{\"launches\": [%s, %s]}", launch, launch);
+	const char *doc = "{\"totals\": {\"block_scan_launch\": 0}, \"launches\": [{\"kernel\": "
+		"\"scan_block\", \"intervals\": [{\"warps_shared_store\": 32}, {\"warps_shared_store\": 32}, "
+		"{\"warps_shared_store\": 32}, {\"warps_shared_store\": 32}, {\"warps_shared_store\": 32}, "
+		"{\"warps_shared_store\": 32}, {\"warps_shared_store\": 32}, {\"warps_shared_store\": 32}, "
+		"{\"warps_shared_store\": 32}, {\"warps_shared_store\": 32}, {\"warps_shared_store\": 32}, "
+		"{\"warps_shared_store\": 0}], \"active_warps_per_line\": ["
+		"{\"file\": \"scan.cu\", \"line\": 69, \"steps\": [32, 32, 32, 32, 32, 32, 32, 32, 32, 32], "
+		"\"interval_indices\": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], \"total\": 320}, "
+		"{\"file\": \"scan.cu\", \"line\": 71, \"steps\": [32, 32, 32, 32, 32, 31, 30, 28, 24, 16], "
+		"\"interval_indices\": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], \"total\": 289}, "
+		"{\"file\": \"scan.cu\", \"line\": 72, \"steps\": [32, 32, 32, 32, 32, 32, 32, 32, 32, 32], "
+		"\"interval_indices\": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], \"total\": 320}]}]}";
 	char *svg = active_threads_svg("lab1", doc);
-	cr_expect_eq(count(svg, "scan.cu:47 (yours): 193 warp-steps"), 1);
-	cr_expect_eq(count(svg, "handout's Hillis-Steele: 289 warp-steps"), 1);
+	cr_expect_eq(count(svg, "line scan.cu:71 (yours): 289 warp-steps (steps 1-10)"), 1);
+	cr_expect_eq(count(svg, "line scan.cu:69, 72 (yours): 320 warp-steps each (steps 1-10)"), 1);
+	cr_expect_eq(count(svg, "352 warp-steps (steps 1-10: 320)"), 1);
+	cr_expect_eq(count(svg, "handout's Hillis-Steele: 289 warp-steps (steps 1-10)"), 1);
+	cr_expect_null(strstr(svg, "Blelloch"), "another lab's figure");
 }
 
-/* A kernel with no loop of barriers (the skeleton): its own barrier
- * intervals, never the handouts' figures in its place. */
+/* A kernel with no loop of barriers (the skeleton): its block's own
+ * barrier intervals, never the handouts' figures in its place. */
 Test(kernel_chart, active_threads_of_a_kernel_without_steps_per_line)
 {
 	need_gnuplot();
-	char *svg = active_threads_svg("lab1", "{\"launches\": [{\"kernel\": \"add_sums\", "
-				"\"intervals\": [{\"warps_any\": 4}], \"active_warps_per_line\": []}, "
-				"{\"kernel\": \"scan_block\", \"intervals\": [{\"warps_any\": 32}, "
-				"{\"warps_any\": 32}], \"active_warps_per_line\": []}]}");
-	cr_expect_not_null(strstr(svg, "kernel scan_block (yours): 64 warp-steps"), "the longest launch");
+	char *svg = active_threads_svg("lab1", "{\"totals\": {\"block_scan_launch\": 1}, \"launches\": "
+				"[{\"kernel\": \"add_sums\", \"intervals\": [{\"warps_shared_store\": 4}], "
+				"\"active_warps_per_line\": []}, {\"kernel\": \"scan_block\", \"intervals\": "
+				"[{\"warps_shared_store\": 32}, {\"warps_shared_store\": 0}], "
+				"\"active_warps_per_line\": []}]}");
+	cr_expect_not_null(strstr(svg, "one block of scan_block (yours), warps storing to shared "
+				       "memory: 32 warp-steps (steps 1-10: 0)"), "the block scan");
 	cr_expect_null(strstr(svg, "add_sums"));
 	cr_expect_not_null(strstr(svg, "handout's Hillis-Steele"), "the reference line");
 	cr_expect_null(strstr(svg, "Blelloch"), "another lab's figure");

@@ -257,7 +257,12 @@ Test(handout_figures, lab2)
 	expect_marked("handouts/lab2-blelloch-scan.md",
 		      (const char *[]){ "rubric lab2 [analysis] shape", "rubric lab2 [analysis] max_work_per_1024",
 					"results docs/results/emu-work-per-1024.md hillis_steele",
-					"results docs/results/emu-work-per-1024.md hillis_steele_32", NULL });
+					"results docs/results/emu-work-per-1024.md hillis_steele_32",
+					"results docs/results/emu-warp-steps.md answer_key",
+					"results docs/results/emu-warp-steps.md answer_key_steps",
+					"results docs/results/emu-warp-steps.md hillis_steele",
+					"results docs/results/emu-warp-steps.md blelloch_padded",
+					"results docs/results/emu-warp-steps.md blelloch_strided_up_sweep", NULL });
 }
 
 Test(handout_figures, lab3)

@@ -115,6 +115,25 @@ Test(report_html, notes_gather_each_line_of_the_students_file)
 	json_decref(a);
 }
 
+/* A line's active warps are noted at the steps of the block where it runs,
+ * as the chart places them: a down-sweep after the up-sweep and the root. */
+Test(report_html, a_lines_active_warps_say_at_which_steps)
+{
+	json_error_t e;
+	json_t *a = json_loads("{\"launches\":[{\"kernel\":\"scan_block\",\"active_warps_per_line\":["
+			       "{\"file\":\"student.cu\",\"line\":5,\"steps\":[1,1,1,1,1,2,4,8,16],"
+			       "\"interval_indices\":[11,12,13,14,15,16,17,18,19],\"total\":35}]}]}", 0, &e);
+	struct line_notes n;
+
+	cr_assert_not_null(a, "%s", e.text);
+	cr_assert_eq(line_notes_collect(a, "student.cu", &n), 0);
+	cr_assert_eq(n.n, 1);
+	cr_expect_str_eq(n.v[0].text, "scan_block: active warps 1 1 1 1 1 2 4 8 16 in steps 11-19 of one "
+				      "block (35 warp-steps)");
+	line_notes_free(&n);
+	json_decref(a);
+}
+
 Test(report_html, page_is_whole_self_contained_and_escaped)
 {
 	write_page();

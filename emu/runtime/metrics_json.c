@@ -99,8 +99,12 @@ static int line_rows(const struct launch_rec *r, struct line_row **out)
 }
 
 struct totals {
-	uint64_t ld_req, ld_sec, st_req, st_sec, sh_req, sh_wf, races, uninit, warp_steps;
+	uint64_t ld_req, ld_sec, st_req, st_sec, sh_req, sh_wf, races, uninit;
 	double combines;
+	/* The block scan: the launch with the most barrier intervals (the first
+	 * of them), whose one block's active warp-steps are the handouts'. */
+	int block_scan_launch, block_scan_intervals;
+	uint64_t block_scan_warp_steps;
 };
 
 static double ratio(uint64_t a, uint64_t b)
@@ -163,15 +167,23 @@ static int interval_lines(const struct launch_rec *r, struct where **out)
 	return n;
 }
 
-static void json_intervals(struct sb *s, const struct launch_rec *r, struct where *lines, int n_lines,
-			   struct totals *t)
+/* One block's active warp-steps: the warps storing to shared memory,
+ * summed over its barrier intervals. */
+static uint64_t warp_steps(const struct launch_rec *r)
+{
+	uint64_t steps = 0;
+	for (int k = 0; k < r->n_ivals; k++)
+		steps += (uint64_t)__builtin_popcount(r->ivals[k].warps_shared_store);
+	return steps;
+}
+
+static void json_intervals(struct sb *s, const struct launch_rec *r, struct where *lines, int n_lines)
 {
 	sb_puts(s, "\"intervals\":[");
 	for (int k = 0; k < r->n_ivals; k++) {
 		const struct interval *iv = &r->ivals[k];
 		sb_printf(s, "%s{\"warps_any\":%d,\"warps_shared_store\":%d,\"lines\":[", k ? "," : "",
 			  __builtin_popcount(iv->warps_any), __builtin_popcount(iv->warps_shared_store));
-		t->warp_steps += (uint64_t)__builtin_popcount(iv->warps_shared_store);
 		int first = 1;
 		for (int j = 0; j < n_lines; j++) {
 			uint32_t warps = line_warps(iv, lines[j]);
@@ -188,7 +200,8 @@ static void json_intervals(struct sb *s, const struct launch_rec *r, struct wher
 }
 
 /* The per-line rule: each line that runs in more than one interval, with
- * the warps issuing at it in each interval where it runs. */
+ * the warps issuing at it in each interval where it runs, and which
+ * intervals those are (a down-sweep's steps come after the up-sweep's). */
 static void json_active_warps(struct sb *s, const struct launch_rec *r, struct where *lines,
 			      int n_lines)
 {
@@ -211,6 +224,10 @@ static void json_active_warps(struct sb *s, const struct launch_rec *r, struct w
 			sb_printf(s, "%s%d", m++ ? "," : "", w);
 			total += w;
 		}
+		sb_puts(s, "],\"interval_indices\":[");
+		for (int k = 0, i = 0; k < r->n_ivals; k++)
+			if (line_warps(&r->ivals[k], lines[j]))
+				sb_printf(s, "%s%d", i++ ? "," : "", k);
 		sb_printf(s, "],\"total\":%d}", total);
 		first = 0;
 	}
@@ -310,7 +327,7 @@ static void json_examples(struct sb *s, struct line_row *rows, int n)
 	sb_puts(s, "]");
 }
 
-static void json_launch(struct sb *s, const struct launch_rec *r, struct totals *t)
+static void json_launch(struct sb *s, int index, const struct launch_rec *r, struct totals *t)
 {
 	struct line_row *rows = NULL;
 	struct where *lines = NULL;
@@ -326,8 +343,13 @@ static void json_launch(struct sb *s, const struct launch_rec *r, struct totals 
 	sb_puts(s, ",");
 	json_lines(s, rows, n_rows, t);
 	sb_puts(s, ",");
-	json_intervals(s, r, lines, n_lines, t);
-	sb_puts(s, ",");
+	json_intervals(s, r, lines, n_lines);
+	sb_printf(s, ",\"active_warp_steps\":%llu,", (unsigned long long)warp_steps(r));
+	if (r->n_ivals > t->block_scan_intervals) {
+		t->block_scan_launch = index;
+		t->block_scan_intervals = r->n_ivals;
+		t->block_scan_warp_steps = warp_steps(r);
+	}
 	json_active_warps(s, r, lines, n_lines);
 	sb_puts(s, ",");
 	json_races(s, r, t);
@@ -345,7 +367,7 @@ static void json_launch(struct sb *s, const struct launch_rec *r, struct totals 
 char *cuemu_metrics_json(void)
 {
 	struct sb s = { 0 };
-	struct totals t = { 0 };
+	struct totals t = { .block_scan_launch = -1 };
 	struct launch_rec *const *launches;
 	int dropped, n_launches = metrics_recorded(&launches, &dropped);
 	lines_init();
@@ -353,7 +375,7 @@ char *cuemu_metrics_json(void)
 	for (int i = 0; i < n_launches; i++) {
 		if (i)
 			sb_puts(&s, ",");
-		json_launch(&s, launches[i], &t);
+		json_launch(&s, i, launches[i], &t);
 	}
 	sb_printf(&s, "],\"launches_not_recorded\":%d,\"totals\":{", dropped);
 	sb_printf(&s, "\"global_load_requests\":%llu,\"global_load_sectors\":%llu,"
@@ -365,9 +387,10 @@ char *cuemu_metrics_json(void)
 	sb_printf(&s, "\"shared_requests\":%llu,\"shared_wavefronts\":%llu,"
 		  "\"shared_wavefronts_per_request\":%.4f,", (unsigned long long)t.sh_req,
 		  (unsigned long long)t.sh_wf, ratio(t.sh_wf, t.sh_req));
-	sb_printf(&s, "\"races\":%llu,\"uninit_shared_reads\":%llu,\"active_warp_steps\":%llu,"
-		  "\"combining_ops\":%.0f},", (unsigned long long)t.races, (unsigned long long)t.uninit,
-		  (unsigned long long)t.warp_steps, t.combines);
+	sb_printf(&s, "\"races\":%llu,\"uninit_shared_reads\":%llu,\"block_scan_launch\":%d,"
+		  "\"active_warp_steps\":%llu,\"combining_ops\":%.0f},", (unsigned long long)t.races,
+		  (unsigned long long)t.uninit, t.block_scan_launch,
+		  (unsigned long long)t.block_scan_warp_steps, t.combines);
 	warn_json(&s);
 	sb_puts(&s, "}");
 	return sb_take(&s);

@@ -47,10 +47,12 @@ int chart_bandwidth(const struct grade *g, enum plot_kind kind, const char *out_
 		    size_t msglen);
 
 /* The student's kernel, active warps per step, as the emulator measured it
- * (g->analysis): each line of active_warps_per_line once, however many
- * launches ran it; for a kernel without such lines (no loop of barriers),
- * the warps active in each barrier interval of its longest launch. The
- * handout's figure for g's lab is a dashed reference line. Skipped (1)
+ * (g->analysis): one block of the block scan (totals.block_scan_launch),
+ * its barrier intervals in order from step 0 (the load, before the first
+ * barrier), the warps storing to shared memory in each; over them, the
+ * lines of that launch's active_warps_per_line at their own steps (lines
+ * with the same steps as one). The handout's figure for g's lab is a dashed
+ * reference line at steps 1 .. n, where its table puts them. Skipped (1)
  * when g has no measurement. g NULL: the handouts' figures alone, every
  * lab's handout_steps side by side (Hillis-Steele, lab 1, 289 warp-steps,
  * against Blelloch, lab 2, 71), for the documentation.

@@ -92,81 +92,133 @@ static void textbook_panels(FILE *s, const char *title)
 #define MAX_SERIES 4
 #define MAX_STEPS 64
 
+/* A measured series: value[i] warps at step at[i], a step being a barrier
+ * interval of one block, numbered from 0 (the interval before the first
+ * barrier: with the handouts' kernels, the load step, so that interval k
+ * is step k of the handouts' tables). */
 struct warp_series {
 	char name[160];
-	int steps[MAX_STEPS];
+	int at[MAX_STEPS], value[MAX_STEPS];
 	int n;
 	long total;
 };
 
-/* Appends one series read from a JSON array of warp counts. */
-static void read_steps(struct warp_series *w, const json_t *steps, const char *key)
+static void put_series(FILE *s, const char *name, const struct warp_series *w)
 {
-	json_t *v;
+	fprintf(s, "%s << EOD\n", name);
+	for (int i = 0; i < w->n; i++)
+		fprintf(s, "%d %d\n", w->at[i], w->value[i]);
+	fputs("EOD\n", s);
+}
+
+/* The launch whose one block the emulator counted (totals.block_scan_launch). */
+static const json_t *block_scan(const json_t *analysis)
+{
+	const json_t *index = json_object_get(json_object_get(analysis, "totals"), "block_scan_launch");
+	const json_t *launches = json_object_get(analysis, "launches");
+	if (!json_is_integer(index) || json_integer_value(index) < 0)
+		return NULL;
+	return json_array_get(launches, (size_t)json_integer_value(index));
+}
+
+/* The block's warps storing to shared memory, interval by interval. */
+static int block_series(const json_t *launch, struct warp_series *w)
+{
+	const json_t *iv;
 	size_t k;
+	const char *kernel = json_string_value(json_object_get(launch, "kernel"));
+	snprintf(w->name, sizeof(w->name), "one block of %s (yours)",
+		 kernel ? kernel : "?");
 	w->n = 0;
 	w->total = 0;
-	json_array_foreach(steps, k, v) {
-		int x = (int)analysis_number(key ? json_object_get(v, key) : v, 0, 1 << 20);
+	json_array_foreach(json_object_get(launch, "intervals"), k, iv) {
+		int x = (int)analysis_number(json_object_get(iv, "warps_shared_store"), 0, 1 << 20);
 		w->total += x;
-		if (w->n < MAX_STEPS)
-			w->steps[w->n++] = x;
+		if (w->n < MAX_STEPS) {
+			w->at[w->n] = (int)k;
+			w->value[w->n++] = x;
+		}
+	}
+	return w->n > 0;
+}
+
+/* One line of active_warps_per_line at its steps (interval_indices). */
+static void line_series(const json_t *row, struct warp_series *w)
+{
+	const json_t *steps = json_object_get(row, "steps"), *at = json_object_get(row, "interval_indices");
+	const char *file = json_string_value(json_object_get(row, "file"));
+	snprintf(w->name, sizeof(w->name), "%s:%lld", file ? file : "?",
+		 (long long)json_integer_value(json_object_get(row, "line")));
+	w->n = 0;
+	w->total = 0;
+	for (size_t k = 0; k < json_array_size(steps) && k < json_array_size(at); k++) {
+		int x = (int)analysis_number(json_array_get(steps, k), 0, 1 << 20);
+		w->total += x;
+		if (w->n < MAX_STEPS) {
+			w->at[w->n] = (int)analysis_number(json_array_get(at, k), 0, MAX_STEPS);
+			w->value[w->n++] = x;
+		}
 	}
 }
 
-static int named(const struct warp_series *w, int n, const char *name)
+static int same_steps(const struct warp_series *a, const struct warp_series *b)
 {
-	for (int k = 0; k < n; k++)
-		if (strcmp(w[k].name, name) == 0)
-			return 1;
-	return 0;
+	return a->n == b->n && memcmp(a->at, b->at, sizeof(int) * (size_t)a->n) == 0 &&
+	       memcmp(a->value, b->value, sizeof(int) * (size_t)a->n) == 0;
 }
 
-/* The student's kernel as the emulator measured it: the lines whose
- * active warps change from step to step (active_warps_per_line), each
- * line once however many launches ran it, at most MAX_SERIES. */
-static int measured_lines(const json_t *analysis, struct warp_series *out)
+/* The student's block scan as the emulator measured it, in w[0]: one
+ * block's barrier intervals in order; then the lines whose active warps
+ * change from step to step (active_warps_per_line), placed at their steps,
+ * lines with the same steps in one series ("scan.cu:122, 123"). Returns
+ * how many series; 0 when nothing was traced. */
+static int measured_series(const json_t *analysis, struct warp_series *w)
 {
-	json_t *launch, *line;
-	size_t i, j;
-	int n = 0;
+	const json_t *launch = block_scan(analysis), *row;
+	size_t i;
+	int n;
 
-	json_array_foreach(json_object_get(analysis, "launches"), i, launch) {
-		json_array_foreach(json_object_get(launch, "active_warps_per_line"), j, line) {
-			json_t *steps = json_object_get(line, "steps");
-			const char *file = json_string_value(json_object_get(line, "file"));
-			char name[160];
-			snprintf(name, sizeof(name), "%s:%lld", file ? file : "?",
-				 (long long)json_integer_value(json_object_get(line, "line")));
-			if (n == MAX_SERIES || !json_is_array(steps) || json_array_size(steps) == 0 ||
-			    named(out, n, name))
-				continue;
-			snprintf(out[n].name, sizeof(out[n].name), "%s", name);
-			read_steps(&out[n++], steps, NULL);
+	if (!launch || !block_series(launch, &w[0]))
+		return 0;
+	n = 1;
+	json_array_foreach(json_object_get(launch, "active_warps_per_line"), i, row) {
+		struct warp_series line;
+		int k;
+		line_series(row, &line);
+		if (line.n == 0)
+			continue;
+		for (k = 1; k < n && !same_steps(&w[k], &line); k++)
+			;
+		if (k < n) {
+			const char *colon = strrchr(line.name, ':');
+			size_t len = strlen(w[k].name);
+			snprintf(w[k].name + len, sizeof(w[k].name) - len, ", %s", colon ? colon + 1 : "?");
+		} else if (n < MAX_SERIES) {
+			w[n++] = line;
 		}
 	}
 	return n;
 }
 
-/* Without such lines (a kernel with no loop of barriers, as the skeleton
- * is): the warps active in each barrier interval of the launch with the
- * most intervals, the kernel as a whole. 0 when nothing was traced. */
-static int measured_intervals(const json_t *analysis, struct warp_series *out)
+/* "steps 11-19" */
+static void step_range(char *buf, size_t len, const struct warp_series *w)
 {
-	json_t *launch, *best = NULL;
-	size_t i;
-	json_array_foreach(json_object_get(analysis, "launches"), i, launch) {
-		json_t *iv = json_object_get(launch, "intervals");
-		if (json_is_array(iv) && json_array_size(iv) > 0 &&
-		    (!best || json_array_size(iv) > json_array_size(json_object_get(best, "intervals"))))
-			best = launch;
-	}
-	if (!best)
-		return 0;
-	const char *kernel = json_string_value(json_object_get(best, "kernel"));
-	snprintf(out->name, sizeof(out->name), "kernel %s", kernel ? kernel : "?");
-	read_steps(out, json_object_get(best, "intervals"), "warps_any");
-	return 1;
+	if (w->n == 0)
+		snprintf(buf, len, "no step");
+	else if (w->at[w->n - 1] - w->at[0] == w->n - 1)
+		snprintf(buf, len, "steps %d-%d", w->at[0], w->at[w->n - 1]);
+	else
+		snprintf(buf, len, "%d steps from %d to %d", w->n, w->at[0], w->at[w->n - 1]);
+}
+
+/* The warp-steps of w in the handout's steps 1 .. n. */
+static long within(const struct warp_series *w, int n)
+{
+	long sum = 0;
+	for (int i = 0; i < w->n; i++)
+		if (w->at[i] >= 1 && w->at[i] <= n)
+			sum += w->value[i];
+	return sum;
 }
 
 static void measured_panel(FILE *s, const struct grade *g, const struct warp_series *w, int n)
@@ -175,33 +227,41 @@ static void measured_panel(FILE *s, const struct grade *g, const struct warp_ser
 	const char *id = g->lab ? g->lab->id : "";
 	const struct scan_steps *book = g->lab ? g->lab->handout_steps : NULL;
 	int maxn = book ? book->n : 0, top = book ? book->threads_per_block / 32 : 1;
-	double width = 0.8 / n;
+	char range[64];
 
 	for (int k = 0; k < n; k++) {
 		char name[16];
 		snprintf(name, sizeof(name), "$m%d", k);
-		put_steps(s, name, w[k].steps, w[k].n, -0.4 + width * (k + 0.5));
-		if (w[k].n > maxn)
-			maxn = w[k].n;
-		for (int i = 0; i < w[k].n; i++)
-			if (w[k].steps[i] > top)
-				top = w[k].steps[i];
+		put_series(s, name, &w[k]);
+		for (int i = 0; i < w[k].n; i++) {
+			maxn = w[k].at[i] > maxn ? w[k].at[i] : maxn;
+			top = w[k].value[i] > top ? w[k].value[i] : top;
+		}
 	}
 	if (book)
 		put_steps(s, "$book", book->warps, book->n, 0);
 	fputs("set title ", s);
-	gp_strf(s, "%s: active warps per step, measured by the emulator in your kernel", id);
-	fprintf(s, "\nset style fill solid 0.7 border -1\nset boxwidth %g\nset grid ytics\n"
-		   "set key right top box opaque\nset xrange [0.3:%d.7]\nset xtics 1\n"
-		   "set yrange [0:%d]\nset xlabel 'step (one barrier interval each)'\n"
-		   "set ylabel 'active warps'\nplot ", width, maxn, top * 3 / 2 + 1);
-	for (int k = 0; k < n; k++) {
-		fprintf(s, "%s$m%d with boxes lc rgb '%s' title ", k ? ", " : "", k, colours[k]);
-		gp_strf(s, "%s (yours): %ld warp-steps", w[k].name, w[k].total);
+	gp_strf(s, "%s: active warps per step of one block, measured by the emulator in your kernel", id);
+	fprintf(s, "\nset style fill solid 0.5 border -1\nset boxwidth 0.7\nset grid ytics\n"
+		   "set key right top box opaque\nset xrange [-0.7:%d.7]\nset xtics 1\n"
+		   "set yrange [0:%d]\nset xlabel 'step: barrier interval of the block (0: before "
+		   "its first barrier)'\nset ylabel 'active warps'\nplot $m0 with boxes lc rgb '%s' title ",
+		maxn, top * 2 + 1, colours[0]);
+	if (book)
+		gp_strf(s, "%s, warps storing to shared memory: %ld warp-steps (steps 1-%d: %ld)",
+			w[0].name, w[0].total, book->n, within(&w[0], book->n));
+	else
+		gp_strf(s, "%s, warps storing to shared memory: %ld warp-steps", w[0].name, w[0].total);
+	for (int k = 1; k < n; k++) {
+		fprintf(s, ", $m%d with linespoints lw 2 pt 7 lc rgb '%s' title ", k, colours[k]);
+		step_range(range, sizeof(range), &w[k]);
+		gp_strf(s, "line %s (yours): %ld warp-steps%s (%s)", w[k].name, w[k].total,
+			strchr(w[k].name, ',') ? " each" : "", range);
 	}
 	if (book) {
 		fputs(", $book with histeps lw 2 dt 2 lc rgb '#444444' title ", s);
-		gp_strf(s, "handout's %s: %d warp-steps", book->algorithm, sum(book->warps, book->n));
+		gp_strf(s, "handout's %s: %d warp-steps (steps 1-%d)", book->algorithm,
+			sum(book->warps, book->n), book->n);
 	}
 	fputc('\n', s);
 }
@@ -214,8 +274,8 @@ int chart_active_threads(const struct grade *g, enum plot_kind kind, const char 
 	struct plot p;
 	int n = 0;
 
-	if (g && g->analysis && (n = measured_lines(g->analysis, w)) == 0)
-		n = measured_intervals(g->analysis, w);
+	if (g && g->analysis)
+		n = measured_series(g->analysis, w);
 	/* A grade's chart shows its own kernel; the handouts' figures alone
 	 * are no chart of it. */
 	if (g && n == 0) {
@@ -226,7 +286,7 @@ int chart_active_threads(const struct grade *g, enum plot_kind kind, const char 
 	if (plot_skipped(kind, msg, msglen))
 		return CHART_NONE_DRAWN;
 	chart_path(path, sizeof(path), out_dir, g, "scan", "active-threads", kind);
-	if (plot_begin(&p, kind, "active threads", path, 1000, n ? 550 : 750, n ? 1 : 2, msg,
+	if (plot_begin(&p, kind, "active threads", path, 1000, n ? 650 : 750, n ? 1 : 2, msg,
 		       msglen) != 0)
 		return -1;
 	if (n)

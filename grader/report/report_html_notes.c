@@ -100,9 +100,24 @@ static int access_note(struct line_notes *notes, json_t *row, const char *kernel
 		   wpr, wpr > 1.05 ? " (more than 1: bank conflicts)" : "");
 }
 
+/* "steps 11-19" of the block's barrier intervals, as the active-threads
+ * chart numbers them (interval_indices, docs/emu-metrics.md). */
+static void step_range(json_t *at, char *buf, size_t len)
+{
+	size_t n = json_array_size(at);
+	long long first = json_integer_value(json_array_get(at, 0));
+	long long last = json_integer_value(json_array_get(at, n ? n - 1 : 0));
+	if (n == 0)
+		snprintf(buf, len, "steps not recorded");
+	else if (last - first == (long long)n - 1)
+		snprintf(buf, len, "steps %lld-%lld", first, last);
+	else
+		snprintf(buf, len, "%zu steps from %lld to %lld", n, first, last);
+}
+
 static int steps_note(struct line_notes *notes, json_t *row, const char *kernel)
 {
-	char steps[160] = "";
+	char steps[160] = "", range[64];
 	size_t i, o = 0;
 	json_t *s;
 
@@ -113,8 +128,10 @@ static int steps_note(struct line_notes *notes, json_t *row, const char *kernel)
 			break;
 		o += (size_t)w;
 	}
-	return add(notes, row, line_of(row), NOTE_FIGURE, "%s: active warps per step %s (%lld warp-steps)",
-		   kernel, steps, (long long)json_integer_value(json_object_get(row, "total")));
+	step_range(json_object_get(row, "interval_indices"), range, sizeof range);
+	return add(notes, row, line_of(row), NOTE_FIGURE,
+		   "%s: active warps %s in %s of one block (%lld warp-steps)", kernel, steps, range,
+		   (long long)json_integer_value(json_object_get(row, "total")));
 }
 
 static int race_notes(struct line_notes *notes, json_t *race, const char *file)

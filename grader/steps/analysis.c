@@ -283,15 +283,15 @@ static void check_warp_steps(struct test_result *t, json_t *metrics, double limi
 		return;
 	}
 	if (v <= limit) {
-		test_pass(t, "%.0f active warp-steps (limit %g)", v, limit);
+		test_pass(t, "%.0f active warp-steps in one block of the block scan (limit %g)", v, limit);
 		return;
 	}
-	test_fail(t, "%.0f active warp-steps (limit %g): summed over the barrier intervals of one "
-		  "block, the warps that store to shared memory. A warp costs a step if any of its "
-		  "threads works; here most warps stay busy in most steps, as in Hillis-Steele's "
-		  "log2(n) passes over every element. A work-efficient scan (Blelloch) does half "
-		  "the work each step and packs the active threads into the fewest warps "
-		  "(threads 0 .. d-1), so the idle warps skip to the barrier", v, limit);
+	test_fail(t, "%.0f active warp-steps in one block of the block scan (limit %g): summed over "
+		  "its barrier intervals, the warps that store to shared memory. A warp costs a "
+		  "step if any of its threads works; here most warps stay busy in most steps, as "
+		  "in Hillis-Steele's log2(n) passes over every element. A work-efficient scan "
+		  "(Blelloch) does half the work each step and packs the active threads into the "
+		  "fewest warps (threads 0 .. d-1), so the idle warps skip to the barrier", v, limit);
 }
 
 /* Work-efficiency over the whole scan (docs/emu-metrics.md, "Work"): the

@@ -110,6 +110,18 @@ static long line_total(json_t *launch, int line, char *steps, size_t len)
 	return -1;
 }
 
+/* The barrier intervals where one line's steps are (interval_indices), as
+ * "1 2 3 ". */
+static void line_intervals(json_t *launch, int line, char *at, size_t len)
+{
+	size_t i, k, o = 0;
+	json_t *a, *x;
+	json_array_foreach(json_object_get(launch, "active_warps_per_line"), i, a)
+		if (json_integer_value(json_object_get(a, "line")) == line)
+			json_array_foreach(json_object_get(a, "interval_indices"), k, x)
+				o += (size_t)snprintf(at + o, len - o, "%lld ", json_integer_value(x));
+}
+
 Test(metrics, hillis_steele_keeps_289_warp_steps_busy)
 {
 	json_t *m, *l = scan_launch(0, "hillis_steele", &m);
@@ -136,6 +148,31 @@ Test(metrics, blelloch_keeps_71_warp_steps_busy)
 	cr_expect_str_eq(up, "16 8 4 2 1 1 1 1 1 ");
 	cr_expect_str_eq(down, "1 1 1 1 1 2 4 8 16 ");
 	cr_expect_eq(json_integer_value(json_object_get(json_object_get(m, "totals"), "races")), 0);
+	json_decref(m);
+}
+
+/* The steps in the handout's order: interval 0 loads, the up-sweep is
+ * intervals 1-9, the root 10, the down-sweep 11-19 (not 1-9 again); one
+ * block's warps storing to shared memory add up to the handout's 71 plus
+ * the 16 of the load step. */
+Test(metrics, blelloch_steps_in_the_handouts_order)
+{
+	json_t *m, *l = scan_launch(2, "blelloch", &m);
+	char up[128] = "", down[128] = "", stores[256] = "";
+	size_t k, o = 0;
+	json_t *iv;
+	line_intervals(l, marker_line("scan.cu", "@up"), up, sizeof up);
+	line_intervals(l, marker_line("scan.cu", "@down"), down, sizeof down);
+	cr_expect_str_eq(up, "1 2 3 4 5 6 7 8 9 ");
+	cr_expect_str_eq(down, "11 12 13 14 15 16 17 18 19 ");
+	json_array_foreach(json_object_get(l, "intervals"), k, iv)
+		o += (size_t)snprintf(stores + o, sizeof stores - o, "%lld ",
+				      json_integer_value(json_object_get(iv, "warps_shared_store")));
+	cr_expect_str_eq(stores, "16 16 8 4 2 1 1 1 1 1 1 1 1 1 1 1 2 4 8 16 0 ");
+	cr_expect_eq(json_integer_value(json_object_get(l, "active_warp_steps")), 87);
+	json_t *t = json_object_get(m, "totals");
+	cr_expect_eq(json_integer_value(json_object_get(t, "active_warp_steps")), 87);
+	cr_expect_eq(json_integer_value(json_object_get(t, "block_scan_launch")), 0);
 	json_decref(m);
 }
 
