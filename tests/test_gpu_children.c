@@ -6,7 +6,7 @@
  *
  * The harness here is a stand-in that exits at once (the door does not
  * care what it reports): what is checked is the order of lock calls seen
- * by a recording gpu_phase.
+ * by a recording gpu_share.phase.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -41,7 +41,7 @@ static void run_verbs(const char *harness, enum backend backend, int with_lock)
 	r.perf_shape = (struct shape){ 2, { 32, 32 } };
 	struct run_context ctx = { .lab = &lab3_transpose, .rubric = &r, .harness = harness,
 				   .backend = backend, .work_dir = "/tmp", .seed = 1,
-				   .gpu_phase = with_lock ? record : NULL };
+				   .share = { .phase = with_lock ? record : NULL } };
 	struct shape s = { 2, { 32, 32 } };
 	struct harness_report rep;
 	char err[256];

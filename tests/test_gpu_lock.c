@@ -125,8 +125,8 @@ static int bench(const char *harness, struct gpu_slot *slot, int lend, double ti
 	r.output_limit_bytes = 4096;
 	struct run_context ctx = { .lab = &lab3_transpose, .rubric = &r, .harness = harness,
 				   .work_dir = dir, .seed = 1, .isolation = isolation,
-				   .gpu_phase = lend ? batch_gpu_phase : NULL,
-				   .gpu_lend = lend ? batch_gpu_lend : NULL, .gpu_phase_arg = slot };
+				   .share = { .phase = lend ? batch_gpu_phase : NULL,
+					      .lend = lend ? batch_gpu_lend : NULL, .arg = slot } };
 	struct shape s = { 2, { 32, 32 } };
 	char err[256];
 	int rc = harness_bench(&ctx, harness, &s, 1, 0, rep, err, sizeof(err));

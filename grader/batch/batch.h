@@ -220,10 +220,10 @@ struct batch_config;
  * student's sandbox can see it. */
 void batch_prepare_gpus(struct batch_config *c);
 
-/* grade_request.gpu_phase for a gpu_slot: correctness shares the GPU,
+/* gpu_share.phase for a gpu_slot: correctness shares the GPU,
  * timing has it alone; a timed run that waits goes before new shares. */
 void batch_gpu_phase(void *slot, int timed, int begin);
-/* grade_request.gpu_lend for a gpu_slot: a timed child gets the lock shared
+/* gpu_share.lend for a gpu_slot: a timed child gets the lock shared
  * and takes it alone itself, around its timed launches. */
 int batch_gpu_lend(void *slot, int begin, int fds[2], double wait_alone_s, double held_alone_s);
 

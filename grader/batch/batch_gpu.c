@@ -235,8 +235,7 @@ static void measure_reference_times(struct batch_config *c)
 		struct gpu_slot locks = *g;
 		locks.lock_fd = locks.turn_fd = -1;
 		ctx.gpu = g->visible[0] ? g->visible : NULL;
-		ctx.gpu_phase = batch_gpu_phase;
-		ctx.gpu_phase_arg = &locks;
+		ctx.share = (struct gpu_share){ .phase = batch_gpu_phase, .arg = &locks };
 		reference_times_get(&ctx, BACKEND_CUDA, &g->dev, g->reference_harness, 0, &t);
 		if (locks.lock_fd >= 0)
 			close(locks.lock_fd);

@@ -61,8 +61,7 @@ static void time_one(struct batch_config *c, int i)
 	/* Kit code only: run as the grader's other tools are, on this slot's GPU. */
 	struct run_context ctx = { .lab = c->lab, .rubric = c->r, .backend = BACKEND_CUDA,
 				   .work_dir = c->work_root, .salt = c->salt,
-				   .gpu = g->visible[0] ? g->visible : NULL, .gpu_phase = batch_gpu_phase,
-				   .gpu_phase_arg = &locks };
+				   .gpu = g->visible[0] ? g->visible : NULL, .share = { .phase = batch_gpu_phase, .arg = &locks } };
 	struct bench_run *run = calloc(1, sizeof(*run));
 	int rc = run ? bench_harness(&ctx, g->reference_harness, 0, run, msg, sizeof(msg)) : -1;
 	if (locks.lock_fd >= 0)

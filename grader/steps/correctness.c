@@ -59,7 +59,7 @@ static struct size_watch *watch_sizes(const struct run_context *ctx, const struc
 	int emulated = ctx->backend == BACKEND_EMU;
 	w->limit_s[0] = ctx->rubric->test_timeout_s;
 	for (int i = 0; i < n; i++) {
-		double l = reference_times_limit(ctx->rubric, ctx->gpu_sharers, times, first + i).limit_s;
+		double l = reference_times_limit(ctx->rubric, ctx->share.sharers, times, first + i).limit_s;
 		w->limit_s[i + 1] = emulated ? EMU_CLOCK_SLACK * (l + 1) : l;
 	}
 	w->watch.limit_s = w->limit_s;
@@ -77,8 +77,8 @@ static void explain_stop(const struct run_context *ctx, const struct reference_t
 	size_t at = strlen(msg);
 	if (!harness_hung(rep) || at >= len)
 		return;
-	struct time_rule rule = reference_times_rule(ctx->rubric, ctx->gpu_sharers);
-	struct time_limit l = reference_times_limit(ctx->rubric, ctx->gpu_sharers, times, size);
+	struct time_rule rule = reference_times_rule(ctx->rubric, ctx->share.sharers);
+	struct time_limit l = reference_times_limit(ctx->rubric, ctx->share.sharers, times, size);
 	time_limit_explain(&rule, &l, times->where, why, sizeof(why));
 	if (!rep->child.timed_out)	/* the emulator's watchdog, at the size's limit */
 		snprintf(msg + at, len - at, "\n(the limit: %s)", why);
@@ -103,7 +103,7 @@ static int start(struct sizes *z, int first, int count, struct channel_watch *w,
 	z->first = first;
 	z->count = count;
 	int computing = pthread_create(&ahead, NULL, expect_ahead, z) == 0;
-	double limit_s = reference_times_limit(ctx->rubric, ctx->gpu_sharers, z->times, first).limit_s;
+	double limit_s = reference_times_limit(ctx->rubric, ctx->share.sharers, z->times, first).limit_s;
 	int rc = count == 1 ? harness_correct(ctx, &z->shapes[first], z->seeds[first], limit_s, w, whole,
 					      err, len)
 			    : harness_correct_many(ctx, &z->shapes[first], &z->seeds[first], count, w, whole,

@@ -69,11 +69,8 @@ static struct run_context context_for(const struct grade_run *run, const char *h
 		.isolation = req->isolation,
 		.gpu = req->gpu,
 		/* the batch's GPU lock, child by child */
-		.gpu_phase = run->backend == BACKEND_CUDA ? req->gpu_phase : NULL,
-		.gpu_phase_arg = req->gpu_phase_arg,
-		.gpu_lend = run->backend == BACKEND_CUDA ? req->gpu_lend : NULL,
+		.share = run->backend == BACKEND_CUDA ? req->share : (struct gpu_share){ 0 },
 		.device_sms = run->backend == BACKEND_CUDA ? run->dev->sms : 0,
-		.gpu_sharers = run->backend == BACKEND_CUDA ? req->gpu_sharers : 0,
 	};
 }
 
@@ -122,7 +119,7 @@ static int step_correctness(struct grade_run *run, struct grade *g)
 	 * solution here for the measurement, and removes it, but never in a
 	 * GPU batch's worker, whose student's emulator runs go on beside. */
 	reference_times_get(&run->ctx, run->backend, run->dev, run->req->reference_harness,
-			    run->req->gpu_phase == NULL, &times);
+			    run->req->share.phase == NULL, &times);
 	run->failed = correctness_run(&run->ctx, run->backend, &times, g);
 	run->checked = 1;
 	return 1;

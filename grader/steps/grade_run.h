@@ -9,6 +9,7 @@
 
 #include "steps/device.h"
 #include "steps/grade.h"
+#include "steps/run_context.h"
 
 struct bench_run;
 
@@ -27,14 +28,7 @@ struct grade_request {
 	const char *gpu;		/* the children's CUDA_VISIBLE_DEVICES; NULL: the grader's own */
 	int analysis;			/* run the emulator's analysis (0 to skip) */
 
-	/* Batch mode (zero otherwise). gpu_phase is called around each child
-	 * that runs on the GPU (run_context.h): a correctness child (timed=0)
-	 * may share the GPU, a timed one (timed=1) must have it alone. */
-	void (*gpu_phase)(void *arg, int timed, int begin);
-	void *gpu_phase_arg;
-	/* A timed child's lock, lent to it shared (run_context.h). */
-	int (*gpu_lend)(void *arg, int begin, int fds[2], double wait_alone_s, double held_alone_s);
-	int gpu_sharers;	/* a batch's workers on this GPU (run_context.h); 0 alone */
+	struct gpu_share share;	/* batch mode, on a GPU (run_context.h); zero otherwise */
 	const char *reference_harness;	/* the solution, already built for this GPU */
 	const struct bench_run *reference_timing;	/* the solution, already timed on this GPU model */
 	const char *occupancy_table;	/* lab 4: this GPU's occupancy API answers, already asked */

@@ -162,21 +162,21 @@ static int run_student(const struct run_context *ctx, enum backend backend, char
 	/* A timed child takes the GPU alone itself, around its timed runs;
 	 * its waits for it are on its own clock, so its limit gets room for
 	 * them (a class's queue, not the student's code). */
-	int lent = gpu_child && gpu == GPU_ALONE && ctx->gpu_lend &&
-		   ctx->gpu_lend(ctx->gpu_phase_arg, 1, lim.gpu_lock_fds, 0, 0) == 0;
-	int lock = !lent && gpu_child && ctx->gpu_phase;
+	int lent = gpu_child && gpu == GPU_ALONE && ctx->share.lend &&
+		   ctx->share.lend(ctx->share.arg, 1, lim.gpu_lock_fds, 0, 0) == 0;
+	int lock = !lent && gpu_child && ctx->share.phase;
 	if (lent) {
 		lim.with_gpu_lock = 1;
 		lim.wall_s += wall_s;
 	}
 	if (lock)
-		ctx->gpu_phase(ctx->gpu_phase_arg, gpu == GPU_ALONE, 1);
+		ctx->share.phase(ctx->share.arg, gpu == GPU_ALONE, 1);
 	int rc = run(argv, &lim, rep, err, errlen);
 	if (lock)
-		ctx->gpu_phase(ctx->gpu_phase_arg, gpu == GPU_ALONE, 0);
+		ctx->share.phase(ctx->share.arg, gpu == GPU_ALONE, 0);
 	if (lent) {
 		int ran = rc == 0;
-		ctx->gpu_lend(ctx->gpu_phase_arg, 0, lim.gpu_lock_fds,
+		ctx->share.lend(ctx->share.arg, 0, lim.gpu_lock_fds,
 			      ran ? reported_ms(rep, "alone_wait_ms") / 1e3 : 0,
 			      ran ? reported_ms(rep, "alone_ms") / 1e3 : 0);
 	}

@@ -12,6 +12,28 @@
 
 struct isolation_policy;
 
+/* How a batch shares a GPU among its workers; all zero for a grade alone
+ * or on the emulator. */
+struct gpu_share {
+	/* Called around each child that runs student code on the GPU
+	 * (harness_door.c), begin=1 before and 0 after; a timed child
+	 * (timed=1) must have the GPU alone, a checked one may share it. Child
+	 * by child, so that the grader's own work between children
+	 * (references, comparisons) holds no GPU. */
+	void (*phase)(void *arg, int timed, int begin);
+	/* NULL, or phase around the whole child: a timed child takes the GPU
+	 * alone itself, around its timed launches only (common/gpu_lock.h).
+	 * begin=1: the lock taken shared for it, fds its lock and turn files
+	 * to hand on; -1 where there are none. begin=0: whatever the child
+	 * left held released, and what it says it waited for and held alone
+	 * noted (information only). */
+	int (*lend)(void *arg, int begin, int fds[2], double wait_alone_s, double held_alone_s);
+	void *arg;	/* phase's and lend's */
+	/* The processes that share the GPU at most (a batch's workers on
+	 * it); 0 alone: each size's time floor grows with them. */
+	int sharers;
+};
+
 struct run_context {
 	const struct lab *lab;
 	const struct rubric *rubric;
@@ -26,28 +48,12 @@ struct run_context {
 	 * not at all (--no-isolation). */
 	const struct isolation_policy *isolation;
 	const char *gpu;	/* the children's CUDA_VISIBLE_DEVICES; NULL: the grader's own */
-	/* Batch mode, on a GPU (NULL otherwise): called around each child that
-	 * runs student code on the GPU (harness_door.c), begin=1 before and 0
-	 * after; a timed child (timed=1) must have the GPU alone, a checked
-	 * one may share it. Child by child, so that the grader's own work
-	 * between children (references, comparisons) holds no GPU. */
-	void (*gpu_phase)(void *arg, int timed, int begin);
-	void *gpu_phase_arg;
-	/* Batch mode, on a GPU (NULL otherwise, or gpu_phase around the whole
-	 * child): a timed child takes the GPU alone itself, around its timed
-	 * launches only (common/gpu_lock.h). begin=1: the lock taken shared
-	 * for it, fds its lock and turn files to hand on; -1 where there are
-	 * none. begin=0: whatever the child left held released, and what it
-	 * says it waited for and held alone noted (information only). */
-	int (*gpu_lend)(void *arg, int begin, int fds[2], double wait_alone_s, double held_alone_s);
+	struct gpu_share share;	/* a batch's GPU, on a GPU; all zero otherwise */
 	/* On a GPU machine, the GPU's multiprocessors, which the emulator's
 	 * analysis run reports as its own: a grid sized by them is the one the
 	 * GPU launches, which the analysis is compared with (launch_match.h).
 	 * 0: the emulator's own. */
 	int device_sms;
-	/* The processes that share this grade's GPU at most (a batch's workers
-	 * on it); 0 for a grade alone: each size's time floor grows with them. */
-	int gpu_sharers;
 };
 
 #endif
