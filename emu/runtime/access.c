@@ -10,7 +10,8 @@
  *   the device heap: global; it must lie inside a live cudaMalloc buffer
  *   the writable data of the .cu objects (__device__, __constant__ and
  *   __managed__ variables; cuemu-cc gives it sections of its own): global
- *   the shared arena, the cuemu_shared section, the dynamic buffer: shared
+ *   the shared arena, the cuemu_shared section, the dynamic buffer: shared;
+ *   in the arena, a byte of no __shared__ array (a red zone) is a fault
  *   cudaMallocHost / managed memory: global
  *   anything else is host memory a kernel cannot see on a GPU: a fault.
  * In a traced block the thread then parks, so that the warp issues the
@@ -85,7 +86,11 @@ static inline __attribute__((always_inline)) void cuemu_access(uintptr_t a, uint
 		    unlikely(a < rt.hit_lo[1] || a + n > rt.hit_hi[1]))
 			global_miss(t, a, n, kind, site);
 		space = SP_GLOBAL;
-	} else if (a - rt.shared_lo < rt.shared_span || a - rt.section_lo < rt.section_span) {
+	} else if (a - rt.shared_lo < ARENA_SPAN) {
+		if (unlikely(shared_red(a, n)))
+			shared_check(t, a, n, kind, site);
+		space = SP_SHARED;
+	} else if (a - rt.section_lo < rt.section_span) {
 		space = SP_SHARED;
 	} else if (a - rt.dyn_lo < DYN_SMEM_MAX) {
 		if (unlikely(a + n > rt.dyn_lo + rt.dyn_bytes))
