@@ -44,13 +44,6 @@ static __attribute__((noinline)) void global_miss(struct thr *t, uintptr_t a, ui
 	rt.hit_next ^= 1;
 }
 
-static __attribute__((noinline)) void dyn_fault(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site)
-{
-	fault_kernel(t, site, "out-of-bounds shared %s of %u bytes at byte %zu of dynamic shared "
-		     "memory: the launch gave %zu bytes (the third <<< >>> argument)",
-		     kind_name(kind), n, (size_t)(a - rt.dyn_lo), rt.dyn_bytes);
-}
-
 /* Neither stack, heap nor shared memory. Returns the space to trace, or
  * SP_LOCAL for an access that is fine but not traced. */
 static __attribute__((noinline)) int other_space(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site)
@@ -94,7 +87,7 @@ static inline __attribute__((always_inline)) void cuemu_access(uintptr_t a, uint
 		space = SP_SHARED;
 	} else if (a - rt.dyn_lo < DYN_SMEM_MAX) {
 		if (unlikely(a + n > rt.dyn_lo + rt.dyn_bytes))
-			dyn_fault(t, a, n, kind, site);
+			shared_dyn_fault(t, a, n, kind, site);
 		space = SP_SHARED;
 	} else {
 		space = other_space(t, a, n, kind, site);

@@ -186,6 +186,8 @@ void access_at(uintptr_t a, uint32_t n, int kind, uintptr_t site);	/* kernel or 
 extern uint8_t arena_shadow[];
 void shared_arena_init(void);
 void shared_check(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site);
+void shared_dyn_fault(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site)
+	__attribute__((noreturn));	/* past the launch's dynamic shared memory */
 uintptr_t shared_compact(uintptr_t a);	/* where a would be with no red zones */
 static inline int shared_red(uintptr_t a, uint32_t n)
 {

@@ -128,6 +128,23 @@ static const char *kind_name(int kind)
 	return kind == AK_LOAD ? "load" : kind == AK_STORE ? "store" : "atomic";
 }
 
+/* The distance of the first byte past end that [o, o + n) touches, in words or bytes. */
+static const char *past_end(size_t o, uint32_t n, size_t end, char *buf, size_t len)
+{
+	size_t past = (o > end ? o : end) - end;
+	return distance(past + (n >= 4 && past % 4 == 0 ? 4 : 1), n, buf, len);
+}
+
+void shared_dyn_fault(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site)
+{
+	char d[32];
+	fault_kernel(t, site, "out-of-bounds shared %s of %u bytes, %s past the end of dynamic shared "
+		     "memory (this access is at its byte %zu): the launch gave %zu bytes (the third "
+		     "<<< >>> argument)", kind_name(kind), n,
+		     past_end(a - rt.dyn_lo, n, rt.dyn_bytes, d, sizeof d), (size_t)(a - rt.dyn_lo),
+		     rt.dyn_bytes);
+}
+
 void shared_check(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site)
 {
 	size_t o = a - rt.shared_lo, bad = o;
@@ -143,7 +160,7 @@ void shared_check(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t si
 		fault_kernel(t, site, "out-of-bounds shared %s of %u bytes, %s past the end of %s (a "
 			     "__shared__ array of %zu bytes; this access is at its byte %zu): check the "
 			     "index against the array's size", kind_name(kind), n,
-			     distance(past + (n >= 4 && past % 4 == 0 ? 4 : 1), n, d, sizeof d),
+			     past_end(bad, n, below->at + below->size, d, sizeof d),
 			     below->name, below->size, o - below->at);
 	if (above)
 		fault_kernel(t, site, "out-of-bounds shared %s of %u bytes, %s before the start of %s "
