@@ -181,8 +181,9 @@ void cuemu_access_checked(uintptr_t a, uint32_t n, int kind, uintptr_t site);
 void access_at(uintptr_t a, uint32_t n, int kind, uintptr_t site);	/* kernel or host */
 
 /* shared_arena.c: static __shared__ arrays, a red zone after each. An
- * access whose first or last byte has a nonzero shadow byte goes to
- * shared_check, which faults unless every byte is an array's. */
+ * access whose first or last byte has a nonzero shadow byte, or a range
+ * longer than a granule, goes to shared_check, which faults unless every
+ * byte is an array's. */
 extern uint8_t arena_shadow[];
 void shared_arena_init(void);
 void shared_check(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site);
@@ -191,7 +192,8 @@ void shared_dyn_fault(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_
 uintptr_t shared_compact(uintptr_t a);	/* where a would be with no red zones */
 static inline int shared_red(uintptr_t a, uint32_t n)
 {
-	return arena_shadow[(a - rt.shared_lo) >> 4] | arena_shadow[(a + n - 1 - rt.shared_lo) >> 4];
+	uintptr_t o = a - rt.shared_lo;	/* below ARENA_SPAN */
+	return n > 16 || (arena_shadow[o >> 4] | arena_shadow[(o + n - 1) >> 4]);	/* a range: all of it */
 }
 
 /* mem_ops.c: ranges traced as the GPU issues them, in pieces of up to 16 bytes */

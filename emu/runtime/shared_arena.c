@@ -148,10 +148,10 @@ void shared_dyn_fault(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_
 void shared_check(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site)
 {
 	size_t o = a - rt.shared_lo, bad = o;
-	while (bad < o + n && byte_ok(bad))
-		bad++;
-	if (bad == o + n)
-		return;	/* the legal bytes of an array whose size is no multiple of 16 */
+	while (bad < o + n && bad < ARENA_SPAN && byte_ok(bad))
+		bad += arena_shadow[bad / GRANULE] ? 1 : GRANULE - bad % GRANULE;
+	if (bad >= o + n)
+		return;	/* an array's bytes: its last granule's, or a copy's */
 	char d[32];
 	int s = slot_below(o);
 	const struct slot *below = s >= 0 ? &slots[s] : NULL, *above = s + 1 < n_slots ? &slots[s + 1] : NULL;

@@ -17,6 +17,7 @@ cudaError_t sb_tile_row_past(void);
 cudaError_t sb_before_start(void);
 cudaError_t sb_last_block_past(int blocks);
 cudaError_t sb_odd_chars(int threads);
+cudaError_t sb_copy_in(int words);
 long sb_legal(void);
 long sb_two_arrays(void);
 
@@ -75,6 +76,22 @@ Test(shared_bounds, a_byte_past_an_odd_sized_array)
 	cr_assert_eq(sb_odd_chars(5), cudaSuccess);
 	cr_assert_eq(sb_odd_chars(6), cudaErrorIllegalAddress);
 	expect_fault("@odd", "shared store of 1 bytes, 1 byte past the end of c");
+}
+
+/* A memcpy is one range outside traced blocks, many pieces inside them. */
+Test(shared_bounds, a_copy_past_an_array)
+{
+	cr_assert_eq(sb_copy_in(32), cudaSuccess, "%s", cuemu_last_fault());
+	cr_assert_eq(sb_copy_in(40), cudaErrorIllegalAddress);
+	expect_fault("@copy", "past the end of s");
+}
+
+Test(shared_bounds, a_copy_past_an_array_while_tracing)
+{
+	cuemu_set_tracing(1);
+	cr_assert_eq(sb_copy_in(32), cudaSuccess, "%s", cuemu_last_fault());
+	cr_assert_eq(sb_copy_in(40), cudaErrorIllegalAddress);
+	expect_fault("@copy", "1 word past the end of s");
 }
 
 Test(shared_bounds, legal_idioms_are_not_flagged)

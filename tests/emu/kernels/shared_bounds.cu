@@ -4,6 +4,7 @@
  * must never be one. The markers (@name) let the tests find the lines.
  */
 #include <cuda_runtime.h>
+#include <string.h>
 
 /* Blelloch's up-sweep into an array one word short: the last thread's
  * second element is one past its end. */
@@ -93,6 +94,25 @@ extern "C" cudaError_t sb_odd_chars(int threads)
 	char *d;
 	cudaMalloc(&d, 32);
 	odd_chars<<<1, threads>>>(d);
+	return cudaDeviceSynchronize();
+}
+
+/* One thread copies words ints into a 32-int array: a range checked whole
+ * outside traced blocks. */
+__global__ void copy_in(const int *in, int *out, int words)
+{
+	__shared__ int s[32];
+	if (threadIdx.x == 0)
+		memcpy(s, in, words * sizeof(int)); /* @copy */
+	__syncthreads();
+	out[threadIdx.x] = s[threadIdx.x];
+}
+
+extern "C" cudaError_t sb_copy_in(int words)
+{
+	int *d;
+	cudaMalloc(&d, 64 * sizeof(int));
+	copy_in<<<1, 32>>>(d, d + 32, words);
 	return cudaDeviceSynchronize();
 }
 
