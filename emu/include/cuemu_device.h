@@ -80,7 +80,7 @@ extern const uint3 blockIdx __asm__("cuemu_blockIdx");
 extern const dim3 blockDim __asm__("cuemu_blockDim");
 extern const dim3 gridDim __asm__("cuemu_gridDim");
 extern char cuemu_dyn_smem[];
-void *cuemu_shared_slot(size_t size, size_t align);
+void *cuemu_shared_slot(size_t size, size_t align, const char *name);
 
 void cuemu_launch_kernel(const char *file, int line, const char *name, dim3 grid, dim3 block,
 			 size_t smem, cudaStream_t stream, void (*thunk)(void *), void *args,
@@ -155,11 +155,11 @@ template <class F> struct cuemu_launcher_ {
  * slot in the runtime's shared arena, taken the first time it runs. Not
  * inlined: the slot is a static of the student's object, whose data is
  * global memory to the trace, and reading it must stay uninstrumented. */
-template <class R> CUEMU_SITE_FN R cuemu_shared_ref_(void *&slot)
+template <class R> CUEMU_SITE_FN R cuemu_shared_ref_(void *&slot, const char *name)
 {
 	typedef typename std::remove_reference<R>::type T;
 	if (__builtin_expect(!slot, 0))
-		slot = cuemu_shared_slot(sizeof(T), alignof(T));
+		slot = cuemu_shared_slot(sizeof(T), alignof(T), name);
 	return *static_cast<T *>(slot);
 }
 

@@ -18,7 +18,7 @@
  *     null_arguments()).
  *   extern __shared__ T a[];  ->  T *const a = (T *)cuemu_dyn_smem;
  *   __shared__ T a[N];  ->  static void *cuemu_shp_1;
- *                           T (&a)[N] = cuemu_shared_ref_<decltype(a)>(cuemu_shp_1);
+ *                           T (&a)[N] = cuemu_shared_ref_<decltype(a)>(cuemu_shp_1, "a");
  *     A reference to a slot of the runtime's shared arena, taken when the
  *     kernel first runs: the runtime knows where shared memory is (g++
  *     ignores a section attribute on a template's static), and every
@@ -168,7 +168,9 @@ static void put_declarator(struct sb *s, const struct rw *w, size_t a, size_t b,
 	}
 	sb_puts(s, " = cuemu_shared_ref_<decltype(");
 	put_span(s, w, name, name);
-	sb_printf(s, ")>(cuemu_shp_%d)", slot);
+	sb_printf(s, ")>(cuemu_shp_%d, \"", slot);
+	put_span(s, w, name, name);	/* the array's name, for an out-of-bounds report */
+	sb_puts(s, "\")");
 }
 
 /* Token i is __shared__ (not extern). start: the declaration's first token.

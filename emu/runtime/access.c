@@ -10,7 +10,8 @@
  *   the device heap: global; it must lie inside a live cudaMalloc buffer
  *   the writable data of the .cu objects (__device__, __constant__ and
  *   __managed__ variables; cuemu-cc gives it sections of its own): global
- *   the shared arena, the cuemu_shared section, the dynamic buffer: shared
+ *   the shared arena, the cuemu_shared section, the dynamic buffer: shared;
+ *   in the arena, a byte of no __shared__ array (a red zone) is a fault
  *   cudaMallocHost / managed memory: global
  *   anything else is host memory a kernel cannot see on a GPU: a fault.
  * In a traced block the thread then parks, so that the warp issues the
@@ -41,13 +42,6 @@ static __attribute__((noinline)) void global_miss(struct thr *t, uintptr_t a, ui
 	rt.hit_lo[rt.hit_next] = lo;
 	rt.hit_hi[rt.hit_next] = hi;
 	rt.hit_next ^= 1;
-}
-
-static __attribute__((noinline)) void dyn_fault(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site)
-{
-	fault_kernel(t, site, "out-of-bounds shared %s of %u bytes at byte %zu of dynamic shared "
-		     "memory: the launch gave %zu bytes (the third <<< >>> argument)",
-		     kind_name(kind), n, (size_t)(a - rt.dyn_lo), rt.dyn_bytes);
 }
 
 /* Neither stack, heap nor shared memory. Returns the space to trace, or
@@ -85,11 +79,15 @@ static inline __attribute__((always_inline)) void cuemu_access(uintptr_t a, uint
 		    unlikely(a < rt.hit_lo[1] || a + n > rt.hit_hi[1]))
 			global_miss(t, a, n, kind, site);
 		space = SP_GLOBAL;
-	} else if (a - rt.shared_lo < rt.shared_span || a - rt.section_lo < rt.section_span) {
+	} else if (a - rt.shared_lo < ARENA_SPAN) {
+		if (unlikely(shared_red(a, n)))
+			shared_check(t, a, n, kind, site);
+		space = SP_SHARED;
+	} else if (a - rt.section_lo < rt.section_span) {
 		space = SP_SHARED;
 	} else if (a - rt.dyn_lo < DYN_SMEM_MAX) {
 		if (unlikely(a + n > rt.dyn_lo + rt.dyn_bytes))
-			dyn_fault(t, a, n, kind, site);
+			shared_dyn_fault(t, a, n, kind, site);
 		space = SP_SHARED;
 	} else {
 		space = other_space(t, a, n, kind, site);

@@ -27,6 +27,8 @@
 #define DYN_SMEM_MAX (228u * 1024u)	/* the largest opt-in shared memory of a block */
 #define DEFAULT_SMEM_LIMIT (48u * 1024u)
 #define ARENA_BYTES (1024u * 1024u)	/* every kernel's static shared memory, together */
+#define SHARED_REDZONE 1024u	/* at least this gap after each __shared__ array (shared_arena.c) */
+#define ARENA_SPAN (2u * ARENA_BYTES)	/* the arrays and their red zones */
 #define WORK_LOADED 8		/* the words a thread loaded that work.c remembers */
 
 enum space { SP_LOCAL, SP_GLOBAL, SP_SHARED, SP_WARP };
@@ -100,7 +102,7 @@ struct rt {
 	uintptr_t heap_lo, heap_span;
 	uintptr_t hit_lo[2], hit_hi[2];	/* the buffers of the last global accesses */
 	int hit_next;			/* the entry a miss replaces */
-	uintptr_t shared_lo, shared_span;	/* the arena of __shared__ slots (used part) */
+	uintptr_t shared_lo, shared_span;	/* the arena of __shared__ slots (used part, red zones too) */
 	uintptr_t section_lo, section_span;	/* __shared__ made by macros: a section */
 	uintptr_t dyn_lo;
 	size_t dyn_bytes;
@@ -177,6 +179,22 @@ void heap_reset(void);
 /* access.c */
 void cuemu_access_checked(uintptr_t a, uint32_t n, int kind, uintptr_t site);
 void access_at(uintptr_t a, uint32_t n, int kind, uintptr_t site);	/* kernel or host */
+
+/* shared_arena.c: static __shared__ arrays, a red zone after each. An
+ * access whose first or last byte has a nonzero shadow byte, or a range
+ * longer than a granule, goes to shared_check, which faults unless every
+ * byte is an array's. */
+extern uint8_t arena_shadow[];
+void shared_arena_init(void);
+void shared_check(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site);
+void shared_dyn_fault(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site)
+	__attribute__((noreturn));	/* past the launch's dynamic shared memory */
+uintptr_t shared_compact(uintptr_t a);	/* where a would be with no red zones */
+static inline int shared_red(uintptr_t a, uint32_t n)
+{
+	uintptr_t o = a - rt.shared_lo;	/* below ARENA_SPAN */
+	return n > 16 || (arena_shadow[o >> 4] | arena_shadow[(o + n - 1) >> 4]);	/* a range: all of it */
+}
 
 /* mem_ops.c: ranges traced as the GPU issues them, in pieces of up to 16 bytes */
 void mem_range(uintptr_t a, size_t n, int kind, uintptr_t site);

@@ -118,6 +118,8 @@ void perf_shared(struct perf_rec *p, uint64_t wavefronts, uintptr_t lo, uintptr_
 	/* Static shared memory (the arena and the section), not the dynamic buffer. */
 	if (lo - rt.dyn_lo < DYN_SMEM_MAX)
 		return;
+	lo = shared_compact(lo);	/* the span the arrays make, red zones left out */
+	hi = shared_compact(hi - 1) + 1;
 	if (!p->static_hi || lo < p->static_lo)
 		p->static_lo = lo;
 	if (hi > p->static_hi)

@@ -55,12 +55,12 @@ static struct shadow *region(struct shadow **sh, size_t words, uintptr_t lo, uin
 
 static struct shadow *shared_shadow(uintptr_t a)
 {
-	if (likely(a - rt.shared_lo < ARENA_BYTES && sh_arena))
+	if (likely(a - rt.shared_lo < ARENA_SPAN && sh_arena))
 		return &sh_arena[(a - rt.shared_lo) / 4];
 	if (a - rt.dyn_lo < DYN_SMEM_MAX)
 		return region(&sh_dyn, DYN_SMEM_MAX / 4, rt.dyn_lo, a);
-	if (a - rt.shared_lo < ARENA_BYTES)
-		return region(&sh_arena, ARENA_BYTES / 4, rt.shared_lo, a);
+	if (a - rt.shared_lo < ARENA_SPAN)
+		return region(&sh_arena, ARENA_SPAN / 4, rt.shared_lo, a);
 	if (!sh_section)
 		n_section = rt.section_span / 4 + 1;
 	return region(&sh_section, n_section, rt.section_lo, a);

@@ -22,27 +22,6 @@ dim3 cuemu_blockDim, cuemu_gridDim;
  * its own, whatever a kernel does with it. */
 char cuemu_dyn_smem[DYN_SMEM_MAX] __attribute__((aligned(4096)));
 
-/* Static shared memory: the rewriter makes each __shared__ declaration a
- * reference to a slot of this arena, handed out once per declaration (per
- * template instantiation) when its kernel first runs. */
-static char arena[ARENA_BYTES] __attribute__((aligned(4096)));
-static size_t arena_used;
-
-void *cuemu_shared_slot(size_t size, size_t align)
-{
-	if (align < 16)
-		align = 16;
-	size_t at = (arena_used + align - 1) & ~(align - 1);
-	if (at + size > ARENA_BYTES || at + size < at)
-		fault_fatal("the kernels' __shared__ arrays need more than %u KiB in all: the emulator "
-			    "keeps them all at once (a GPU block may have 48 KiB)", ARENA_BYTES / 1024);
-	arena_used = at + size;
-	memset(arena + at, 0xff, size);	/* poisoned, as sched.c leaves it for each block */
-	rt.shared_lo = (uintptr_t)arena;
-	rt.shared_span = arena_used;
-	return arena + at;
-}
-
 /* Anchors the static shared section, so __start_/__stop_cuemu_shared exist
  * even in a program whose kernels declare no __shared__ array. */
 static char shared_anchor[16] __attribute__((section("cuemu_shared"), used, aligned(16)));
@@ -83,8 +62,7 @@ void rt_init(void)
 		rt.stack_size = 16 * 1024;
 	rt.kernel_timeout_s = (double)env_long("CUEMU_KERNEL_TIMEOUT", 10);
 	rt.quiet = (int)env_long("CUEMU_QUIET", 0);
-	rt.shared_lo = (uintptr_t)arena;
-	rt.shared_span = arena_used;
+	shared_arena_init();
 	rt.section_lo = (uintptr_t)__start_cuemu_shared;
 	rt.section_span = (uintptr_t)__stop_cuemu_shared - rt.section_lo;
 	rt.dyn_lo = (uintptr_t)cuemu_dyn_smem;
