@@ -399,8 +399,9 @@ static int step_analysis(struct grade_run *run, struct grade *g)
 		emulator_analysis(run, g);
 	findings_explain_correctness(g);
 	/* A speed predicted for a kernel that computes the wrong answer
-	 * means nothing: it is not shown. */
-	if (run->failed > 0 && g->prediction.made) {
+	 * means nothing: it is not shown, nor why its traced run failed
+	 * (the correctness tests say that). */
+	if (run->failed > 0 && (g->prediction.made || g->prediction.error[0])) {
 		g->prediction.made = 0;
 		snprintf(g->prediction.error, sizeof(g->prediction.error),
 			 "not predicted: a prediction means nothing for a kernel that fails correctness");
