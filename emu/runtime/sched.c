@@ -30,23 +30,6 @@ static int parked;		/* lanes of the running warp waiting to issue */
 static int waiting, exited;	/* threads of the block at the barrier, ended */
 static int pred_sum;		/* __syncthreads_count's predicates, summed */
 
-/* The saved registers and top frames of a fiber that runs PREFETCH_AHEAD
- * switches from now: the first load from a resumed stack stalls the switch
- * (it was cold after the block's other threads ran; 94% of the switch's
- * samples under perf), and asking for it while two other lanes run hides
- * that, about 30% of an untraced scan's CPU time
- * (docs/results/emu-grade-profile.md). A prefetch never faults, so a lane
- * that has ended, or one past the block's last, costs nothing. */
-#define PREFETCH_AHEAD 2
-#define PREFETCH_LINES 2
-static inline void prefetch_stack(const struct thr *t)
-{
-	if (t >= rt.threads + rt.launch->nthreads)
-		return;
-	for (int i = 0; i < PREFETCH_LINES; i++)
-		__builtin_prefetch((const char *)t->sp + 64 * i);
-}
-
 /* Hands control from t, which has just parked, to the next runnable lane
  * of its warp, or back to the scheduler after the last: one switch per lane
  * and step instead of two. The order is the scheduler's own. */
@@ -54,13 +37,10 @@ static void pass_on(struct thr *t)
 {
 	int lane = t->id - warp_lo;
 	uint32_t rest = lane == WARP - 1 ? 0 : chain >> (lane + 1) << (lane + 1);
-	if (rest) {
-		struct thr *next = &rt.threads[warp_lo + __builtin_ctz(rest)];
-		prefetch_stack(next + PREFETCH_AHEAD);
-		fiber_switch(t, next);
-	} else {
+	if (rest)
+		fiber_switch(t, &rt.threads[warp_lo + __builtin_ctz(rest)]);
+	else
 		fiber_yield(t);
-	}
 }
 
 static void thread_main(void)
