@@ -1,6 +1,7 @@
 /* A uid of our own for the children, when the grader is root (see uid_lease.h). */
 #include "sys/uid_lease.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
@@ -41,12 +42,17 @@ void uid_kill_all(long uid)
 
 /* We are a subreaper (see uid_lease): what the child left behind was
  * reparented to us, and its process count stays charged to the uid until
- * someone reaps it. Zombies only; a child still dying is reaped next time. */
+ * someone reaps it. Zombies only; a child still dying is reaped next time.
+ * With no child left at all there is nothing to wait for: the naps cost
+ * each sandboxed run 10 ms, about 0.2 s of an emulated grade's 20 runs. */
 void uid_reap_orphans(void)
 {
 	for (int round = 0; round < 2; round++) {
-		while (waitpid(-1, NULL, WNOHANG) > 0)
+		pid_t r;
+		while ((r = waitpid(-1, NULL, WNOHANG)) > 0)
 			;
+		if (r < 0 && errno == ECHILD)
+			return;
 		struct timespec ts = { 0, 5 * 1000 * 1000 };
 		nanosleep(&ts, NULL);
 	}
