@@ -122,3 +122,50 @@ Test(frames, a_tail_written_before_the_process_ended_inside_the_call_is_dropped)
 	cr_expect(!last_part_done(&s, 1, HARNESS_STUDENT_EXIT), "a tail before exit() was believed");
 	cr_expect(!last_part_done(&s, 0, 0), "a tail before a crash was believed");
 }
+
+/* A size whose entry point called exit(), caught by the harness
+ * (grader/harness/student_exit.h): BEGIN, STUDENT_EXIT, and the next size
+ * after it. That part says exit() was called, with its status; a last
+ * part's is dropped like any tail of a process that did not end one of the
+ * harness's ways. */
+Test(frames, a_caught_exit_is_read_as_its_sizes_own)
+{
+	struct stream s = { .len = 0 };
+	struct harness_report whole, parts[4];
+	add(&s, MSG_BEGIN, "{\"shape\":\"1x1\",\"seed\":\"1\"}");
+	add(&s, MSG_STUDENT_EXIT, "{\"status\":3}");
+	add_size(&s);
+	add(&s, MSG_END, NULL);
+	memset(&whole, 0, sizeof(whole));
+	whole.child.channel = s.data;
+	whole.child.channel_len = s.len;
+	whole.child.exited = 1;
+	cr_assert_eq(harness_split(&whole, parts, 4), 2);
+	cr_expect(parts[0].exit_called && parts[0].exit_status == 3 && !parts[0].done && !parts[0].corrupt);
+	cr_expect(!parts[1].exit_called && parts[1].done);
+	for (int i = 0; i < 2; i++)
+		harness_part_free(&parts[i]);
+
+	struct stream tail = { .len = 0 };
+	add_size(&tail);
+	add(&tail, MSG_BEGIN, "{\"shape\":\"1x1\",\"seed\":\"1\"}");
+	add(&tail, MSG_STUDENT_EXIT, "{\"status\":3}");
+	whole.child.channel = tail.data;
+	whole.child.channel_len = tail.len;
+	whole.child.exit_status = HARNESS_STUDENT_EXIT;
+	cr_assert_eq(harness_split(&whole, parts, 4), 2);
+	cr_expect(!parts[1].exit_called, "a caught exit was believed of a process that did not end the "
+		  "harness's way");
+	for (int i = 0; i < 2; i++)
+		harness_part_free(&parts[i]);
+}
+
+Test(frames, a_second_caught_exit_in_one_size_is_tampering)
+{
+	struct stream s = { .len = 0 };
+	add(&s, MSG_BEGIN, "{\"shape\":\"1x1\",\"seed\":\"1\"}");
+	add(&s, MSG_STUDENT_EXIT, "{\"status\":3}");
+	add(&s, MSG_STUDENT_EXIT, "{\"status\":0}");
+	add(&s, MSG_END, NULL);
+	cr_expect_eq(split(&s), -1);
+}
