@@ -177,6 +177,23 @@ Test(shared_context, an_exit_at_one_size_fails_that_size_only)
 	grade_free(&g);
 }
 
+/* An exit() from an emulated kernel's thread runs on a stack of the
+ * emulator's: not caught, it ends the process as before (3 processes, as
+ * a crash at 33x31 costs). */
+Test(shared_context, an_exit_from_a_kernels_stack_still_ends_the_process)
+{
+	struct grade g;
+	cr_expect_eq(shared_grade("tests/fixtures/shared/exit_in_kernel_at_33_rows.cu", 30, &g), 1);
+	cr_assert_eq(g.n_tests, SIZES);
+	for (int i = 0; i < SIZES; i++)
+		cr_expect_eq(g.tests[i].status == TEST_PASSED, i != 1, "%s: %s", g.tests[i].name,
+			     g.tests[i].message);
+	cr_expect(g.tests[1].failure.kind == FAILURE_EXIT_INSIDE_CALL && !g.tests[1].failure.exit_caught,
+		  "%s", g.tests[1].message);
+	cr_expect_eq(g.correctness_processes, 3);
+	grade_free(&g);
+}
+
 /* A report written onto the channel before the exit() (the right output,
  * MSG_DONE, MSG_END) is cut away with everything else written during the
  * call: each size is the exit it was, not a pass, not a channel tampered
