@@ -91,13 +91,13 @@ int student_exit_call(int catching, const void *d_in, void *d_out, const struct 
 		stack_room = stack_limit();
 		call_thread = &here;
 		call_stack = (uintptr_t)__builtin_frame_address(0);
-		/* An unseekable channel cannot be cut back: nothing is caught. */
 		if (setjmp(back) != 0) {
 			*status = asked;
 			if (channel_cut_back() < 0)
 				student_exit_end();
 			return 1;
 		}
+		/* An unseekable channel cannot be cut back: nothing is caught. */
 		armed = channel_mark >= 0;
 	}
 	lab_entry_call(d_in, d_out, s);
