@@ -122,8 +122,11 @@ CUDA_PARTS := $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/cuda/bench.o
               $(BUILD)/harness/cuda/launch_log.o $(BUILD)/harness/cuda/launch_wrap.o \
               $(KIT_KERNELS) $(BUILD)/harness/device-probe $(BUILD)/harness/occupancy-api
 
+# exit() from the student's code, the same in both backends: one object.
+STUDENT_EXIT_O := $(BUILD)/harness/harness/student_exit.o
+
 harness: $(BUILD)/libkit.a $(BUILD)/harness/emu/harness_main.o $(BUILD)/harness/emu/predict.o \
-         $(BUILD)/harness/emu/bench.o $(ENTRY_SRC:grader/%.c=$(BUILD)/harness/%.o) \
+         $(BUILD)/harness/emu/bench.o $(STUDENT_EXIT_O) $(ENTRY_SRC:grader/%.c=$(BUILD)/harness/%.o) \
          $(if $(CUDA_SKIP),,$(CUDA_PARTS))
 ifneq ($(CUDA_SKIP),)
 	@echo "make: GPU backend not built ($(CUDA_SKIP)); skipped: the CUDA harness," \
@@ -176,7 +179,7 @@ $(BUILD)/harness/%.o: grader/%.c | $(BUILD)/.deps-ok
 # Finds out whether there is a CUDA device, and which, without any student
 # code: the cuda harness linked with an entry that is never called.
 $(BUILD)/harness/device-probe: $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/cuda/bench.o \
-                               $(BUILD)/harness/cuda/launch_log.o $(KIT_KERNELS) \
+                               $(BUILD)/harness/cuda/launch_log.o $(KIT_KERNELS) $(STUDENT_EXIT_O) \
                                $(BUILD)/harness/harness/no_entry.o $(COMMON_OBJ)
 	$(NVCC) $^ -o $@
 

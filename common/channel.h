@@ -39,6 +39,9 @@ enum channel_msg {
 				 * cannot return from (cuemu_set_stop_hook): {"kind":
 				 * "kernel_timeout" | "stack_overflow" | "kernel_crash" |
 				 * "fatal", "kernel", "where" (FILE:LINE), "message"} */
+	MSG_STUDENT_EXIT = 10,	/* JSON: in a correctness run, the entry point called
+				 * exit() and the harness went on with the next size
+				 * (grader/harness/student_exit.h): {"status"} */
 };
 
 struct frame_header {

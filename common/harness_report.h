@@ -12,9 +12,10 @@
 
 /* The harness ends with status 0 after MSG_END or after MSG_DONE with a
  * CUDA error, and with 1 after MSG_ERROR; an exit() from the student's
- * code ends it with HARNESS_STUDENT_EXIT (harness_main.c's __wrap_exit).
- * Frames after the last MSG_BEGIN of a process that did not end one of
- * the harness's ways were written while student code ran: not believed. */
+ * code that it does not catch (grader/harness/student_exit.h) ends it with
+ * HARNESS_STUDENT_EXIT. Frames after the last MSG_BEGIN of a process that
+ * did not end one of the harness's ways were written while student code
+ * ran: not believed. */
 #define HARNESS_STUDENT_EXIT 87
 
 /* One JSON frame (at most 4 KiB). */

@@ -5,6 +5,7 @@
 
 #include "../common/guard.h"
 #include "steps/correctness.h"
+#include "steps/correctness_judge.h"
 #include "test_support.h"
 
 extern const struct lab lab3_transpose, lab1_naive_scan;
@@ -120,6 +121,32 @@ Test(correctness, writing_the_input_fails)
 	json_object_set_new(rep.done, "input_changed", json_true());
 	const char *msg = judge(&lab1_naive_scan, &s, &rep, 0);
 	cr_expect(strstr(msg, "wrote into d_in"), "%s", msg);
+	json_decref(rep.done);
+	free(span);
+}
+
+/* A size whose exit() the harness caught fails, whatever else its report
+ * holds (here the right output and MSG_DONE), and leaves its process
+ * running: the sizes after it are judged where they ran. An exit that
+ * ended the process does not. */
+Test(correctness, a_caught_exit_fails_and_leaves_the_process_running)
+{
+	struct shape s = { 2, { 31, 33 } };
+	uint32_t *span;
+	struct harness_report rep = correct_report(&lab3_transpose, &s, 7, &span);
+	rep.exit_called = 1;
+	rep.exit_status = 5;
+	rep.child.timed_out = 1;	/* the process's fate, a later size's */
+	struct failure f;
+	char msg[2048];
+	cr_expect_eq(correctness_judge(&lab3_transpose, &s, 7, &rep, &f, msg, sizeof(msg)), 0);
+	cr_expect(f.kind == FAILURE_EXIT_INSIDE_CALL && f.exit_caught && f.exit_status == 5, "%d: %s", f.kind,
+		  msg);
+	cr_expect(strstr(msg, "31x33: your code called exit(5) inside transpose()"), "%s", msg);
+	cr_expect(failure_leaves_process_running(&f));
+
+	struct failure ended = { .kind = FAILURE_EXIT_INSIDE_CALL };
+	cr_expect(!failure_leaves_process_running(&ended));
 	json_decref(rep.done);
 	free(span);
 }

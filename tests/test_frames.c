@@ -154,7 +154,8 @@ Test(frames, a_caught_exit_is_read_as_its_sizes_own)
 	whole.child.channel_len = tail.len;
 	whole.child.exit_status = HARNESS_STUDENT_EXIT;
 	cr_assert_eq(harness_split(&whole, parts, 4), 2);
-	cr_expect(!parts[1].exit_called, "a caught exit was believed of a process that did not end the harness's way");
+	cr_expect(!parts[1].exit_called, "a caught exit was believed of a process that did not end the "
+		  "harness's way");
 	for (int i = 0; i < 2; i++)
 		harness_part_free(&parts[i]);
 }

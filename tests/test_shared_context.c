@@ -3,9 +3,10 @@
  * A size that fails and leaves the process running (a wrong word, a canary)
  * is judged there; one that ends it (a crash, a hang, an exit) runs again
  * first in a new process, which goes on with the sizes after it
- * (steps/correctness_plan.h). Driven here through the emulator's harness,
- * with the GPU's path chosen: a crash, a wrong word or a hang costs one size
- * only, and each grade says how many processes it started. The
+ * (steps/correctness_plan.h); an exit() in the entry point ends only its
+ * size, the harness going on. Driven here through the emulator's harness,
+ * with the GPU's path chosen: a crash, a wrong word, a hang or an exit
+ * costs one size only, and each grade says how many processes it started. The
  * shared_context_gpu suite counts them on a real GPU.
  */
 #include <criterion/criterion.h>
@@ -14,7 +15,9 @@
 
 #include "grade_runner.h"
 #include "steps/build.h"
+#include "harness_report.h"
 #include "steps/correctness.h"
+#include "steps/harness_door.h"
 #include "sys/kit_paths.h"
 #include "test_support.h"
 
@@ -138,18 +141,109 @@ Test(shared_context, a_kernel_wrong_at_every_size_costs_one_process)
 	grade_free(&g);
 }
 
-/* A process that ends at every size: each size needs a process to end,
- * after the shared run, as before; not one more (a size and the rest). */
-Test(shared_context, an_exit_at_every_size_costs_no_more_than_before)
+/* An exit() in the entry point ends only its size: the harness catches it
+ * and goes on in the same process (grader/harness/student_exit.h). Before,
+ * each size needed a process to end, after the shared run: 1 + SIZES. */
+Test(shared_context, an_exit_at_every_size_costs_one_process)
 {
 	struct grade g;
 	cr_expect_eq(shared_grade("tests/fixtures/hostile/exit_in_entry.cu", 30, &g), SIZES);
 	cr_assert_eq(g.n_tests, SIZES);
+	for (int i = 0; i < SIZES; i++) {
+		const struct test_result *t = &g.tests[i];
+		cr_expect_eq(t->failure.kind, FAILURE_EXIT_INSIDE_CALL, "%s: %s", t->name, t->message);
+		cr_expect(strstr(t->message, "your code called exit(0) inside transpose()"), "%s: %s", t->name,
+			  t->message);
+	}
+	cr_expect_eq(g.correctness_processes, 1, "%d processes (before: 1 + %d)", g.correctness_processes,
+		     SIZES);
+	grade_free(&g);
+}
+
+/* An exit() at 33x31 only: that size fails with its status, the others
+ * pass where they ran, after it, in the same process. */
+Test(shared_context, an_exit_at_one_size_fails_that_size_only)
+{
+	struct grade g;
+	cr_expect_eq(shared_grade("tests/fixtures/shared/exit_at_33_rows.cu", 30, &g), 1);
+	cr_assert_eq(g.n_tests, SIZES);
+	for (int i = 0; i < SIZES; i++)
+		cr_expect_eq(g.tests[i].status == TEST_PASSED, i != 1, "%s: %s", g.tests[i].name,
+			     g.tests[i].message);
+	cr_expect_eq(g.tests[1].failure.kind, FAILURE_EXIT_INSIDE_CALL, "%s", g.tests[1].message);
+	cr_expect(strstr(g.tests[1].message, "33x31: your code called exit(3) inside transpose()"), "%s",
+		  g.tests[1].message);
+	cr_expect_eq(g.correctness_processes, 1, "%d processes (before: 3)", g.correctness_processes);
+	grade_free(&g);
+}
+
+/* An exit() from an emulated kernel's thread runs on a stack of the
+ * emulator's: not caught, it ends the process as before (3 processes, as
+ * a crash at 33x31 costs). */
+Test(shared_context, an_exit_from_a_kernels_stack_still_ends_the_process)
+{
+	struct grade g;
+	cr_expect_eq(shared_grade("tests/fixtures/shared/exit_in_kernel_at_33_rows.cu", 30, &g), 1);
+	cr_assert_eq(g.n_tests, SIZES);
+	for (int i = 0; i < SIZES; i++)
+		cr_expect_eq(g.tests[i].status == TEST_PASSED, i != 1, "%s: %s", g.tests[i].name,
+			     g.tests[i].message);
+	cr_expect(g.tests[1].failure.kind == FAILURE_EXIT_INSIDE_CALL && !g.tests[1].failure.exit_caught,
+		  "%s", g.tests[1].message);
+	cr_expect_eq(g.correctness_processes, 3);
+	grade_free(&g);
+}
+
+/* A report written onto the channel before the exit() (the right output,
+ * MSG_DONE, MSG_END) is cut away with everything else written during the
+ * call: each size is the exit it was, not a pass, not a channel tampered
+ * with. */
+Test(shared_context, a_report_forged_before_an_exit_is_cut_away)
+{
+	struct grade g;
+	cr_expect_eq(shared_grade("tests/fixtures/hostile/forge_report_then_exit.cu", 30, &g), SIZES);
+	cr_assert_eq(g.n_tests, SIZES);
 	for (int i = 0; i < SIZES; i++)
 		cr_expect_eq(g.tests[i].failure.kind, FAILURE_EXIT_INSIDE_CALL, "%s: %s", g.tests[i].name,
 			     g.tests[i].message);
-	cr_expect_eq(g.correctness_processes, 1 + SIZES);
+	cr_expect_eq(g.correctness_processes, 1);
 	grade_free(&g);
+}
+
+/* exit() from an atexit handler or a destructor, after the entry point
+ * returned: neither runs (the harness ends with _exit), as before. */
+Test(shared_context, an_exit_after_the_entry_point_returned_changes_nothing)
+{
+	struct grade g;
+	cr_expect_eq(shared_grade("tests/fixtures/shared/exit_after_return.cu", 30, &g), 0);
+	expect_all_pass(&g);
+	cr_expect_eq(g.correctness_processes, 1);
+	grade_free(&g);
+}
+
+/* The timed verb catches nothing: an exit() ends its process at once, with
+ * the harness's status for it, and nothing is timed. */
+Test(shared_context, an_exit_still_ends_a_timed_run, .timeout = 120)
+{
+	struct rubric r;
+	char work[] = "/tmp/shared-context-XXXXXX", err[256];
+	struct build_result b;
+	struct harness_report rep;
+	emu_lab3_build("tests/fixtures/hostile/exit_in_entry.cu", &r, work, &b);
+	r.runs = 2;
+	r.bench_timeout_s = 60;
+	struct run_context ctx = { .lab = &lab3_transpose, .rubric = &r, .harness = b.harness, .work_dir = work,
+				   .backend = BACKEND_EMU, .seed = 7 };
+	cr_assert_eq(harness_bench(&ctx, b.harness, &sizes[2], 1, 0, &rep, err, sizeof(err)), 0, "%s", err);
+	cr_expect(rep.child.exited && rep.child.exit_status == HARNESS_STUDENT_EXIT, "exited %d, status %d",
+		  rep.child.exited, rep.child.exit_status);
+	cr_expect_eq(json_array_size(rep.timings), 0);
+	cr_expect(!rep.ended);
+	harness_report_free(&rep);
+	char rm[1100];
+	snprintf(rm, sizeof(rm), "rm -rf %s", work);
+	cr_expect_eq(system(rm), 0);
+	rubric_free(&r);
 }
 
 /* State kept between calls: the sizes after the first are wrong where they
@@ -194,7 +288,7 @@ Test(shared_context_gpu, each_failure_costs_the_processes_it_must, .timeout = 30
 	cr_expect_eq(gpu_processes("tests/fixtures/shared/crash_at_33_rows.cu", "fail"), 3);
 	cr_expect_eq(gpu_processes("tests/fixtures/hostile/write_past_end.cu", "fail"), 1);
 	cr_expect_eq(gpu_processes("tests/fixtures/shared/wrong_after_first_call.cu", "fail"), 1);
-	/* A process that ends at every size needs one for each, and the
-	 * shared run before them: no more than before. */
-	cr_expect_eq(gpu_processes("tests/fixtures/hostile/exit_in_entry.cu", "fail"), 1 + 10);
+	/* An exit() ends only its size: before, 1 + 10 and 1 + 6. */
+	cr_expect_eq(gpu_processes("tests/fixtures/hostile/exit_in_entry.cu", "fail"), 1);
+	cr_expect_eq(gpu_processes("tests/fixtures/shared/exit_at_33_rows.cu", "fail"), 1);
 }

@@ -42,8 +42,8 @@ void batch_write_skipped(const struct batch *b)
  * hashed beside it). */
 void batch_target(const struct batch_config *c, char *buf, size_t len)
 {
-	char p[8][PATH_MAX], rel[256], kit[65];
-	const char *paths[9] = { "/proc/self/exe" }, *harness = c->backend == BACKEND_CUDA ? "cuda" : "emu";
+	char p[9][PATH_MAX], rel[256], kit[65];
+	const char *paths[10] = { "/proc/self/exe" }, *harness = c->backend == BACKEND_CUDA ? "cuda" : "emu";
 	int n = 1;
 	snprintf(rel, sizeof(rel), "build/harness/%s/harness_main.o", harness);
 	paths[n++] = kit_path(p[0], sizeof(p[0]), rel);
@@ -54,9 +54,10 @@ void batch_target(const struct batch_config *c, char *buf, size_t len)
 	paths[n++] = kit_path(p[3], sizeof(p[3]), "build/libkit.a");
 	paths[n++] = kit_path(p[4], sizeof(p[4]), "build/emu/libcuemu.a");
 	paths[n++] = kit_path(p[5], sizeof(p[5]), "build/emu/cuemu-cc");
+	paths[n++] = kit_path(p[6], sizeof(p[6]), "build/harness/harness/student_exit.o");
 	if (c->backend == BACKEND_CUDA) {	/* the inputs it fills and the checks it hashes on the GPU */
-		paths[n++] = kit_path(p[6], sizeof(p[6]), "build/harness/cuda/device_hash.o");
-		paths[n++] = kit_path(p[7], sizeof(p[7]), "build/harness/cuda/device_fill.o");
+		paths[n++] = kit_path(p[7], sizeof(p[7]), "build/harness/cuda/device_hash.o");
+		paths[n++] = kit_path(p[8], sizeof(p[8]), "build/harness/cuda/device_fill.o");
 	}
 	batch_fingerprint(paths, n, kit);	/* a GPU batch runs the emulator too, for the analysis */
 	char device[128], seed[32] = "fresh";

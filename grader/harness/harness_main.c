@@ -42,29 +42,12 @@
 #include "device_hash.h"
 #include "emulator_verbs.h"
 #include "harness.h"
+#include "student_exit.h"
 #ifndef KIT_EMU
 #include "launch_log.h"
 #endif
 
 /* ---- reporting --------------------------------------------------------- */
-
-/*
- * exit() as the student's code sees it: the harness is linked with
- * --wrap=exit (steps/build.c), so a call of exit() from the entry point
- * ends the process at once, stdout and stderr flushed, as _exit would: no
- * destructor or atexit handler of the student's runs after it. Whatever
- * status was asked for, it is HARNESS_STUDENT_EXIT, never one of the
- * harness's own: the grader then believes no frame written after the
- * entry point was called (harness_report.h).
- */
-void __wrap_exit(int status) __attribute__((noreturn));
-void __wrap_exit(int status)
-{
-	(void)status;
-	fflush(stdout);
-	fflush(stderr);
-	_exit(HARNESS_STUDENT_EXIT);
-}
 
 void kit_check(cudaError_t e, const char *where)
 {
@@ -229,6 +212,9 @@ static struct shape need_shape(const struct lab *lab, const char *text)
 	return s;
 }
 
+/* The correctness verb catches an exit() from the entry point (student_exit.h). */
+static int catch_exits;
+
 /*
  * One call of the entry point on fresh inputs, generated in device memory
  * (device_fill.h), the output span poisoned and guarded on both sides;
@@ -268,7 +254,17 @@ void run_correct(const struct lab *lab, const struct shape *s, uint64_t seed)
 	launch_log_reset();	/* this shape's launches, for the grader's launch_match.h */
 #endif
 	double t0 = now_ms();
-	lab_entry_call(d_in, d_span + GUARD_WORDS, s);
+	int exit_status;
+	if (student_exit_call(catch_exits, d_in, d_span + GUARD_WORDS, s, &exit_status)) {
+		/* The next size runs in this context if the student's work left
+		 * it sound: a sticky error ends the process, as an exit() not
+		 * caught does. */
+		if (cudaDeviceSynchronize() != cudaSuccess)
+			student_exit_end();
+		cudaGetLastError();	/* a launch's error is not the next size's */
+		student_exit_report(exit_status);
+		goto out;
+	}
 	cudaError_t sync = cudaDeviceSynchronize();
 	cudaError_t last = cudaGetLastError();
 	double elapsed = now_ms() - t0;
@@ -307,6 +303,7 @@ void run_correct(const struct lab *lab, const struct shape *s, uint64_t seed)
 #endif
 	if (at < sizeof(done) - 2)
 		channel_send(CHANNEL_FD, MSG_DONE, done, (uint64_t)(at + (size_t)snprintf(done + at, 2, "}")));
+out:
 	cudaFree(d_in);	/* the next size runs in the same process */
 	cudaFree(d_span);
 }
@@ -385,6 +382,7 @@ static void verb_correct(int argc, char **argv)
 			usage();
 	}
 	emulator_untraced(kernel_timeout);
+	catch_exits = 1;
 	for (int i = first; i < argc; i += 2) {
 		struct shape s = need_shape(lab, argv[i]);
 		run_correct(lab, &s, strtoull(argv[i + 1], NULL, 10));

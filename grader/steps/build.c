@@ -145,21 +145,22 @@ int build_program(enum backend backend, const char *submission, const char *exe,
 	return rc == 0 ? 0 : rc < 0 ? -1 : 1;
 }
 
-/* The lab's harness: the backend's harness_main.o and bench.o, the lab's entry adapter,
+/* The lab's harness: the backend's harness_main.o and bench.o, student_exit.o, the lab's entry adapter,
  * the student's object and the kit library; on CUDA, the launch log, which
  * sees every kernel launch on its way to the runtime (launch_log.h), and the
  * kit's kernels, the input's fill (device_fill.cu) and the hash
- * (device_hash.cu). exit() is wrapped (harness_main.c's __wrap_exit):
- * nothing runs after it. */
+ * (device_hash.cu). exit() is wrapped (student_exit.c's __wrap_exit):
+ * nothing of the student's runs after it but the next size. */
 static int link_harness(const struct lab *lab, enum backend backend, const char *obj,
 			const char *exe, const struct isolation_policy *tools, double timeout_s,
 			enum failure_kind *why, char *log, size_t loglen)
 {
 	char main_o[1024], entry_o[1024], libkit[1024], entry_rel[256], linker[1024], log_o[1024],
-		wrap_o[1024], predict_o[1024], bench_o[1024], hash_o[1024], fill_o[1024];
+		wrap_o[1024], predict_o[1024], bench_o[1024], hash_o[1024], fill_o[1024], exit_o[1024];
 	snprintf(entry_rel, sizeof(entry_rel), "build/harness/labs/%s_entry.o", lab->id);
 	kit_path(entry_o, sizeof(entry_o), entry_rel);
 	kit_path(libkit, sizeof(libkit), "build/libkit.a");
+	kit_path(exit_o, sizeof(exit_o), "build/harness/harness/student_exit.o");
 	if (backend == BACKEND_CUDA) {
 		kit_path(main_o, sizeof(main_o), "build/harness/cuda/harness_main.o");
 		kit_path(bench_o, sizeof(bench_o), "build/harness/cuda/bench.o");
@@ -175,20 +176,21 @@ static int link_harness(const struct lab *lab, enum backend backend, const char 
 	kit_path(fill_o, sizeof(fill_o), "build/harness/cuda/device_fill.o");
 	kit_path(predict_o, sizeof(predict_o), "build/harness/emu/predict.o");
 	/* The last three only on CUDA. */
-	const char *need[] = { main_o, bench_o, entry_o, libkit, backend == BACKEND_CUDA ? log_o : predict_o,
-			       wrap_o, hash_o, fill_o };
-	for (int i = 0; i < (backend == BACKEND_CUDA ? 8 : 5); i++)
+	const char *need[] = { main_o, bench_o, exit_o, entry_o, libkit,
+			       backend == BACKEND_CUDA ? log_o : predict_o, wrap_o, hash_o, fill_o };
+	for (int i = 0; i < (backend == BACKEND_CUDA ? 9 : 6); i++)
 		if (!file_exists(need[i])) {
 			snprintf(log, loglen, "the kit is not built: %s is missing (run make)", need[i]);
 			return -1;
 		}
 	if (backend == BACKEND_CUDA) {
 		char *argv[] = { linker, "-o", (char *)exe, LAUNCH_LOG_WRAP_FLAGS, "-Xlinker", "--wrap=exit",
-				 main_o, bench_o, log_o, wrap_o, hash_o, fill_o, entry_o, (char *)obj, libkit, NULL };
+				 main_o, bench_o, exit_o, log_o, wrap_o, hash_o, fill_o, entry_o, (char *)obj, libkit,
+				 NULL };
 		return run_tool(argv, tools, timeout_s, "link", why, log, loglen);
 	}
-	char *argv[] = { linker, "-o", (char *)exe, "-Wl,--wrap=exit", main_o, bench_o, predict_o, entry_o,
-			 (char *)obj, libkit, NULL };
+	char *argv[] = { linker, "-o", (char *)exe, "-Wl,--wrap=exit", main_o, bench_o, exit_o, predict_o,
+			 entry_o, (char *)obj, libkit, NULL };
 	return run_tool(argv, tools, timeout_s, "link", why, log, loglen);
 }
 

@@ -124,7 +124,7 @@ static int settle(struct sizes *z, int k, const struct harness_report *rep,
 	struct test_result *t = z->tests[k];
 	int ok = correctness_judge_against(z->ctx->lab, &z->shapes[k], z->seeds[k], rep, &z->e[k], &f, msg,
 					   sizeof(msg));
-	int stands = ok || failure_leaves_process_running(f.kind);
+	int stands = ok || failure_leaves_process_running(&f);
 	if (!stands && !first_stands_anyway)
 		return -1;
 	if (ok) {

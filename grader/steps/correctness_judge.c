@@ -123,7 +123,8 @@ int correctness_judge_against(const struct lab *lab, const struct shape *s, uint
 	char where[64];
 	shape_format(s, where, sizeof(where));
 	memset(f, 0, sizeof(*f));
-	if (rep->corrupt || !rep->done) {
+	/* An exit() fails its size whatever else the report holds. */
+	if (rep->corrupt || !rep->done || rep->exit_called) {
 		harness_abort_failure(rep, f);
 		harness_explain_abort(rep, lab->entry, where, msg, len);
 		return 0;
@@ -172,15 +173,17 @@ int correctness_judge(const struct lab *lab, const struct shape *s, uint64_t see
 	return correctness_judge_against(lab, s, seed, rep, NULL, f, msg, len);
 }
 
-int failure_leaves_process_running(enum failure_kind kind)
+int failure_leaves_process_running(const struct failure *f)
 {
-	switch (kind) {
+	switch (f->kind) {
 	case FAILURE_WRONG_OUTPUT:
 	case FAILURE_OUTPUT_NOT_WRITTEN:
 	case FAILURE_WROTE_BEFORE_OUTPUT:
 	case FAILURE_WROTE_PAST_OUTPUT:
 	case FAILURE_WROTE_INPUT:
 		return 1;
+	case FAILURE_EXIT_INSIDE_CALL:
+		return f->exit_caught;
 	default:
 		return 0;
 	}

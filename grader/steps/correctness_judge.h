@@ -31,8 +31,9 @@ int correctness_judge_against(const struct lab *lab, const struct shape *s, uint
 
 /* Whether a size that failed this way left its process running, sound for
  * the next size: its output was judged (wrong words, a canary, the input
- * written). Not a crash, a time limit, an exit, a CUDA error, nor a report
+ * written), or the harness caught its exit() and went on. Not a crash, a
+ * time limit, an exit that ended the process, a CUDA error, nor a report
  * that was not believed. */
-int failure_leaves_process_running(enum failure_kind kind);
+int failure_leaves_process_running(const struct failure *f);
 
 #endif

@@ -100,6 +100,9 @@ struct failure {
 	int signal;			/* FAILURE_CRASH */
 	long long first_wrong;		/* FAILURE_WRONG_OUTPUT, FAILURE_OUTPUT_NOT_WRITTEN */
 	enum refusal refusal;		/* FAILURE_REFUSED */
+	int exit_caught;		/* FAILURE_EXIT_INSIDE_CALL: the harness caught the exit()
+					 * and went on with the next size in the same process */
+	int exit_status;		/* the status that exit() asked for, when caught */
 	char name[168];			/* the CUDA error's name; the refused symbol */
 };
 

@@ -28,6 +28,9 @@ struct harness_report {
 	json_t *error;			/* MSG_ERROR, or NULL */
 	json_t *metrics;		/* MSG_METRICS, or NULL */
 	json_t *stopped;		/* MSG_STOPPED: the emulator ended the process, or NULL */
+	int exit_called;		/* MSG_STUDENT_EXIT: the entry point called exit(), and
+					 * the harness went on with the next size */
+	int exit_status;		/* the status it asked for */
 	json_t *timings;		/* array of MSG_TIMING objects */
 	const uint32_t *output;		/* MSG_OUTPUT words (inside child.channel) */
 	size_t output_words;
@@ -92,6 +95,9 @@ int harness_occupancy(const struct run_context *ctx, const char *path, int n,
 		      struct harness_report *rep, char *err, size_t errlen);
 
 void harness_report_free(struct harness_report *rep);
+
+/* harness_abort.c: what a run printed, and how one that sent no verdict
+ * of its own ended. */
 
 /* Appends to buf what rep's program printed (its last lines, capped), after
  * "Your program printed (last lines):"; nothing when it printed nothing. A

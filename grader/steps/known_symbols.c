@@ -121,7 +121,7 @@ static int kit_objects(struct strvec *files, char *err, size_t errlen)
 	static const struct { const char *pattern; int cuda_only; } parts[] = {
 		{ "build/libkit.a", 0 }, { "build/harness/*/harness_main.o", 0 },
 		{ "build/harness/*/bench.o", 0 }, { "build/harness/emu/predict.o", 0 },
-		{ "build/harness/labs/*.o", 0 },
+		{ "build/harness/labs/*.o", 0 }, { "build/harness/harness/student_exit.o", 0 },
 		{ "build/harness/cuda/launch_*.o", 1 }, { "build/harness/cuda/device_*.o", 1 },
 	};
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
