@@ -1,11 +1,13 @@
 /*
  * Races and uninitialised shared reads, in traced blocks.
  *
- * A race: two accesses to one 4-byte word by different threads of a block
+ * A race: two accesses to the same bytes by different threads of a block
  * within one barrier interval, at least one a write, not both atomic. Each
- * word has a shadow: the interval it was last touched in, its last writer,
- * its first reader (and whether other threads read it too), and the traced
- * block that last wrote it. An access that conflicts with what the shadow
+ * 4-byte word has a shadow: the interval it was last touched in, its last
+ * writer and the bytes it wrote, its first reader (and whether other
+ * threads read it too) and the bytes read, and the traced block that last
+ * wrote it. Threads that store different bytes of one word (a char array,
+ * one element a thread) do not race, on a GPU or here. An access that conflicts with what the shadow
  * holds counts one race: a read after another thread's write is RAW, a
  * write after another thread's write WAW, a write after other threads'
  * reads WAR. A stale interval stamp means an empty shadow, so nothing is
@@ -29,6 +31,7 @@ struct shadow {
 	uint32_t stamp;
 	int16_t writer, reader;
 	uint8_t multi, atomic;
+	uint8_t wbytes, rbytes;	/* bit k: byte k of the word, written by writer / read */
 	uint32_t written;	/* block serial of the last write */
 	uint32_t wsite, rsite;
 };
@@ -128,10 +131,11 @@ static int same_warp(int a, int b)
 	return a / WARP == b / WARP;
 }
 
-/* One word. An access counts at most one race, however many words it
- * spans: *raced says whether it has counted one already. */
+/* One word, of which the access touches the bytes in mask. An access
+ * counts at most one race, however many words it spans: *raced says
+ * whether it has counted one already. */
 static inline void check_word(struct shadow *s, struct thr *t, int kind, int space, uintptr_t site,
-		       int *raced)
+			      uint8_t mask, int *raced)
 {
 	struct launch_rec *r = rt.launch->rec;
 	int me = t->id, atomic = kind == AK_ATOMIC;
@@ -139,14 +143,15 @@ static inline void check_word(struct shadow *s, struct thr *t, int kind, int spa
 		s->stamp = (uint32_t)rt.interval;
 		s->writer = s->reader = -1;
 		s->multi = s->atomic = 0;
+		s->wbytes = s->rbytes = 0;
 	}
 	if (*raced) {
 		/* counted already */
-	} else if (s->writer >= 0 && s->writer != me && !(atomic && s->atomic)) {
+	} else if (s->writer >= 0 && s->writer != me && (s->wbytes & mask) && !(atomic && s->atomic)) {
 		metrics_race(r, kind == AK_LOAD ? 0 : 2, same_warp(s->writer, me), space,
 			     rt.image_lo + s->wsite, site);
 		*raced = 1;
-	} else if (kind != AK_LOAD && s->reader >= 0 && (s->reader != me || s->multi)) {
+	} else if (kind != AK_LOAD && s->reader >= 0 && (s->reader != me || s->multi) && (s->rbytes & mask)) {
 		metrics_race(r, 1, same_warp(s->reader, me), space, rt.image_lo + s->rsite, site);
 		*raced = 1;
 	}
@@ -157,11 +162,24 @@ static inline void check_word(struct shadow *s, struct thr *t, int kind, int spa
 		} else if (s->reader != me) {
 			s->multi = 1;
 		}
+		s->rbytes |= mask;
 	} else {
+		/* Another thread's bytes elsewhere in the word are forgotten: a
+		 * later access to them is checked against this writer only. */
+		s->wbytes = s->writer == me ? s->wbytes | mask : mask;
 		s->writer = (int16_t)me;
 		s->wsite = (uint32_t)(site - rt.image_lo);
 		s->atomic = (uint8_t)atomic;
 	}
+}
+
+/* The bytes of word w (an address / 4) that [a, a + n) covers, as bit k
+ * for byte k. */
+static inline uint8_t word_bytes(uintptr_t w, uintptr_t a, uint32_t n)
+{
+	uintptr_t lo = w << 2, hi = lo + 4;
+	uintptr_t from = a > lo ? a : lo, to = a + n < hi ? a + n : hi;
+	return (uint8_t)(((1u << (to - from)) - 1) << (from - lo));
 }
 
 int race_check(struct thr *t, uintptr_t a, uint32_t n, int kind, int space, uintptr_t site)
@@ -177,7 +195,7 @@ int race_check(struct thr *t, uintptr_t a, uint32_t n, int kind, int space, uint
 			if (kind != AK_LOAD)
 				s->written = rt.block_serial;
 		}
-		check_word(s, t, kind, space, site, &raced);
+		check_word(s, t, kind, space, site, word_bytes(w, a, n), &raced);
 	}
 	if (uninit)
 		metrics_uninit(rt.launch->rec, site);

@@ -67,6 +67,13 @@ int run_child(void (*fn)(void), char **err);
  * and stderr, malloc'd, in *out). */
 int run_command(const char *cmd, char **out);
 
+/* Writes text to dir/name; returns the path (static, until the next call). */
+const char *scratch_source(const char *dir, const char *name, const char *text);
+
+/* Builds src with cuemu-cc and flags into a program and runs it; returns
+ * the status and what it printed (malloc'd, in *out). */
+int cuemu_build_run(const char *flags, const char *src, char **out);
+
 /* A scratch folder from the mkdtemp template tmpl (made in place), and its
  * removal with everything in it. */
 void scratch_dir_make(char *tmpl);

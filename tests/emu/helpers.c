@@ -116,6 +116,25 @@ int run_command(const char *cmd, char **out)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+const char *scratch_source(const char *dir, const char *name, const char *text)
+{
+	static char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+int cuemu_build_run(const char *flags, const char *src, char **out)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "%s/cuemu-cc %s %s -o %s.exe && %s.exe", CUEMU_BUILD_DIR, flags, src, src,
+		 src);
+	return run_command(cmd, out);
+}
+
 json_t *warning_of(json_t *metrics, const char *kind)
 {
 	size_t i;

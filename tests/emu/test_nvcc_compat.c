@@ -27,23 +27,7 @@ static void remove_dir(void)
 /* Writes text to DIR/name; returns the path (static). */
 static const char *write_source(const char *name, const char *text)
 {
-	static char path[512];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs(text, f);
-	fclose(f);
-	return path;
-}
-
-/* Builds src with cuemu-cc and flags into a program and runs it; returns
- * the status and what it printed (malloc'd, in *out). */
-static int build_and_run(const char *flags, const char *src, char **out)
-{
-	char cmd[2048];
-	snprintf(cmd, sizeof cmd, "%s/cuemu-cc %s %s -o %s.exe && %s.exe", CUEMU_BUILD_DIR, flags, src, src,
-		 src);
-	return run_command(cmd, out);
+	return scratch_source(dir, name, text);
 }
 
 /* 1 if s holds word, case aside. */
@@ -137,10 +121,10 @@ Test(nvcc_compat, cuda_arch_is_defined_in_device_code_only)
 		"int main()\n{\n\tint *d, h[2] = { 0, 0 };\n\tcudaMalloc(&d, sizeof h);\n\tk<<<1, 1>>>(d);\n"
 		"\tcudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n"
 		"\tprintf(\"arch %d kernel %d host %d\\n\", h[0], h[1], w());\n\treturn 0;\n}\n");
-	cr_assert_eq(build_and_run("", src, &out), 0, "%s", out);
+	cr_assert_eq(cuemu_build_run("", src, &out), 0, "%s", out);
 	cr_expect(strstr(out, "arch 900 kernel 1 host 0") != NULL, "%s", out);
 	free(out);
-	cr_assert_eq(build_and_run("-arch=sm_80", src, &out), 0, "%s", out);
+	cr_assert_eq(cuemu_build_run("-arch=sm_80", src, &out), 0, "%s", out);
 	cr_expect(strstr(out, "arch 800 kernel 1 host 0") != NULL, "%s", out);
 	free(out);
 }
@@ -170,7 +154,7 @@ Test(nvcc_compat, inline_ptx_accesses_are_traced_like_plain_ones)
 		"\t\tcudaMemcpy(h, out, 4096, cudaMemcpyDeviceToHost);\n"
 		"\t\tprintf(\"%s %ld %ld %g\\n\", v ? \"ptx\" : \"plain\", total(\"\\\"global_load_sectors\\\"\"),\n"
 		"\t\t       total(\"\\\"global_store_sectors\\\"\"), h[33]);\n\t}\n\treturn 0;\n}\n");
-	cr_assert_eq(build_and_run("", src, &out), 0, "%s", out);
+	cr_assert_eq(cuemu_build_run("", src, &out), 0, "%s", out);
 	long pl, ps, xl, xs;
 	double pv, xv;
 	const char *p = strstr(out, "plain "), *x = strstr(out, "ptx ");
@@ -254,7 +238,7 @@ Test(nvcc_compat, launches_through_variables_are_named_after_their_kernel)
 		"\tcudaDeviceSynchronize();\n\tchar *j = cuemu_metrics_json();\n"
 		"\tfor (char *p = strstr(j, \"\\\"kernel\\\":\\\"\"); p; p = strstr(p + 1, \"\\\"kernel\\\":\\\"\"))\n"
 		"\t\tprintf(\"[%.*s]\", (int)strcspn(p + 10, \"\\\"\"), p + 10);\n\tprintf(\"\\n\");\n\treturn 0;\n}\n");
-	cr_assert_eq(build_and_run("", src, &out), 0, "%s", out);
+	cr_assert_eq(cuemu_build_run("", src, &out), 0, "%s", out);
 	cr_expect(strstr(out, "[kt][ns::inner][ns::inner][deduced]") != NULL, "%s", out);
 	free(out);
 }
