@@ -1,7 +1,8 @@
 /*
  * What only the emulator's build of the harness has (harness.h): the
- * performance model's trace (harness predict), and the stand-ins for the
- * kit's two GPU kernels, the fill and the hash of device memory.
+ * performance model's trace (harness predict), the emulated correctness
+ * child (harness sizes), and the stand-ins for the kit's two GPU kernels,
+ * the fill and the hash of device memory.
  */
 #include <cuda_runtime_api.h>
 #include <cuemu.h>
