@@ -62,9 +62,9 @@ static void script_every(struct script *s, enum fate fresh, enum fate later)
 	}
 }
 
-static void plan(struct script *s, int share, struct correctness_plan *p)
+static void plan(struct script *s, int opening_hang_counts, struct correctness_plan *p)
 {
-	correctness_plan_run(N, share, 0, scripted, s, p);
+	correctness_plan_run(N, opening_hang_counts, 0, scripted, s, p);
 	cr_expect_eq(p->processes, s->calls);
 	for (int i = 0; i < p->not_run_from; i++)
 		cr_expect_eq(s->settled_times[i], 1, "size %d settled %d times", i, s->settled_times[i]);
@@ -214,16 +214,46 @@ Test(correctness_plan, a_report_that_cannot_be_cut_sends_the_rest_alone)
 		cr_expect_eq(s.verdict[i], TAMPER, "size %d", i);
 }
 
-Test(correctness_plan, the_emulator_runs_each_size_alone)
+Test(correctness_plan, the_emulator_shares_a_process_as_a_gpu_does)
 {
 	struct script s;
 	struct correctness_plan p;
 	script_every(&s, PASS, PASS);
-	s.fresh[3] = CRASH;
+	s.fresh[3] = s.later[3] = CRASH;
 	plan(&s, 0, &p);
-	cr_expect_eq(p.processes, N);
+	/* The shared run, size 3 first in a new one (its verdict), the rest resumed. */
+	cr_expect_eq(p.processes, 3, "%d processes (each size alone: %d)", p.processes, N);
 	for (int i = 0; i < N; i++)
 		cr_expect_eq(s.verdict[i], i == 3 ? CRASH : PASS, "size %d", i);
+}
+
+Test(correctness_plan, an_emulated_hang_counts_as_it_did_with_each_size_alone)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, PASS, PASS);
+	s.fresh[3] = s.later[3] = s.fresh[4] = s.later[4] = HANG;
+	plan(&s, 0, &p);
+	/* Alone: sizes 3 and 4 hang, the rest is not run. The shared run's hang
+	 * sends the rest alone without counting: 3 and 4 are the two. */
+	cr_expect_eq(p.hangs, HANGS_BEFORE_GIVING_UP);
+	cr_expect_eq(p.not_run_from, 5);
+	cr_expect_eq(p.processes, 3);
+	for (int i = 0; i < 5; i++)
+		cr_expect_eq(s.verdict[i], i >= 3 ? HANG : PASS, "size %d", i);
+}
+
+Test(correctness_plan, an_emulated_kernel_hanging_only_after_another_size_counts_no_hang)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, PASS, HANG);
+	plan(&s, 0, &p);
+	/* Alone every size passes and nothing hung: so here, at one more limit. */
+	cr_expect_eq(p.hangs, 0);
+	cr_expect_eq(p.not_run_from, N);
+	for (int i = 0; i < N; i++)
+		cr_expect_eq(s.verdict[i], PASS, "size %d", i);
 }
 
 /* The harness could not be started at all: no process, each size says so. */

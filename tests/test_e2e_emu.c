@@ -200,3 +200,26 @@ Test(e2e_emu, report_has_step_seconds, .timeout = 300)
 	cr_expect_gt(json_number_value(json_object_get(s, "correctness")), 0.01);
 	graded_free(&g);
 }
+
+Test(e2e_emu, a_solution_runs_its_sizes_in_one_process_and_2_20_7_once, .timeout = 300)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
+	struct graded g;
+	cr_assert_eq(run_grade("lab1", NULL, "emu", "--solution", &g), 0);
+	cr_assert_not_null(g.report, "%s", g.output);
+	cr_expect_eq(json_integer_value(json_object_get(g.report, "correctness_processes")), 1, "%s",
+		     g.output);
+	/* The prediction comes from the correctness step's traced runs of 65535
+	 * and 2^20+7: it runs nothing itself (a traced run of 2^20+7 alone takes
+	 * more than half a second of CPU). */
+	json_t *m = json_object_get(g.report, "metrics");
+	cr_expect(json_is_number(json_object_get(m, "predicted_percent_of_copy")), "no prediction\n%s",
+		  g.output);
+	const char *why = json_string_value(json_object_get(m, "predicted_why"));
+	cr_expect(why && strstr(why, "traced correctness run at 2^20+7"), "%s", g.output);
+	double predicted_s = json_number_value(json_object_get(json_object_get(g.report, "step_seconds"),
+								"prediction"));
+	cr_expect_lt(predicted_s, 0.1, "the prediction step took %.2f s: it ran the emulator again", predicted_s);
+	graded_free(&g);
+}

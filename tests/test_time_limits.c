@@ -212,7 +212,7 @@ static double grade_emu(const char *file, struct rubric *r_out, int factor, doub
 	}
 	grade_init(g, &lab3_transpose);
 	double t0 = now_s();
-	correctness_run(&ctx, BACKEND_EMU, times, g);
+	correctness_run(&ctx, BACKEND_EMU, times, NULL, g);
 	double took = now_s() - t0;
 	char rm[1100];
 	snprintf(rm, sizeof(rm), "rm -rf %s", work);
@@ -285,7 +285,7 @@ Test(time_limits, a_hang_in_the_shared_run_counts_and_the_rest_is_not_waited_out
 	struct grade g;
 	grade_init(&g, &lab3_transpose);
 	double t0 = now_s();
-	correctness_run(&ctx, BACKEND_CUDA, &times, &g);
+	correctness_run(&ctx, BACKEND_CUDA, &times, NULL, &g);
 	double took = now_s() - t0;
 	cr_expect_eq(g.hangs, 2, "the shared run's time-out and the size alone");
 	cr_expect(strstr(g.tests[0].message, "did not finish in time"), "%s", g.tests[0].message);
@@ -295,6 +295,37 @@ Test(time_limits, a_hang_in_the_shared_run_counts_and_the_rest_is_not_waited_out
 	 * makes the seconds themselves no test). */
 	cr_log_info("a hang in the shared run judged in %.1f s", took);
 	grade_free(&g);
+	rubric_free(&r);
+	char rm[1100];
+	snprintf(rm, sizeof(rm), "rm -rf %s", work);
+	cr_expect_eq(system(rm), 0);
+}
+
+Test(time_limits, an_emulated_hang_among_shared_sizes_is_stopped_at_its_own_limit, .timeout = 120)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
+	/* Every size in one emulated child, each with its own watchdog: the
+	 * hang at the first size is stopped at that size's limit (1 s, not the
+	 * second's 7 s, nor the emulator's default), naming the line. */
+	struct rubric r;
+	char work[] = "/tmp/time-limits-sizes-XXXXXX", err[256];
+	struct build_result b;
+	emu_lab3_build("tests/fixtures/emu_faults/kernel_hang.cu", &r, work, &b);
+	struct run_context ctx = { .lab = &lab3_transpose, .rubric = &r, .harness = b.harness,
+				   .backend = BACKEND_EMU, .work_dir = work, .seed = 5 };
+	struct emu_size sizes[2] = { { .shape = r.emu_shapes[0], .seed = 1, .kernel_timeout_s = 1 },
+				     { .shape = r.emu_shapes[1], .seed = 2, .kernel_timeout_s = 7 } };
+	struct harness_report whole, parts[2];
+	cr_assert_eq(harness_correct_sizes(&ctx, sizes, 2, NULL, &whole, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(harness_split(&whole, parts, 2), 1, "the child ended in its first size");
+	const char *m = json_string_value(json_object_get(parts[0].stopped, "message"));
+	cr_assert_not_null(m, "no MSG_STOPPED");
+	cr_expect(harness_hung(&parts[0]));
+	cr_expect(strstr(m, "CUEMU_KERNEL_TIMEOUT=1)"), "%s", m);
+	cr_expect(strstr(m, "kernel_hang.cu:15"), "%s", m);
+	harness_part_free(&parts[0]);
+	harness_report_free(&whole);
 	rubric_free(&r);
 	char rm[1100];
 	snprintf(rm, sizeof(rm), "rm -rf %s", work);

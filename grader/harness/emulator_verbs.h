@@ -1,7 +1,7 @@
 /*
- * What only an emulator build of the harness has, in one place: its two
+ * What only an emulator build of the harness has, in one place: its
  * verbs' entries for harness_main.c's table (the analysis, the
- * prediction's trace) and the emulator's controls the other verbs use. In
+ * prediction's trace, the correctness step's sizes) and the emulator's controls the other verbs use. In
  * a CUDA build there are no such entries and the controls do nothing, so
  * that the table and the verbs read the same in both builds.
  */
@@ -25,7 +25,9 @@ struct harness_verb {
 
 void verb_analysis(int argc, char **argv);
 void verb_predict(int argc, char **argv);
-#define EMULATOR_VERBS { "analysis", 5, 6, verb_analysis }, { "predict", 5, 5, verb_predict },
+void verb_sizes(int argc, char **argv);	/* predict.c: the emulated correctness child */
+#define EMULATOR_VERBS { "analysis", 5, 6, verb_analysis }, { "predict", 5, 5, verb_predict }, \
+		       { "sizes", 7, HARNESS_MAX_ARGC, verb_sizes },
 
 typedef void emulator_stop_hook(const char *kind, const char *kernel, const char *where,
 				const char *message);

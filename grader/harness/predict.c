@@ -1,7 +1,8 @@
 /*
  * What only the emulator's build of the harness has (harness.h): the
- * performance model's trace (harness predict), and the stand-ins for the
- * kit's two GPU kernels, the fill and the hash of device memory.
+ * performance model's trace (harness predict), the emulated correctness
+ * child (harness sizes), and the stand-ins for the kit's two GPU kernels,
+ * the fill and the hash of device memory.
  */
 #include <cuda_runtime_api.h>
 #include <cuemu.h>
@@ -29,12 +30,12 @@
  * a file that launches something else at one size gains nothing, since the
  * grader scales these traces to the graded size rather than running it.
  */
-void run_predict(const struct lab *lab, const struct shape *s, uint64_t seed)
+static void run_traced(const struct lab *lab, const struct shape *s, uint64_t seed, double kernel_timeout_s)
 {
 	cuemu_set_sample_seed(seed ^ rng_secret());
 	cuemu_set_tracing(1);
 	cuemu_set_skip_untraced(0);
-	cuemu_set_kernel_timeout(5);
+	cuemu_set_kernel_timeout(kernel_timeout_s);
 	cuemu_metrics_reset();
 	run_correct(lab, s, seed);
 	char *metrics = cuemu_metrics_json();
@@ -42,6 +43,43 @@ void run_predict(const struct lab *lab, const struct shape *s, uint64_t seed)
 		kit_fail("predict", "the emulator produced no metrics");
 	channel_send(CHANNEL_FD, MSG_METRICS, metrics, strlen(metrics));
 	free(metrics);
+}
+
+void run_predict(const struct lab *lab, const struct shape *s, uint64_t seed)
+{
+	run_traced(lab, s, seed, 5);
+}
+
+/*
+ * harness sizes LAB (SHAPE SEED LIMIT traced|untraced)...: an emulated
+ * correctness step's child, every size in one process as on a GPU. Each size
+ * has its own kernel time limit (LIMIT seconds of CPU time, the emulator's
+ * watchdog, which names the line a hung kernel spun at), as a size alone
+ * had; and the sizes the prediction traces run as the predict verb's, so that one
+ * run is both their correctness verdict and their trace.
+ */
+void verb_sizes(int argc, char **argv)
+{
+	const struct lab *lab = lab_find(argv[2]);
+	if (!lab || (argc - 3) % 4 != 0)
+		kit_fail("arguments", "harness sizes LAB (SHAPE SEED LIMIT traced|untraced)...");
+	for (int i = 3; i < argc; i += 4) {
+		struct shape s;
+		char err[256];
+		double limit_s = atof(argv[i + 2]);
+		int traced = strcmp(argv[i + 3], "traced") == 0;
+		if (shape_parse(argv[i], &s, err, sizeof(err)) < 0 || s.rank != lab->rank || !(limit_s > 0) ||
+		    (!traced && strcmp(argv[i + 3], "untraced") != 0))
+			kit_fail("arguments", "bad size: harness sizes LAB (SHAPE SEED LIMIT traced|untraced)...");
+		uint64_t seed = strtoull(argv[i + 1], NULL, 10);
+		if (traced) {
+			run_traced(lab, &s, seed, limit_s);
+		} else {
+			cuemu_set_tracing(0);
+			cuemu_set_kernel_timeout(limit_s);
+			run_correct(lab, &s, seed);
+		}
+	}
 }
 
 /* device_hash.h: the emulator's device memory is host memory, but closed

@@ -10,6 +10,7 @@
 #include "steps/correctness_judge.h"
 #include "steps/correctness_plan.h"
 #include "steps/reference_times.h"
+#include "steps/traced_sizes.h"
 #include "sys/channel_watch.h"
 
 /* One correctness step: its sizes, their tests, and each size's expected
@@ -24,6 +25,7 @@ struct sizes {
 	struct test_result *tests[RUBRIC_MAX_SHAPES];
 	struct expected e[RUBRIC_MAX_SHAPES];
 	int first, count;		/* what the thread computes */
+	struct traced_runs *traced;	/* the emulator's: the prediction's sizes' traces */
 };
 
 static void *expect_ahead(void *arg)
@@ -42,7 +44,8 @@ static void *expect_ahead(void *arg)
 /* In an emulator build the emulator's watchdog stops a kernel at the
  * size's limit of CPU time (kernel_timeout) and names its line; the
  * grader's watch on the clock comes after it, for a hang outside any
- * kernel: a second of CPU time can take several on a loaded machine. */
+ * kernel: a second of CPU time can take several on a loaded machine. No
+ * size's watch outlasts the rubric's limit, which a size alone had. */
 #define EMU_CLOCK_SLACK 4
 
 struct size_watch {
@@ -60,7 +63,8 @@ static struct size_watch *watch_sizes(const struct run_context *ctx, const struc
 	w->limit_s[0] = ctx->rubric->test_timeout_s;
 	for (int i = 0; i < n; i++) {
 		double l = reference_times_limit(ctx->rubric, ctx->share.sharers, times, first + i).limit_s;
-		w->limit_s[i + 1] = emulated ? EMU_CLOCK_SLACK * (l + 1) : l;
+		double slack_s = EMU_CLOCK_SLACK * (l + 1);
+		w->limit_s[i + 1] = !emulated ? l : slack_s < w->limit_s[0] ? slack_s : w->limit_s[0];
 	}
 	w->watch.limit_s = w->limit_s;
 	w->watch.n_limits = n + 1;
@@ -92,9 +96,28 @@ static void explain_stop(const struct run_context *ctx, const struct reference_t
 			 rep->child.wall_s, ctx->rubric->test_timeout_s);
 }
 
-/* Starts sizes [first, first + count) in one child: one size through
- * harness_correct (the emulator's watchdog gets its limit), several
- * through harness_correct_many. */
+/* Sizes [first, first + count) in one emulated child: each with the
+ * emulator's watchdog at its own limit, the prediction's sizes traced. */
+static int start_emulated(struct sizes *z, int first, int count, struct channel_watch *w,
+			  struct harness_report *whole, char *err, size_t len)
+{
+	const struct run_context *ctx = z->ctx;
+	struct emu_size sizes[RUBRIC_MAX_SHAPES];
+	for (int i = 0; i < count; i++) {
+		int k = first + i;
+		sizes[i] = (struct emu_size){
+			.shape = z->shapes[k],
+			.seed = z->seeds[k],
+			.kernel_timeout_s = reference_times_limit(ctx->rubric, ctx->share.sharers, z->times, k).limit_s,
+			.traced = z->traced && traced_sizes_has(ctx->rubric, ctx->lab, k),
+		};
+	}
+	return harness_correct_sizes(ctx, sizes, count, w, whole, err, len);
+}
+
+/* Starts sizes [first, first + count) in one child: in an emulator build
+ * through start_emulated; on a GPU one size through harness_correct,
+ * several through harness_correct_many. */
 static int start(struct sizes *z, int first, int count, struct channel_watch *w,
 		 struct harness_report *whole, char *err, size_t len)
 {
@@ -103,11 +126,10 @@ static int start(struct sizes *z, int first, int count, struct channel_watch *w,
 	z->first = first;
 	z->count = count;
 	int computing = pthread_create(&ahead, NULL, expect_ahead, z) == 0;
-	double limit_s = reference_times_limit(ctx->rubric, ctx->share.sharers, z->times, first).limit_s;
-	int rc = count == 1 ? harness_correct(ctx, &z->shapes[first], z->seeds[first], limit_s, w, whole,
-					      err, len)
-			    : harness_correct_many(ctx, &z->shapes[first], &z->seeds[first], count, w, whole,
-						   err, len);
+	int rc = ctx->backend == BACKEND_EMU ? start_emulated(z, first, count, w, whole, err, len)
+		 : count == 1 ? harness_correct(ctx, &z->shapes[first], z->seeds[first], 0, w, whole, err, len)
+			      : harness_correct_many(ctx, &z->shapes[first], &z->seeds[first], count, w, whole,
+						     err, len);
 	if (computing)
 		pthread_join(ahead, NULL);
 	return rc;
@@ -129,6 +151,8 @@ static int settle(struct sizes *z, int k, const struct harness_report *rep,
 		return -1;
 	if (ok) {
 		test_pass(t, "%s", "");
+		if (z->traced)	/* the prediction's trace, where this size is one it traces */
+			traced_runs_keep(z->traced, z->ctx->rubric, z->ctx->lab, k, rep->metrics);
 	} else {
 		if (!stands)	/* the process's end is this size's: a time limit says which */
 			explain_stop(z->ctx, z->times, rep, w, k, msg, sizeof(msg));
@@ -192,12 +216,15 @@ done:
 }
 
 int correctness_run(const struct run_context *ctx, enum backend backend,
-		    const struct reference_times *times, struct grade *g)
+		    const struct reference_times *times, struct traced_runs *traced, struct grade *g)
 {
 	const struct rubric *r = ctx->rubric;
 	int n, failed = 0;
 	const struct shape *shapes = reference_times_shapes(r, backend, &n);
-	struct sizes z = { .ctx = ctx, .times = times, .shapes = shapes };
+	struct sizes z = { .ctx = ctx, .times = times, .shapes = shapes,
+			   .traced = backend == BACKEND_EMU ? traced : NULL };
+	if (z.traced)
+		z.traced->ran = 1;
 	for (int i = 0; i < n; i++) {
 		char shape_text[64], name[96];
 		shape_format(&shapes[i], shape_text, sizeof(shape_text));
@@ -207,7 +234,8 @@ int correctness_run(const struct run_context *ctx, enum backend backend,
 			z.tests[i]->shape = shapes[i];
 		z.seeds[i] = rng_test_seed(ctx->seed, ctx->salt, (unsigned)i);
 	}
-	/* On a GPU a process costs a CUDA context; the emulator has none to share. */
+	/* Every size in one process where it can; the emulator's sizes were
+	 * each alone before, where a hang counted only as a size's verdict. */
 	struct correctness_plan plan;
 	correctness_plan_run(n, backend == BACKEND_CUDA, g->hangs, run_child, &z, &plan);
 	g->hangs = plan.hangs;

@@ -6,13 +6,16 @@
 #include "steps/harness_door.h"
 #include "steps/reference_times.h"
 #include "steps/run_context.h"
+#include "steps/traced_sizes.h"
 
 /* Adds one correctness test per size of the rubric (the emulator's sizes
  * on the emulator), each run under its own time limit: times, the
- * reference's, scaled by the rubric (reference_times.h). Returns the
- * number that failed. */
+ * reference's, scaled by the rubric (reference_times.h). On the emulator,
+ * with traced non-NULL, the prediction's sizes run traced and their traces
+ * are kept there (traced_sizes.h; traced_runs_free), so that the prediction
+ * does not run them again. Returns the number that failed. */
 int correctness_run(const struct run_context *ctx, enum backend backend,
-		    const struct reference_times *times, struct grade *g);
+		    const struct reference_times *times, struct traced_runs *traced, struct grade *g);
 
 /*
  * Judges one harness run against the reference for (shape, seed): the

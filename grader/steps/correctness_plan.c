@@ -1,10 +1,10 @@
 /* Which process runs which correctness sizes (see correctness_plan.h). */
 #include "steps/correctness_plan.h"
 
-void correctness_plan_run(int n, int share, int hangs, run_sizes_fn run, void *arg,
+void correctness_plan_run(int n, int opening_hang_counts, int hangs, run_sizes_fn run, void *arg,
 			  struct correctness_plan *out)
 {
-	int next = 0, opening = 1, alone = !share;
+	int next = 0, opening = 1, alone = 0;
 	out->processes = 0;
 	while (next < n && hangs < HANGS_BEFORE_GIVING_UP) {
 		int count = alone ? 1 : n - next;
@@ -18,7 +18,7 @@ void correctness_plan_run(int n, int share, int hangs, run_sizes_fn run, void *a
 		if (r.settled < 0 || r.settled > count || stuck)
 			break;
 		if (r.hung) {
-			hangs += opening || r.ended_at_first;
+			hangs += (opening && opening_hang_counts) || r.ended_at_first;
 			alone = 1;
 		}
 		if (r.uncut)

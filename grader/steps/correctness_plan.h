@@ -11,7 +11,9 @@
  * (nothing of another size ran before it, under the same limits); the
  * opening run's failure, even at its first size, runs again, as it did
  * when the sizes after it ran one process each, so that a hang counts as
- * before. The emulator has no context to share: each size alone.
+ * before. The emulator shares processes the same way (a process there
+ * costs a sandbox and the emulator's start, 0.1 s a size), each size with
+ * its own limits.
  *
  * Pure bookkeeping: the runs themselves are a callback (correctness.c's
  * child; tests/test_correctness_plan.c's script).
@@ -49,16 +51,18 @@ struct correctness_plan {
 };
 
 /*
- * Runs n sizes through run. share: several sizes may share a process (a
- * GPU; 0: one process each). hangs: those counted before (g->hangs).
- * Counted as before sizes shared processes past their first failure: the
- * opening run's hang, and the hang of a size that ran first in its
- * process. Once a process hung, the rest run one size a process, so that
- * a kernel that hangs only after another size costs one limit, not one a
- * size; so they do once a report could not be cut into sizes (the student's
- * code wrote into the channel: no size of it is believed).
+ * Runs n sizes through run. hangs: those counted before (g->hangs).
+ * Counted as before sizes shared processes: the hang of a size that ran
+ * first in its process, and, with opening_hang_counts, the opening run's
+ * (a GPU's, whose opening run was shared before; the emulator ran each size
+ * alone, so there only a size's verdict counts, and its sizes come to the
+ * verdicts and the count they came to alone). Once a process hung, the rest
+ * run one size a process, so that a kernel that hangs only after another
+ * size costs one limit, not one a size; so they do once a report could not
+ * be cut into sizes (the student's code wrote into the channel: no size of
+ * it is believed).
  */
-void correctness_plan_run(int n, int share, int hangs, run_sizes_fn run, void *arg,
+void correctness_plan_run(int n, int opening_hang_counts, int hangs, run_sizes_fn run, void *arg,
 			  struct correctness_plan *out);
 
 #endif

@@ -39,6 +39,7 @@ struct grade_run {
 	struct run_context ctx;		/* set once the submission is built */
 	int checked;			/* the correctness step ran */
 	int failed;			/* correctness tests that failed */
+	struct traced_runs traced;	/* in the emulator: the prediction's traces, from correctness */
 	const char *ref_harness;	/* the reference solution built for this GPU, or NULL */
 	struct build_result ref;
 	int timed;			/* the performance step timed the submission */
@@ -120,7 +121,7 @@ static int step_correctness(struct grade_run *run, struct grade *g)
 	 * GPU batch's worker, whose student's emulator runs go on beside. */
 	reference_times_get(&run->ctx, run->backend, run->dev, run->req->reference_harness,
 			    run->req->share.phase == NULL, &times);
-	run->failed = correctness_run(&run->ctx, run->backend, &times, g);
+	run->failed = correctness_run(&run->ctx, run->backend, &times, &run->traced, g);
 	run->checked = 1;
 	return 1;
 }
@@ -188,7 +189,7 @@ static void emulator_prediction(struct grade_run *run, struct grade *g)
 		return;
 	const struct build_result *e = emu_build(run);
 	if (e)
-		prediction_run(&run->ctx, e->harness, gpu, g);
+		prediction_run(&run->ctx, e->harness, &run->traced, gpu, g);
 	else
 		snprintf(g->prediction.error, sizeof(g->prediction.error),
 			 "the emulator could not build this file");
@@ -465,6 +466,7 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 	}
 	side_stop(&run.emulator);	/* only if a step ended the grade before the joins */
 	side_stop(&run.calculator);
+	traced_runs_free(&run.traced);
 	gates_apply(req->rubric, run.checked && run.failed == 0, g);
 	scale_settle(req->rubric, NULL, g);
 }

@@ -245,6 +245,37 @@ int harness_correct_many(const struct run_context *ctx, const struct shape *shap
 			   rep, err, errlen);
 }
 
+int harness_correct_sizes(const struct run_context *ctx, const struct emu_size *sizes, int n,
+			  struct channel_watch *watch, struct harness_report *rep, char *err, size_t errlen)
+{
+	char texts[HARNESS_MAX_PARTS][3][64];
+	char *argv[3 + 4 * HARNESS_MAX_PARTS + 1];
+	size_t bytes = 0;
+	int a = 0;
+	if (n > HARNESS_MAX_PARTS)
+		n = HARNESS_MAX_PARTS;
+	argv[a++] = (char *)ctx->harness;
+	argv[a++] = "sizes";
+	argv[a++] = (char *)ctx->lab->id;
+	for (int i = 0; i < n; i++) {
+		argv[a++] = (char *)shape_format(&sizes[i].shape, texts[i][0], sizeof(texts[i][0]));
+		snprintf(texts[i][1], sizeof(texts[i][1]), "%llu", (unsigned long long)sizes[i].seed);
+		snprintf(texts[i][2], sizeof(texts[i][2]), "%.3f", sizes[i].kernel_timeout_s);
+		argv[a++] = texts[i][1];
+		argv[a++] = texts[i][2];
+		argv[a++] = sizes[i].traced ? "traced" : "untraced";
+		/* The output between its guards, a few small JSON frames, and a
+		 * traced size's trace (JSON, well under 64 MiB). */
+		bytes += (GUARD_WORDS * 2 + ctx->lab->out_count(&sizes[i].shape)) * 4 + 65536 +
+			 (sizes[i].traced ? (size_t)64 << 20 : 0);
+	}
+	argv[a] = NULL;
+	/* Each size the rubric's limit it had in a process of its own; its
+	 * own within it in watch. */
+	return run_student(ctx, BACKEND_EMU, argv, ctx->rubric->test_timeout_s * n, bytes, GPU_NONE, watch, rep,
+			   err, errlen);
+}
+
 int harness_split(const struct harness_report *whole, struct harness_report *parts, int max)
 {
 	/* whole->corrupt is not asked: several sizes send several MSG_DONE,

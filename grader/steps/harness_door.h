@@ -7,6 +7,8 @@
  *
  * Each returns 0 when the child ran (whatever happened to it) and fills
  * rep (harness_report_free), or -1 with err when it could not be started.
+ * What a report says went wrong, in words or as data (the functions after
+ * harness_report_free), is harness_abort.c's.
  */
 #ifndef GRADER_HARNESS_DOOR_H
 #define GRADER_HARNESS_DOOR_H
@@ -58,6 +60,22 @@ int harness_correct(const struct run_context *ctx, const struct shape *s, uint64
 int harness_correct_many(const struct run_context *ctx, const struct shape *shapes,
 			 const uint64_t *seeds, int n, struct channel_watch *watch,
 			 struct harness_report *rep, char *err, size_t errlen);
+
+/* One size of an emulated correctness child (harness_correct_sizes). */
+struct emu_size {
+	struct shape shape;
+	uint64_t seed;			/* its inputs */
+	double kernel_timeout_s;	/* the emulator's watchdog: CPU seconds a kernel may run (> 0) */
+	int traced;			/* as harness_predict's run: its trace follows its output */
+};
+
+/* sizes (an emulator build only): the n sizes in one process, each with the
+ * emulator's watchdog at its own limit; a traced one sends its trace
+ * (MSG_METRICS) after its output, as harness_predict does, so that its one
+ * run is its correctness verdict and the prediction's trace. Cut the report
+ * with harness_split. */
+int harness_correct_sizes(const struct run_context *ctx, const struct emu_size *sizes, int n,
+			  struct channel_watch *watch, struct harness_report *rep, char *err, size_t errlen);
 
 /*
  * A run of harness_correct_many cut into one report per size: each

@@ -91,36 +91,23 @@ static void record(struct grade *g, const struct gpu_model *m, const struct mode
 	o->occupancy_pct = occupancy_pct(m, l, n);
 }
 
-/* One traced correctness run of the harness at shape with seed's inputs: the
- * launches it recorded into *out (malloc'd), their count; or -1 with why. Its
- * output is judged as a correctness run's is: a wrong result predicts nothing. */
-static int trace(const struct run_context *ctx, const char *emu_harness, const struct shape *shape,
-		 uint64_t seed, struct model_launch **out, char *why, size_t len)
+/* The launches a trace recorded into *out (malloc'd), their count; or -1
+ * with why. */
+static int launches(json_t *metrics, const struct shape *shape, struct model_launch **out, char *why,
+		    size_t len)
 {
-	char err[512], msg[TEST_MESSAGE_LEN], text[64];
-	struct harness_report rep;
-	struct failure f;
-	*out = NULL;
-	if (harness_predict(ctx, emu_harness, shape, seed, &rep, err, sizeof(err)) < 0) {
-		snprintf(why, len, "the grader could not start the emulator: %s", err);
-		return -1;
-	}
-	shape_format(shape, text, sizeof(text));
+	char err[512], text[64];
 	int n = -1;
-	if (!rep.metrics || rep.corrupt || !rep.ended)
-		harness_explain_abort(&rep, ctx->lab->entry, "the prediction run", why, len);
-	else if (!correctness_judge(ctx->lab, shape, seed, &rep, &f, msg, sizeof(msg)))
-		snprintf(why, len, "the traced run at %s computed a wrong result, so it predicts nothing: %.600s", text,
-			 msg);
-	else if (findings_unrepresentative(rep.metrics, err, sizeof(err)))
+	*out = NULL;
+	shape_format(shape, text, sizeof(text));
+	if (findings_unrepresentative(metrics, err, sizeof(err)))
 		/* Its traced blocks ran other code than the rest: a speed taken
 		 * from them would be of code the kernel does not run. */
 		snprintf(why, len, "the traced run at %s predicts nothing: %s", text, err);
-	else if ((n = model_launches_from_metrics(rep.metrics, out, err, sizeof(err))) < 0)
+	else if ((n = model_launches_from_metrics(metrics, out, err, sizeof(err))) < 0)
 		snprintf(why, len, "the emulator's trace is malformed: %s", err);
 	else if (n == 0)
 		snprintf(why, len, "the entry point launched no kernel");
-	harness_report_free(&rep);
 	if (n <= 0) {
 		free(*out);
 		*out = NULL;
@@ -129,34 +116,55 @@ static int trace(const struct run_context *ctx, const char *emu_harness, const s
 	return n;
 }
 
-/* The emulator's correctness sizes to trace, with the seeds the correctness
- * step gives them: at[1] the largest, at[0] the largest with at most half its
- * elements (where a grid that follows the data is clearly smaller). Returns
- * how many (0 to 2). */
-static int traced_sizes(const struct run_context *ctx, struct shape at[2], uint64_t seeds[2])
+/* One traced correctness run of the harness at shape with seed's inputs, its
+ * trace into *metrics; or -1 with why. Its output is judged as a correctness
+ * run's is: a wrong result predicts nothing. */
+static int trace(const struct run_context *ctx, const char *emu_harness, const struct shape *shape,
+		 uint64_t seed, json_t **metrics, char *why, size_t len)
 {
-	const struct rubric *r = ctx->rubric;
-	int big = -1, half = -1;
-	for (int i = 0; i < r->n_emu_shapes; i++)
-		if (big < 0 || ctx->lab->in_count(&r->emu_shapes[i]) > ctx->lab->in_count(&r->emu_shapes[big]))
-			big = i;
-	for (int i = 0; big >= 0 && i < r->n_emu_shapes; i++) {
-		size_t n = ctx->lab->in_count(&r->emu_shapes[i]);
-		if (2 * n <= ctx->lab->in_count(&r->emu_shapes[big]) &&
-		    (half < 0 || n > ctx->lab->in_count(&r->emu_shapes[half])))
-			half = i;
+	char err[512], msg[TEST_MESSAGE_LEN], text[64];
+	struct harness_report rep;
+	struct failure f;
+	*metrics = NULL;
+	if (harness_predict(ctx, emu_harness, shape, seed, &rep, err, sizeof(err)) < 0) {
+		snprintf(why, len, "the grader could not start the emulator: %s", err);
+		return -1;
 	}
-	int k = 0, pick[2] = { half, big };
-	for (int j = 0; j < 2; j++)
-		if (pick[j] >= 0) {
-			at[k] = r->emu_shapes[pick[j]];
-			seeds[k++] = rng_test_seed(ctx->seed, ctx->salt, (unsigned)pick[j]);
-		}
-	return k;
+	shape_format(shape, text, sizeof(text));
+	if (!rep.metrics || rep.corrupt || !rep.ended)
+		harness_explain_abort(&rep, ctx->lab->entry, "the prediction run", why, len);
+	else if (!correctness_judge(ctx->lab, shape, seed, &rep, &f, msg, sizeof(msg)))
+		snprintf(why, len, "the traced run at %s computed a wrong result, so it predicts nothing: %.600s", text,
+			 msg);
+	else
+		*metrics = json_incref(rep.metrics);
+	harness_report_free(&rep);
+	return *metrics ? 0 : -1;
 }
 
-void prediction_run(const struct run_context *ctx, const char *emu_harness, const char *gpu_name,
-		    struct grade *g)
+/* The launches of traced size k (traced_sizes_pick's order) at shape: from
+ * the correctness step's run of it where it ran them, else from a run here. */
+static int traced(const struct run_context *ctx, const char *emu_harness, const struct traced_runs *done,
+		  int k, const struct shape *shape, uint64_t seed, struct model_launch **out, char *why,
+		  size_t len)
+{
+	json_t *metrics = NULL;
+	char text[64];
+	*out = NULL;
+	if (done && done->ran && !done->metrics[k])
+		snprintf(why, len, "the traced correctness run at %s did not pass, so it predicts nothing",
+			 shape_format(shape, text, sizeof(text)));
+	else if (done && done->ran)
+		metrics = json_incref(done->metrics[k]);
+	else
+		trace(ctx, emu_harness, shape, seed, &metrics, why, len);
+	int n = metrics ? launches(metrics, shape, out, why, len) : -1;
+	json_decref(metrics);
+	return n;
+}
+
+void prediction_run(const struct run_context *ctx, const char *emu_harness, const struct traced_runs *done,
+		    const char *gpu_name, struct grade *g)
 {
 	const struct rubric *r = ctx->rubric;
 	struct gpu_model m;
@@ -164,17 +172,23 @@ void prediction_run(const struct run_context *ctx, const char *emu_harness, cons
 	struct model_launch *small = NULL, *l = NULL;
 	struct shape at[2];
 	uint64_t seeds[2];
+	int pick[2];
 	if (load_gpu(gpu_name, &m, err, sizeof(err)) < 0) {
 		no_prediction(g, err);
 		return;
 	}
 	/* The prediction comes from correctness runs, never from a run at the
 	 * graded size: the largest size traced, scaled to the graded one. */
-	int sizes = traced_sizes(ctx, at, seeds), n_small = 0, n = -1;
+	int sizes = traced_sizes_pick(r, ctx->lab, pick), n_small = 0, n = -1;
+	for (int k = 0; k < sizes; k++) {
+		at[k] = r->emu_shapes[pick[k]];
+		seeds[k] = rng_test_seed(ctx->seed, ctx->salt, (unsigned)pick[k]);	/* correctness's */
+	}
 	if (sizes > 0)
-		n = trace(ctx, emu_harness, &at[sizes - 1], seeds[sizes - 1], &l, why, sizeof(why));
+		n = traced(ctx, emu_harness, done, sizes - 1, &at[sizes - 1], seeds[sizes - 1], &l, why,
+			   sizeof(why));
 	if (n > 0 && sizes == 2)
-		n_small = trace(ctx, emu_harness, &at[0], seeds[0], &small, why, sizeof(why));
+		n_small = traced(ctx, emu_harness, done, 0, &at[0], seeds[0], &small, why, sizeof(why));
 	if (n_small < 0)
 		n = -1;
 	char note[256] = "";
