@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,16 +176,27 @@ static void supervise(pid_t pid, int out_fd, int channel_fd, const struct sandbo
  * gigabyte of output then goes into pages that exist, where allocating
  * them as it wrote cost it 0.3 s on an H100 (docs/results/h100-2026-11-25b).
  * The file's size is kept: only what the child writes is its report.
+ * In pieces, so that a child that ends early (a crash on its first size,
+ * with a gigabyte of later sizes reserved) is not kept waiting for pages
+ * nobody will write (docs/results/gpu-2026-11-26b/README.md: a lab 3 file
+ * that crashes at every size, eleven children either way).
  */
+#define RESERVE_PIECE ((size_t)64 << 20)
+
 struct channel_reserve {
 	int fd;
 	size_t bytes;
+	atomic_int stop;	/* the child has ended */
 };
 
 static void *reserve_channel(void *arg)
 {
-	const struct channel_reserve *r = arg;
-	fallocate(r->fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)r->bytes);	/* refused: the child allocates */
+	struct channel_reserve *r = arg;
+	for (size_t at = 0; at < r->bytes && !atomic_load(&r->stop); at += RESERVE_PIECE) {
+		size_t piece = r->bytes - at < RESERVE_PIECE ? r->bytes - at : RESERVE_PIECE;
+		if (fallocate(r->fd, FALLOC_FL_KEEP_SIZE, (off_t)at, (off_t)piece) < 0)
+			break;	/* refused: the child allocates */
+	}
 	return NULL;
 }
 
@@ -289,15 +301,17 @@ int sandbox_run_with(const struct sandbox_calls *sys, char *const argv[],
 	close_fd(&pipefd[1]);
 	close_fd(&input_fd);
 	/* Started after the fork: the child is never a copy of a threaded grader. */
-	struct channel_reserve reserve = { channel_fd, lim->channel_reserve };
+	struct channel_reserve reserve = { channel_fd, lim->channel_reserve, 0 };
 	pthread_t reserving;
 	int reserved = channel_fd >= 0 && reserve.bytes > 0 &&
 		       pthread_create(&reserving, NULL, reserve_channel, &reserve) == 0;
 	if (lim->watch)
 		channel_watch_reset(lim->watch);
 	supervise(pid, pipefd[0], channel_fd, lim, res, start);
-	if (reserved)
+	if (reserved) {
+		atomic_store(&reserve.stop, 1);
 		pthread_join(reserving, NULL);
+	}
 	res->wall_s = now_s() - start;
 	if (cg.dir[0] && memory_cgroup_oom_kills(&cg) > 0)
 		res->out_of_memory = lim->resident_cap;
