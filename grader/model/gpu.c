@@ -46,6 +46,7 @@ static const struct key keys[] = {
 	D("sync", "interval_ns", interval_ns, 0, 1e6),
 	D("sync", "interval_ns_per_warp", interval_ns_per_warp, 0, 1e5),
 	D("sync", "barrier_latency_ns", barrier_latency_ns, 1, 1e5),
+	D("sync", "slowest_load_ns_per_warp", slowest_load_ns_per_warp, 0, 1e5),
 	D("launch", "launch_us", launch_us, 0, 1e4),
 	D("launch", "blocks_per_ns", blocks_per_ns, 0.001, 1e4),
 	D("combine", "overlap", overlap, 1, 64),

@@ -32,6 +32,7 @@ struct gpu_model {
 	double interval_ns;		/* a barrier interval's fixed cost on a block's path */
 	double interval_ns_per_warp;	/* and its cost for each warp of the block */
 	double barrier_latency_ns;	/* a run of loads a barrier closes: the block's slowest load */
+	double slowest_load_ns_per_warp;	/* how much later a block's slowest load comes, per warp */
 	/* [launch] */
 	double launch_us;		/* one launch's overhead, back to back */
 	double blocks_per_ns;		/* blocks the chip starts per ns */

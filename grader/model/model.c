@@ -101,17 +101,22 @@ void model_launch_cost(const struct gpu_model *g, const struct model_launch *l, 
 	/* Latency: each wave of resident blocks takes a block's path, which
 	 * waits a round trip per run of loads, issues each load, and pays a
 	 * fixed cost per barrier. A run that a barrier closes (a tile loaded,
-	 * then __syncthreads) waits for the block's slowest load, not a warp's
-	 * own: every warp of every resident block asks at once and then waits,
-	 * so the wait is the tail of a burst's latencies (barrier_latency_ns).
-	 * A kernel has at most one such run per barrier; runs beyond those
+	 * then __syncthreads) or that the block's end closes (a one-shot block:
+	 * its slot frees when its last warp ends) waits for the block's slowest
+	 * load, not a warp's own, and the slowest of a block's loads comes later
+	 * the more warps ask at once: barrier_latency_ns plus
+	 * slowest_load_ns_per_warp for each warp beyond the first (model_physics's
+	 * tile.* sweep: one-shot blocks of one word a thread fall from 80% of
+	 * copy at 8 warps to 69% at 32, with or without a barrier). A kernel has
+	 * at most one such run per barrier and one at its end; runs beyond those
 	 * (a loop of loads and stores, a grid-stride loop) each wait their own. */
 	double runs_per_warp = l->load_runs / (sampled * warps);
 	double loads_per_warp = l->load_requests / (sampled * warps);
 	double intervals = l->intervals / sampled;
 	double barriers = intervals > 1 ? intervals - 1 : 0;
-	double closed = runs_per_warp < barriers ? runs_per_warp : barriers;
-	double path = (runs_per_warp - closed) * g->latency_ns + closed * g->barrier_latency_ns +
+	double closed = runs_per_warp < barriers + 1 ? runs_per_warp : barriers + 1;
+	double slowest = g->barrier_latency_ns + (warps - 1) * g->slowest_load_ns_per_warp;
+	double path = (runs_per_warp - closed) * g->latency_ns + closed * slowest +
 		      loads_per_warp * g->issue_ns + barriers * (g->interval_ns + warps * g->interval_ns_per_warp);
 	o->t[BOUND_LATENCY] = waves * path;
 	o->t[BOUND_LAUNCH] = g->launch_us * 1000;

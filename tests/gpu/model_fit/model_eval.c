@@ -108,9 +108,9 @@ int main(int argc, char **argv)
 	int n = load_cases(argv[2], cases);
 	if (n <= 0)
 		return 1;
-	double p[12], e[MAX_CASES];
-	while (scanf("%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &p[0], &p[1], &p[2], &p[3], &p[4], &p[5],
-		     &p[6], &p[7], &p[8], &p[9], &p[10], &p[11]) == 12) {
+	double p[13], e[MAX_CASES];
+	while (scanf("%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &p[0], &p[1], &p[2], &p[3], &p[4], &p[5],
+		     &p[6], &p[7], &p[8], &p[9], &p[10], &p[11], &p[12]) == 13) {
 		g.stream_efficiency = p[0];
 		g.latency_ns = p[1];
 		g.store_sectors_per_ns = p[2];
@@ -123,6 +123,7 @@ int main(int argc, char **argv)
 		g.read_weight = p[9];
 		g.interval_ns_per_warp = p[10];
 		g.barrier_latency_ns = p[11];
+		g.slowest_load_ns_per_warp = p[12];
 		double sum = 0;
 		for (int i = 0; i < n; i++) {
 			struct model_prediction pr;

@@ -5,7 +5,11 @@ load runs (tile.*: one-shot blocks, k words a thread), written from their code
 as the emulator would record them, and a CASES file pairing each with its
 measured % of copy from a model_physics table.
 
-    physics_traces.py PHYSICS_TABLE OUT_DIR > CASES
+    physics_traces.py PHYSICS_TABLE OUT_DIR [COPY_GBPS] > CASES
+
+The table's percentages are of its own copy (copy.gbps: 256 MiB, below the
+1 GiB copy of a GPU file's copy_gbps); given COPY_GBPS (the GPU file's), they
+are restated as percentages of it, the reference model_eval predicts against.
 """
 import json
 import os
@@ -57,6 +61,7 @@ def tile(threads, k, sync):
 def main():
     table = dict(l.strip().split("=", 1) for l in open(sys.argv[1]) if "=" in l)
     out = sys.argv[2]
+    restate = float(table["copy.gbps"]) / float(sys.argv[3]) if len(sys.argv) > 3 else 1.0
     os.makedirs(out, exist_ok=True)
     for kind in ("store", "load"):
         for l in (1, 2, 4, 8, 16, 32):
@@ -66,7 +71,7 @@ def main():
                     continue
                 path = os.path.join(out, "%s_L%d_%s.json" % (kind, l, "far" if far else "near"))
                 json.dump({"launches": [launch(l, far, kind == "load")]}, open(path, "w"))
-                print("%s %d %s" % (path, 8 * N, table[key]))
+                print("%s %d %.2f" % (path, 8 * N, float(table[key]) * restate))
     for threads in (64, 128, 256, 512, 1024):
         for k in (1, 4):
             for sync in (0, 1):
@@ -75,7 +80,7 @@ def main():
                     continue
                 path = os.path.join(out, "tile_b%d_k%d_%s.json" % (threads, k, "sync" if sync else "nosync"))
                 json.dump({"launches": [tile(threads, k, sync)]}, open(path, "w"))
-                print("%s %d %s" % (path, 8 * N, table[key]))
+                print("%s %d %.2f" % (path, 8 * N, float(table[key]) * restate))
 
 
 if __name__ == "__main__":
