@@ -213,3 +213,15 @@ int have_emulator(void)
 	char cc[1024];
 	return file_exists(kit_path(cc, sizeof(cc), "build/emu/cuemu-cc"));
 }
+
+char *kit_file_text(const char *rel)
+{
+	char path[4096];
+	FILE *f = fopen(kit_path(path, sizeof(path), rel), "r");
+	char *text = f ? calloc(1, 1 << 20) : NULL;
+	if (text)
+		text[fread(text, 1, (1 << 20) - 1, f)] = '\0';
+	if (f)
+		fclose(f);
+	return text;
+}

@@ -45,6 +45,10 @@ int check_message(const char *file, json_t *report, char *why, size_t len);
  * none, -1 with why. */
 int check_score(const char *file, json_t *report, char *why, size_t len);
 
+/* The kit's file rel (a path from the kit's root), whole and
+ * NUL-terminated (malloc'd; at most 1 MiB read); NULL if it cannot be read. */
+char *kit_file_text(const char *rel);
+
 /* 1 if a CUDA device is here (sets why otherwise); 1 if the emulator is built. */
 int have_gpu(char *why, size_t len);
 int have_emulator(void);

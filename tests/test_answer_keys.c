@@ -16,17 +16,6 @@
 #include "labs/lab.h"
 #include "sys/kit_paths.h"
 
-static char *slurp(const char *rel)
-{
-	char path[PATH_MAX];
-	FILE *f = fopen(kit_path(path, sizeof(path), rel), "r");
-	cr_assert_not_null(f, "%s", path);
-	char *text = calloc(1, 1 << 20);
-	text[fread(text, 1, (1 << 20) - 1, f)] = '\0';
-	fclose(f);
-	return text;
-}
-
 /* The answer key's path, as --solution finds it. */
 static void answer_key(const struct lab *lab, char *rel, size_t len)
 {
@@ -47,7 +36,8 @@ Test(answer_keys, complete_the_skeletons)
 		snprintf(skel_rel, sizeof(skel_rel), "labs/%s/%s", lab->dir, lab->file);
 		if (strcmp(lab->id, "lab4") == 0)
 			continue;	/* lab 4's key keeps the skeleton's API and knobs, rewritten (see its header) */
-		char *key = slurp(rel), *skel = slurp(skel_rel);
+		char *key = kit_file_text(rel), *skel = kit_file_text(skel_rel);
+		cr_assert(key && skel, "%s or %s cannot be read", rel, skel_rel);
 		int missing = 0, lines = 0;
 		char first[256] = "";
 		for (char *line = strtok(skel, "\n"); line; line = strtok(NULL, "\n")) {
@@ -103,7 +93,8 @@ Test(answer_keys, no_solution_keeps_memory_between_calls)
 				"solutions/lab3-transpose/answer-key/transpose.cu",
 				"solutions/lab4-occupancy/occupancy.cu" };
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		char *text = slurp(files[i]);
+		char *text = kit_file_text(files[i]);
+		cr_assert_not_null(text, "%s cannot be read", files[i]);
 		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
 			cr_expect(!(strstr(line, "static") && strchr(line, '*') && strstr(line, "= NULL")),
 				  "%s keeps a buffer from call to call: %s", files[i], line);

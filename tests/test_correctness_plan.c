@@ -96,18 +96,25 @@ Test(correctness_plan, a_kernel_wrong_at_every_size_costs_one_process)
 		cr_expect_eq(s.verdict[i], WRONG, "size %d", i);
 }
 
-Test(correctness_plan, a_crash_at_size_3_costs_three_processes)
+/* A crash at size 3 of N, on a GPU (gpu = 1) or in the emulator: the
+ * shared run, size 3 first in a new one (its verdict), the rest resumed. */
+static void crash_at_size_3_costs_three_processes(int gpu)
 {
 	struct script s;
 	struct correctness_plan p;
 	script_every(&s, PASS, PASS);
 	s.fresh[3] = s.later[3] = CRASH;
-	plan(&s, 1, &p);
-	/* The shared run, size 3 first in a new one (its verdict), the rest resumed. */
-	cr_expect_eq(p.processes, 3, "%d processes (before: 1 + %d)", p.processes, N - 3);
+	plan(&s, gpu, &p);
+	cr_expect_eq(p.processes, 3, "%d processes (before: 1 + %d on a GPU, %d in the emulator)",
+		     p.processes, N - 3, N);
 	cr_expect_eq(p.hangs, 0);
 	for (int i = 0; i < N; i++)
 		cr_expect_eq(s.verdict[i], i == 3 ? CRASH : PASS, "size %d", i);
+}
+
+Test(correctness_plan, a_crash_at_size_3_costs_three_processes)
+{
+	crash_at_size_3_costs_three_processes(1);
 }
 
 Test(correctness_plan, wrong_sizes_among_passing_ones_stay_in_the_process)
@@ -216,15 +223,7 @@ Test(correctness_plan, a_report_that_cannot_be_cut_sends_the_rest_alone)
 
 Test(correctness_plan, the_emulator_shares_a_process_as_a_gpu_does)
 {
-	struct script s;
-	struct correctness_plan p;
-	script_every(&s, PASS, PASS);
-	s.fresh[3] = s.later[3] = CRASH;
-	plan(&s, 0, &p);
-	/* The shared run, size 3 first in a new one (its verdict), the rest resumed. */
-	cr_expect_eq(p.processes, 3, "%d processes (each size alone: %d)", p.processes, N);
-	for (int i = 0; i < N; i++)
-		cr_expect_eq(s.verdict[i], i == 3 ? CRASH : PASS, "size %d", i);
+	crash_at_size_3_costs_three_processes(0);
 }
 
 Test(correctness_plan, an_emulated_hang_counts_as_it_did_with_each_size_alone)

@@ -14,17 +14,6 @@
 #include "grade_runner.h"
 #include "sys/kit_paths.h"
 
-static char *slurp(const char *rel)
-{
-	char path[PATH_MAX];
-	FILE *f = fopen(kit_path(path, sizeof(path), rel), "r");
-	cr_assert_not_null(f, "%s", path);
-	char *text = calloc(1, 1 << 20);
-	text[fread(text, 1, (1 << 20) - 1, f)] = '\0';
-	fclose(f);
-	return text;
-}
-
 /* ./grade LAB in the emulator: file, or the answer key when NULL. */
 static void graded_in_the_emulator(const char *lab, const char *file, struct graded *g)
 {
@@ -53,7 +42,9 @@ static json_t *block_scan_steps(json_t *report, char *stores, size_t len)
 /* A line's steps of the per-line rule, "warps@interval ...", and its total. */
 static long line_steps(json_t *launch, const char *code, const char *file, char *steps, size_t len)
 {
-	char *text = slurp(file), *at = strstr(text, code);
+	char *text = kit_file_text(file);
+	cr_assert_not_null(text, "%s cannot be read", file);
+	char *at = strstr(text, code);
 	cr_assert_not_null(at, "%s has no line '%s'", file, code);
 	long line = 1, total = -1;
 	for (char *p = text; p < at; p++)
