@@ -33,8 +33,10 @@ void bench_sweep(const struct lab *lab, const struct shape *s, int runs, uint64_
 #define HARNESS_EMU_SMS 132
 
 /* harness_main.c: one correctness call of the entry point on the seed's
- * inputs, its output span sent back for the grader to judge. */
-void run_correct(const struct lab *lab, const struct shape *s, uint64_t seed);
+ * inputs, its output span sent back for the grader to judge. catch_exit:
+ * an exit() from the entry point ends this size only (student_exit.h), as
+ * in the correctness verbs; returns 1 when it did. */
+int run_correct(const struct lab *lab, const struct shape *s, uint64_t seed, int catch_exit);
 
 /* predict.c (emulator build): a correctness run with a seeded sample of each
  * launch's blocks traced, and the trace sent after it (MSG_METRICS). */

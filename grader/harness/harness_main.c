@@ -212,16 +212,14 @@ static struct shape need_shape(const struct lab *lab, const char *text)
 	return s;
 }
 
-/* The correctness verb catches an exit() from the entry point (student_exit.h). */
-static int catch_exits;
-
 /*
  * One call of the entry point on fresh inputs, generated in device memory
  * (device_fill.h), the output span poisoned and guarded on both sides;
  * ships the whole span back.
  */
-void run_correct(const struct lab *lab, const struct shape *s, uint64_t seed)
+int run_correct(const struct lab *lab, const struct shape *s, uint64_t seed, int catch_exit)
 {
+	int exited = 0;
 	size_t n_in = lab->in_count(s), n_out = lab->out_count(s);
 	size_t span = GUARD_WORDS + n_out + GUARD_WORDS;
 	/* Where the process's time goes, host side (reported in MSG_DONE for
@@ -255,7 +253,7 @@ void run_correct(const struct lab *lab, const struct shape *s, uint64_t seed)
 #endif
 	double t0 = now_ms();
 	int exit_status;
-	if (student_exit_call(catch_exits, d_in, d_span + GUARD_WORDS, s, &exit_status)) {
+	if (student_exit_call(catch_exit, d_in, d_span + GUARD_WORDS, s, &exit_status)) {
 		/* The next size runs in this context if the student's work left
 		 * it sound: a sticky error ends the process, as an exit() not
 		 * caught does. */
@@ -263,6 +261,7 @@ void run_correct(const struct lab *lab, const struct shape *s, uint64_t seed)
 			student_exit_end();
 		cudaGetLastError();	/* a launch's error is not the next size's */
 		student_exit_report(exit_status);
+		exited = 1;
 		goto out;
 	}
 	cudaError_t sync = cudaDeviceSynchronize();
@@ -306,6 +305,7 @@ void run_correct(const struct lab *lab, const struct shape *s, uint64_t seed)
 out:
 	cudaFree(d_in);	/* the next size runs in the same process */
 	cudaFree(d_span);
+	return exited;
 }
 
 /* ---- lab 4's calculator ------------------------------------------------- */
@@ -382,10 +382,9 @@ static void verb_correct(int argc, char **argv)
 			usage();
 	}
 	emulator_untraced(kernel_timeout);
-	catch_exits = 1;
 	for (int i = first; i < argc; i += 2) {
 		struct shape s = need_shape(lab, argv[i]);
-		run_correct(lab, &s, strtoull(argv[i + 1], NULL, 10));
+		run_correct(lab, &s, strtoull(argv[i + 1], NULL, 10), 1);
 	}
 }
 
@@ -443,7 +442,7 @@ void verb_analysis(int argc, char **argv)
 	 * (block 0 of an add pass adds nothing: a sample would be biased). */
 	cuemu_set_traced_blocks(-1);
 	cuemu_metrics_reset();
-	run_correct(lab, &s, seed);
+	run_correct(lab, &s, seed, 0);
 	char *metrics = cuemu_metrics_json();
 	if (!metrics)
 		kit_fail("analysis", "the emulator produced no metrics");

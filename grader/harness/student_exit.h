@@ -13,7 +13,7 @@ struct shape;
 
 /*
  * Calls the entry point (lab_entry_call) on d_in, d_out and s. With
- * catching (the correctness verb), an exit() from it, on this thread and its own stack (not a CUDA
+ * catching (the correctness verbs: correct, and the emulator's sizes), an exit() from it, on this thread and its own stack (not a CUDA
  * callback's thread, not an emulated kernel's fiber), ends only the call:
  * returns 1 with *status the status asked for, stdout and stderr flushed,
  * and the report channel cut back to where it was before the call, so
