@@ -178,8 +178,7 @@ static void supervise(pid_t pid, int out_fd, int channel_fd, const struct sandbo
  * The file's size is kept: only what the child writes is its report.
  * In pieces, so that a child that ends early (a crash on its first size,
  * with a gigabyte of later sizes reserved) is not kept waiting for pages
- * nobody will write (docs/results/gpu-2026-11-26b/README.md: a lab 3 file
- * that crashes at every size, eleven children either way).
+ * nobody will write.
  */
 #define RESERVE_PIECE ((size_t)64 << 20)
 
