@@ -1,20 +1,33 @@
 /*
- * A batch's GPU lock, as the timing harness holds it (kit code, never the
- * student's). The grader takes the GPU's lock shared for the harness
- * before it starts it and hands it the lock file and the turn file on
- * GPU_LOCK_FD and GPU_TURN_FD (grader/batch/batch_gpu.c has the protocol).
- * The harness holds the GPU alone only around each size's timed launches:
+ * A batch's GPU lock, as a child that uses the GPU holds it (kit code,
+ * never the student's). The grader hands the child the lock file and the
+ * turn file on GPU_LOCK_FD and GPU_TURN_FD, holding neither
+ * (grader/batch/batch_gpu.c has the protocol). The child holds nothing
+ * while it starts and makes its CUDA context -- driver work on the CPU,
+ * which may overlap another child's timed runs -- then the GPU shared
+ * while it allocates, fills, checks and calls the entry point, and alone
+ * only around each size's timed launches:
  *
- *   start (the grader's)   turn EX, lock SH, turn UN
- *   gpu_lock_alone         lock UN, turn EX, lock EX
- *   gpu_lock_shared        lock SH, turn UN
+ *   gpu_lock_shared   (from nothing) turn EX, lock SH, turn UN
+ *   gpu_lock_alone    lock UN, turn EX, lock EX
+ *   gpu_lock_shared   (from alone)   lock SH, turn UN
+ *   gpu_lock_release  lock UN, unless pinned (below)
  *
- * The shared hold is given up before the turn is asked for: a harness
+ * The shared hold is given up before the turn is asked for: a child
  * waiting for the turn while it held the lock shared would deadlock with
  * the one holding the turn, which waits for that shared hold to end. A
  * flock conversion is an unlock and a lock, so no two holders ever wait
  * on each other. Whoever waits for the lock holds the turn, so shared
  * holders that come after a waiting timed run queue behind it.
+ *
+ * Pinned: student code may run where the kit does not see it -- a static
+ * constructor before main, or a thread it started that is still running
+ * when the kit lets go. Either could use the GPU while another student is
+ * timed. So a process that has more than its one thread when it inherits
+ * the lock takes it shared at once, and one whose threads outnumber those
+ * it had once its CUDA context was made (gpu_lock_mark_threads) keeps it
+ * to its end; the grader releases it then (the same open files). A
+ * destructor cannot run after the release: the harness ends with _exit.
  *
  * Without the two descriptors (a single grade, the emulator) every call
  * does nothing.
@@ -28,19 +41,42 @@
 
 struct gpu_lock {
 	int lock_fd, turn_fd;	/* -1: no lock handed (every call does nothing) */
-	int alone;		/* held exclusive now */
-	double asked_ms, got_ms;	/* the last gpu_lock_alone's, CLOCK_MONOTONIC */
+	int alone, shared;	/* held exclusive / shared now */
+	int pinned;		/* held to the process's end (above) */
+	int threads;		/* the process's threads once its context was made */
+	double got_ms;		/* when the current hold began, CLOCK_MONOTONIC */
 	double wait_alone_ms, held_alone_ms;	/* summed over the process */
+	double wait_shared_ms, held_shared_ms;
 };
 
-/* The lock handed on GPU_LOCK_FD and GPU_TURN_FD, held shared by the
- * grader for this process; both -1 where they are not two open files. */
+/* The process's threads now (the entries of /proc/self/task); -1 when it
+ * cannot tell. */
+int gpu_lock_count_threads(void);
+
+/* The lock handed on GPU_LOCK_FD and GPU_TURN_FD; both -1 where they are
+ * not two open files. Call it first thing in main: where the process
+ * already has a thread besides main's, it is pinned and takes the lock
+ * shared now. */
 void gpu_lock_inherit(struct gpu_lock *l);
+
+/* Once the CUDA context is made: the threads the process may keep. */
+void gpu_lock_mark_threads(struct gpu_lock *l);
+
+/* From nothing or alone to shared; the turn given back. */
+void gpu_lock_shared(struct gpu_lock *l);
 
 /* From shared (or nothing) to the GPU alone. */
 void gpu_lock_alone(struct gpu_lock *l);
 
-/* From alone back to shared; the turn given back. */
-void gpu_lock_shared(struct gpu_lock *l);
+/* Pinned from now on where the process's threads are not those it
+ * marked. */
+void gpu_lock_check_threads(struct gpu_lock *l);
+
+/* From shared or alone to nothing, unless pinned (checked first): then it
+ * stays held. */
+void gpu_lock_release(struct gpu_lock *l);
+
+/* How long the process has held the GPU shared, the hold now included. */
+double gpu_lock_held_shared_ms(const struct gpu_lock *l);
 
 #endif

@@ -37,6 +37,7 @@ extern const struct lab lab3_transpose;
 #define WORKERS 3
 #define SETUP_MS 300
 #define ALONE_MS 60
+#define END_MS 400	/* the stand-in's end, after it let go */
 
 static char dir[64];
 
@@ -61,24 +62,35 @@ static double now_ms(void)
 }
 
 /* The stand-in harness (named as the CUDA one, which the door lends the
- * lock to) in its own folder under dir; hang: it takes the GPU alone and
- * never gives it back. */
-static void stand_in(const char *sub, int hang, char *exe, size_t len)
+ * lock to) in its own folder under dir. variant: "" plain; HANG: it takes
+ * the GPU alone and never gives it back; LINGER: a thread of its own
+ * still runs when it lets go; CTOR: a constructor started a thread before
+ * main. Its context's making is a nap with nothing held; it touches
+ * dir/SUB.released once it has let go, then naps as a process's end does. */
+static void stand_in(const char *sub, const char *variant, char *exe, size_t len)
 {
 	char common[1024], folder[256], *src = NULL;
 	kit_path(common, sizeof(common), "common");
 	snprintf(folder, sizeof(folder), "%s/%s", dir, sub);
 	cr_assert_eq(mkdir(folder, 0755), 0);
 	cr_assert(asprintf(&src,
-			   "%s\n"
+			   "#define %s 1\n"
 			   "#include \"%s/gpu_lock.c\"\n"
 			   "#include \"%s/channel.c\"\n"
 			   "#include \"%s/channel_send.c\"\n"
+			   "#include <pthread.h>\n"
 			   "#include <stdio.h>\n"
-			   "static void nap(int ms) { struct timespec t = { 0, ms * 1000000L }; nanosleep(&t, NULL); }\n"
+			   "static void nap(int ms) { struct timespec t = { ms / 1000, (ms %% 1000) * 1000000L }; nanosleep(&t, NULL); }\n"
+			   "static void *sleeper(void *a) { (void)a; nap(5000); return NULL; }\n"
+			   "static void mark(const char *what) { char p[512]; snprintf(p, sizeof p, \"%s/%s.%%s\", what); FILE *f = fopen(p, \"w\"); if (f) fclose(f); }\n"
+			   "#ifdef CTOR\n"
+			   "__attribute__((constructor)) static void early(void) { pthread_t t; pthread_create(&t, NULL, sleeper, NULL); }\n"
+			   "#endif\n"
 			   "int main(void) {\n"
+			   "	printf(\"threads %%d\\n\", gpu_lock_count_threads());\n"
 			   "	struct gpu_lock l; gpu_lock_inherit(&l);\n"
 			   "	if (l.lock_fd < 0) { printf(\"nolock\\n\"); return 0; }\n"
+			   "	mark(\"starting\"); nap(%d); gpu_lock_mark_threads(&l); gpu_lock_shared(&l); mark(\"shared\");\n"
 			   "	double start = now_ms(); nap(%d);\n"
 			   "	printf(\"S %%.3f %%.3f\\n\", start, now_ms());\n"
 			   "#ifdef HANG\n"
@@ -88,14 +100,22 @@ static void stand_in(const char *sub, int hang, char *exe, size_t len)
 			   "		gpu_lock_alone(&l); double a = now_ms(); nap(%d); double b = now_ms();\n"
 			   "		gpu_lock_shared(&l); printf(\"A %%.3f %%.3f\\n\", a, b); nap(20);\n"
 			   "	}\n"
-			   "	char json[128];\n"
-			   "	int n = snprintf(json, sizeof json, \"{\\\"alone_wait_ms\\\":%%.3f,\\\"alone_ms\\\":%%.3f}\",\n"
-			   "			 l.wait_alone_ms, l.held_alone_ms);\n"
+			   "#ifdef LINGER\n"
+			   "	pthread_t t; pthread_create(&t, NULL, sleeper, NULL);\n"
+			   "#endif\n"
+			   "	char json[256];\n"
+			   "	int n = snprintf(json, sizeof json, \"{\\\"alone_wait_ms\\\":%%.3f,\\\"alone_ms\\\":%%.3f,\"\n"
+			   "			 \"\\\"shared_wait_ms\\\":%%.3f,\\\"shared_ms\\\":%%.3f}\", l.wait_alone_ms,\n"
+			   "			 l.held_alone_ms, l.wait_shared_ms, gpu_lock_held_shared_ms(&l));\n"
 			   "	channel_send(CHANNEL_FD, MSG_TIMING, json, (uint64_t)n);\n"
+			   "	gpu_lock_release(&l);\n"
+			   "	mark(\"released\");\n"
+			   "	nap(%d);\n"
 			   "	channel_send(CHANNEL_FD, MSG_END, NULL, 0);\n"
-			   "	return 0;\n"
+			   "	fflush(stdout); _exit(0);\n"
 			   "}\n",
-			   hang ? "#define HANG" : "", common, common, common, SETUP_MS, ALONE_MS) > 0);
+			   variant[0] ? variant : "PLAIN", common, common, common, dir, sub, SETUP_MS / 2,
+			   SETUP_MS / 2, ALONE_MS, END_MS) > 0);
 	compile_c_program(folder, "harness-cuda", src, exe, len);
 	free(src);
 }
@@ -216,7 +236,7 @@ static int meet(const struct interval *a, const struct interval *b)
 Test(gpu_lock, timed_runs_hold_the_gpu_alone_only_while_timing)
 {
 	char harness[512];
-	stand_in("bench", 0, harness, sizeof(harness));
+	stand_in("bench", "", harness, sizeof(harness));
 	pid_t pids[WORKERS + 1];
 	for (int k = 0; k < WORKERS; k++)
 		pids[k] = worker(harness, k);
@@ -263,7 +283,7 @@ Test(gpu_lock, timed_runs_hold_the_gpu_alone_only_while_timing)
 Test(gpu_lock, a_child_killed_while_alone_leaves_nothing_held)
 {
 	char harness[512];
-	stand_in("hang", 1, harness, sizeof(harness));
+	stand_in("hang", "HANG", harness, sizeof(harness));
 	struct gpu_slot slot;
 	struct harness_report rep;
 	slot_for_test(&slot);
@@ -282,12 +302,98 @@ Test(gpu_lock, a_child_killed_while_alone_leaves_nothing_held)
 	close(turn);
 }
 
+/* Whether nobody holds the GPU now: an exclusive hold taken and given
+ * back at once, through an open file of the test's own. */
+static int gpu_free_now(const struct gpu_slot *slot)
+{
+	int fd = open(slot->lock_path, O_RDONLY);
+	cr_assert(fd >= 0, "%s", slot->lock_path);
+	int got = flock(fd, LOCK_EX | LOCK_NB) == 0;
+	close(fd);
+	return got;
+}
+
+/* Waits (up to 20 s) for the stand-in's dir/SUB.WHAT. */
+static void wait_for_mark(const char *sub, const char *what)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/%s.%s", dir, sub, what);
+	for (int i = 0; i < 4000 && access(path, F_OK) != 0; i++)
+		nanosleep(&(struct timespec){ 0, 5000000L }, NULL);
+	cr_assert_eq(access(path, F_OK), 0, "%s never came", path);
+}
+
+/* The stand-in of variant lent the lock by a worker of its own; whether
+ * the GPU was free while it made its context, while it worked, and once
+ * it had let go (it is still running then: END_MS). */
+static void free_in_each_part(const char *sub, const char *variant, int free_at[3])
+{
+	char harness[512];
+	stand_in(sub, variant, harness, sizeof(harness));
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct gpu_slot slot;
+		struct harness_report rep;
+		slot_for_test(&slot);
+		bench(harness, &slot, 1, 30, &rep);
+		_exit(rep.child.exited && rep.child.exit_status == 0 ? 0 : 2);
+	}
+	struct gpu_slot slot;
+	slot_for_test(&slot);
+	static const char *const parts[] = { "starting", "shared", "released" };
+	for (int i = 0; i < 3; i++) {
+		wait_for_mark(sub, parts[i]);
+		free_at[i] = gpu_free_now(&slot);
+	}
+	int status;
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s's worker", sub);
+	cr_expect(gpu_free_now(&slot), "%s: the worker released what its child left held", sub);
+}
+
+/* A child holds the GPU from its context's making to its last report:
+ * not while the driver makes the context, which may overlap another
+ * student's timed runs, nor while it ends. */
+Test(gpu_lock, a_child_holds_the_gpu_only_while_it_works)
+{
+	int free_at[3];
+	free_in_each_part("works", "", free_at);
+	cr_expect(free_at[0], "held while the context was made");
+	cr_expect(!free_at[1], "not held while it worked");
+	cr_expect(free_at[2], "held after it let go");
+}
+
+/* A thread the student started, still running when the kit lets go,
+ * could launch work while another student is timed: the child keeps the
+ * GPU to its end. */
+Test(gpu_lock, a_thread_left_running_keeps_the_gpu_held)
+{
+	int free_at[3];
+	free_in_each_part("linger", "LINGER", free_at);
+	cr_expect(free_at[0]);
+	cr_expect(!free_at[1]);
+	cr_expect(!free_at[2], "let go with a thread of the student's running");
+}
+
+/* Student code run before main (a constructor) started a thread: the
+ * child takes the GPU before it makes its context, and keeps it. */
+Test(gpu_lock, a_thread_from_before_main_holds_the_gpu_from_the_start)
+{
+	int free_at[3];
+	free_in_each_part("ctor", "CTOR", free_at);
+	cr_expect(!free_at[0], "free while a constructor's thread ran");
+	cr_expect(!free_at[1]);
+	cr_expect(!free_at[2]);
+}
+
 /* Under bubblewrap and a uid of its own, as a batch's children run, the
- * child still gets the two files (the lock stays the worker's to open). */
+ * child still gets the two files (the lock stays the worker's to open),
+ * and sees its own threads, without which it would hold the GPU from its
+ * start to its end (gpu_lock.h). */
 Test(gpu_lock, an_isolated_child_gets_the_lock)
 {
 	char harness[512], err[512];
-	stand_in("isolated", 0, harness, sizeof(harness));
+	stand_in("isolated", "", harness, sizeof(harness));
 	struct isolation_policy p = { .force = 1, .writable = dir };
 	if (isolation_ready(&p, dir, err, sizeof(err)) < 0)
 		cr_skip_test("no isolation here: %s", err);
@@ -300,6 +406,7 @@ Test(gpu_lock, an_isolated_child_gets_the_lock)
 	isolation = NULL;
 	cr_expect(rep.child.exited && rep.child.exit_status == 0, "%s", rep.child.output);
 	cr_expect(strstr(rep.child.output, "A "), "%s", rep.child.output);
+	cr_expect(strstr(rep.child.output, "threads 1"), "%s", rep.child.output);
 	cr_expect(!strstr(rep.child.output, "nolock"), "%s", rep.child.output);
 	harness_report_free(&rep);
 }
@@ -308,7 +415,7 @@ Test(gpu_lock, an_isolated_child_gets_the_lock)
 Test(gpu_lock, a_single_grade_hands_no_lock)
 {
 	char harness[512];
-	stand_in("single", 0, harness, sizeof(harness));
+	stand_in("single", "", harness, sizeof(harness));
 	struct harness_report rep;
 	bench(harness, NULL, 0, 10, &rep);
 	cr_expect(strstr(rep.child.output, "nolock"), "%s", rep.child.output);

@@ -223,9 +223,10 @@ void batch_prepare_gpus(struct batch_config *c);
 /* gpu_share.phase for a gpu_slot: correctness shares the GPU,
  * timing has it alone; a timed run that waits goes before new shares. */
 void batch_gpu_phase(void *slot, int timed, int begin);
-/* gpu_share.lend for a gpu_slot: a timed child gets the lock shared
- * and takes it alone itself, around its timed launches. */
-int batch_gpu_lend(void *slot, int begin, int fds[2], double wait_alone_s, double held_alone_s);
+struct gpu_hold;
+/* gpu_share.lend for a gpu_slot: the child gets the lock and turn files,
+ * neither held, and takes the GPU itself (batch_gpu.c). */
+int batch_gpu_lend(void *slot, int begin, int fds[2], const struct gpu_hold *said);
 
 /* What this worker's student waited for on the GPU, and held it for
  * (seconds): written beside its reports (gpu-waits.txt), summed by the

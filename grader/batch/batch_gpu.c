@@ -10,20 +10,23 @@
  * made of two flock(2) files per GPU does it, across processes and across
  * batches of the same kit:
  *
- *   correctness   turn EX, lock SH, turn UN  ...  lock UN
- *   timing        turn EX, lock SH, turn UN  ...  lock UN, turn UN
- *     (the harness, around each size's timed runs:
- *                 lock UN, turn EX, lock EX  ...  lock SH, turn UN)
+ *   shared        turn EX, lock SH, turn UN  ...  lock UN
+ *   alone         turn EX, lock EX           ...  lock UN, turn UN
  *
- * A timed child is handed the two files (batch_gpu_lend) and holds the
- * GPU alone only around its timed launches (common/gpu_lock.h); it shares
- * it while it starts, allocates, fills its inputs and checks. The files it
- * gets are this worker's own open files, so that what the child leaves
- * held when it ends -- killed in the middle of a timed run, say -- the
- * worker releases after it. A run that waits for the lock holds `turn`,
- * so shared runs that come after it queue behind it instead of starving
- * it. The reference's timing, before the workers start, still holds the
- * GPU alone for its whole child (batch_gpu_phase, timed).
+ * A child of a student's is handed the two files (batch_gpu_lend) and
+ * takes the lock itself (common/gpu_lock.h): nothing while it starts and
+ * makes its CUDA context, shared while it allocates, fills its inputs,
+ * calls the entry point and checks, alone only around its timed launches.
+ * (A correctness child that held the GPU shared from its start to its
+ * end kept every timed run waiting through its start, its context's
+ * making and its end.) The files
+ * it gets are this worker's own open files, so that what the child leaves
+ * held when it ends -- killed in the middle of a timed run, say, or
+ * pinned because student code may still run in it -- the worker releases
+ * after it. A run that waits for the lock holds `turn`, so shared runs
+ * that come after it queue behind it instead of starving it. The
+ * reference's timing, before the workers start, holds the GPU alone for
+ * its whole child (batch_gpu_phase, timed).
  */
 #include "batch/batch.h"
 
@@ -158,7 +161,7 @@ void batch_gpu_phase(void *arg, int timed, int begin)
 	}
 }
 
-int batch_gpu_lend(void *arg, int begin, int fds[2], double wait_alone_s, double held_alone_s)
+int batch_gpu_lend(void *arg, int begin, int fds[2], const struct gpu_hold *said)
 {
 	struct gpu_slot *s = arg;
 	open_locks(s);
@@ -166,14 +169,16 @@ int batch_gpu_lend(void *arg, int begin, int fds[2], double wait_alone_s, double
 		return -1;
 	fds[0] = s->lock_fd;
 	fds[1] = s->turn_fd;
-	batch_gpu_phase(s, 0, begin);
-	if (!begin) {
-		/* The child's, if it ended holding them: the same open files. */
-		lock(s->turn_fd, LOCK_UN);
-		account.wait_alone_s += wait_alone_s;
-		account.held_alone_s += held_alone_s;
-		account.timed_runs++;
-	}
+	if (begin)
+		return 0;
+	/* The child's, if it ended holding them: the same open files. */
+	lock(s->turn_fd, LOCK_UN);
+	lock(s->lock_fd, LOCK_UN);
+	account.wait_shared_s += said->wait_shared_s;
+	account.held_shared_s += said->held_shared_s;
+	account.wait_alone_s += said->wait_alone_s;
+	account.held_alone_s += said->held_alone_s;
+	*(said->timed ? &account.timed_runs : &account.shared_runs) += 1;
 	return 0;
 }
 

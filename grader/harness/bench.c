@@ -14,8 +14,9 @@
  * (device_fill.h), as each run's changed chunk is put back.
  *
  * In a batch the GPU is held alone only around each size's warm-up and
- * timed runs (common/gpu_lock.h): the context, the buffers and the input's
- * fill share it with other students' work. The device is synchronised
+ * timed runs (common/gpu_lock.h): the buffers and the input's fill share
+ * it with other students' work, and the context is made before it is
+ * taken at all (gpu_share.h). The device is synchronised
  * before the lock changes either way, so that none of this process's work
  * runs on the GPU while another process holds it alone.
  */
@@ -26,12 +27,12 @@
 #include <time.h>
 
 #include "../../common/bench_plan.h"
-#include "../../common/gpu_lock.h"
 #include "../../common/guard.h"
 #include "../../common/rng.h"
 #include "../labs/lab.h"
 #include "device_fill.h"
 #include "device_hash.h"
+#include "gpu_share.h"
 #include "harness.h"
 
 #ifndef KIT_EMU
@@ -45,15 +46,6 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* The batch's lock as handed to this process; none outside a batch. */
-static struct gpu_lock gpu_lock = { .lock_fd = -1, .turn_fd = -1 };
-
-void bench_lock_inherit(void)
-{
-#ifndef KIT_EMU
-	gpu_lock_inherit(&gpu_lock);
-#endif
-}
 
 /* Writing a buffer larger than the L2 evicts whatever the last run left there,
  * so each timed run starts from DRAM like the first. */
@@ -210,8 +202,9 @@ static void time_and_send(struct bench_buffers *bb, const struct shape *s, int r
 	struct bench_run_plan p;
 	buffers_fill(bb, bench_input_seed(seed, s, secret));
 	kit_check(cudaDeviceSynchronize(), "the kit's fill of the input");
-	double waited = gpu_lock.wait_alone_ms, held = gpu_lock.held_alone_ms;
-	gpu_lock_alone(&gpu_lock);
+	struct gpu_lock *gpu = gpu_share_lock();
+	struct gpu_lock before = *gpu;
+	gpu_lock_alone(gpu);
 	/* Warm-up: module loading, first-touch allocations, clocks ramping up. */
 	for (int i = 0; i < 3; i++) {
 		bench_plan_run(stream, bb->in_words, runs + i, runs, checks, &p);
@@ -245,7 +238,7 @@ static void time_and_send(struct bench_buffers *bb, const struct shape *s, int r
 	double wall = now_ms() - t0 - hashing;
 	/* Whatever the entry point left running ends before the GPU is shared. */
 	kit_check(cudaDeviceSynchronize(), "your entry point (timed run)");
-	gpu_lock_shared(&gpu_lock);
+	gpu_lock_shared(gpu);
 
 	/* alone_ms: how long this size held the GPU alone, and waited for it
 	 * (information for the batch's pace; the grader trusts none of it). */
@@ -253,12 +246,13 @@ static void time_and_send(struct bench_buffers *bb, const struct shape *s, int r
 				     "\"alone_wait_ms\":%.3f,\"alone_ms\":%.3f,"
 				     "\"secret\":\"%016llx\",\"checked\":[%s],\"student_ms\":[",
 				     shape_format(s, shape_text, sizeof(shape_text)), extra, wall,
-				     gpu_lock.wait_alone_ms - waited, gpu_lock.held_alone_ms - held,
+				     gpu->wait_alone_ms - before.wait_alone_ms, gpu->held_alone_ms - before.held_alone_ms,
 				     (unsigned long long)secret, hashes);
 	at = append_samples(json, len, at, student, runs);
 	at += (size_t)snprintf(json + at, len - at, "],\"copy_ms\":[");
 	at = append_samples(json, len, at, copy, runs);
 	at += (size_t)snprintf(json + at, len - at, "]");
+	at = gpu_share_json(json, len - 2, at);
 	at = append_launches(json, len - 2, at);
 	at += (size_t)snprintf(json + at, len - at, "}");
 	channel_send(CHANNEL_FD, MSG_TIMING, json, at);

@@ -20,9 +20,6 @@ void kit_check(cudaError_t e, const char *where);
  * copy) and lab 4's sweep; seed chooses the inputs and the checked runs
  * (common/bench_plan.h). One MSG_TIMING per size or point. */
 #define HARNESS_MAX_BENCH 32	/* GRADE_MAX_BENCH */
-/* The batch's GPU lock, where the grader handed one (common/gpu_lock.h):
- * called before any CUDA call of the bench verb. */
-void bench_lock_inherit(void);
 void bench_sizes(const struct lab *lab, const struct shape *shapes, int n, int runs, uint64_t seed);
 void bench_sweep(const struct lab *lab, const struct shape *s, int runs, uint64_t seed);
 

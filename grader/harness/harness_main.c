@@ -41,6 +41,7 @@
 #include "device_fill.h"
 #include "device_hash.h"
 #include "emulator_verbs.h"
+#include "gpu_share.h"
 #include "harness.h"
 #include "student_exit.h"
 #ifndef KIT_EMU
@@ -293,6 +294,7 @@ int run_correct(const struct lab *lab, const struct shape *s, uint64_t seed, int
 				     "\"from_gpu\":%.1f,\"input_check\":%.1f,\"send\":%.1f}", elapsed,
 				     input_changed ? "true" : "false", t0 - t_setup - fill_ms - hash_before_ms,
 				     fill_ms, copy_ms, input_check_ms, write_ms);
+	at = gpu_share_json(done, sizeof(done), at);
 #ifndef KIT_EMU
 	size_t base = at;
 	at = launch_log_json(done, sizeof(done) - 2, at);
@@ -382,6 +384,7 @@ static void verb_correct(int argc, char **argv)
 			usage();
 	}
 	emulator_untraced(kernel_timeout);
+	gpu_share_begin();
 	for (int i = first; i < argc; i += 2) {
 		struct shape s = need_shape(lab, argv[i]);
 		run_correct(lab, &s, strtoull(argv[i + 1], NULL, 10), 1);
@@ -404,7 +407,7 @@ static void verb_bench(int argc, char **argv)
 	if (runs < 1 || runs > 10000 || n == 0 || (at < argc && (at + 3 != argc || sweep_runs < 1 ||
 								    sweep_runs > 10000 || !lab_sweep_call)))
 		usage();
-	bench_lock_inherit();
+	gpu_share_begin();
 	send_device();
 	bench_sizes(lab, shapes, n, runs, seed);
 	if (at < argc) {
@@ -490,5 +493,6 @@ int main(int argc, char **argv)
 	if (!verb || argc < verb->min_argc || argc > verb->max_argc)
 		usage();
 	verb->run(argc, argv);
+	gpu_share_end();
 	harness_last_frame(MSG_END, NULL, 0, 0);
 }

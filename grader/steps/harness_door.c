@@ -139,6 +139,29 @@ static double reported_ms(const struct harness_report *rep, const char *field)
 	return sum;
 }
 
+/* A running total the child reports in each frame: the last frame's. */
+static double reported_total_ms(const struct harness_report *rep, const char *field)
+{
+	size_t n = json_array_size(rep->timings);
+	json_t *last = n ? json_array_get(rep->timings, n - 1) : rep->done;
+	double v = json_number_value(json_object_get(last, field));
+	return v > 0 && v < 1e9 ? v : 0;
+}
+
+/* What a child lent the lock says it waited for and held. */
+static struct gpu_hold child_said(const struct harness_report *rep, int ran, int timed)
+{
+	if (!ran)
+		return (struct gpu_hold){ .timed = timed };
+	return (struct gpu_hold){
+		.timed = timed,
+		.wait_shared_s = reported_total_ms(rep, "shared_wait_ms") / 1e3,
+		.held_shared_s = reported_total_ms(rep, "shared_ms") / 1e3,
+		.wait_alone_s = reported_ms(rep, "alone_wait_ms") / 1e3,
+		.held_alone_s = reported_ms(rep, "alone_ms") / 1e3,
+	};
+}
+
 /* A verb that runs student code: the rubric's limits, the run's folder. */
 static int run_student(const struct run_context *ctx, enum backend backend, char *const argv[],
 		       double wall_s, size_t channel_bytes, enum gpu_use gpu, struct channel_watch *watch,
@@ -166,11 +189,10 @@ static int run_student(const struct run_context *ctx, enum backend backend, char
 	};
 	/* The emulator's children (the analysis on a GPU machine) use no GPU. */
 	int gpu_child = gpu != GPU_NONE && backend != BACKEND_EMU;
-	/* A timed child takes the GPU alone itself, around its timed runs;
-	 * its waits for it are on its own clock, so its limit gets room for
-	 * them (a class's queue, not the student's code). */
-	int lent = gpu_child && gpu == GPU_ALONE && ctx->share.lend &&
-		   ctx->share.lend(ctx->share.arg, 1, lim.gpu_lock_fds, 0, 0) == 0;
+	/* The child takes the GPU itself (common/gpu_lock.h); its waits for
+	 * it are on its own clock, so its limit gets room for them (a class's
+	 * queue, not the student's code). */
+	int lent = gpu_child && ctx->share.lend && ctx->share.lend(ctx->share.arg, 1, lim.gpu_lock_fds, NULL) == 0;
 	int lock = !lent && gpu_child && ctx->share.phase;
 	if (lent) {
 		lim.with_gpu_lock = 1;
@@ -182,10 +204,8 @@ static int run_student(const struct run_context *ctx, enum backend backend, char
 	if (lock)
 		ctx->share.phase(ctx->share.arg, gpu == GPU_ALONE, 0);
 	if (lent) {
-		int ran = rc == 0;
-		ctx->share.lend(ctx->share.arg, 0, lim.gpu_lock_fds,
-			      ran ? reported_ms(rep, "alone_wait_ms") / 1e3 : 0,
-			      ran ? reported_ms(rep, "alone_ms") / 1e3 : 0);
+		struct gpu_hold said = child_said(rep, rc == 0, gpu == GPU_ALONE);
+		ctx->share.lend(ctx->share.arg, 0, lim.gpu_lock_fds, &said);
 	}
 	return rc;
 }

@@ -12,6 +12,14 @@
 
 struct isolation_policy;
 
+/* What a child that was lent the GPU's lock says it waited for and held,
+ * in seconds (its reports' shared_wait_ms, shared_ms, alone_wait_ms and
+ * alone_ms): a batch's account, never a grade. */
+struct gpu_hold {
+	int timed;	/* a timed child (the grader's word, not the child's) */
+	double wait_shared_s, held_shared_s, wait_alone_s, held_alone_s;
+};
+
 /* How a batch shares a GPU among its workers; all zero for a grade alone
  * or on the emulator. */
 struct gpu_share {
@@ -21,13 +29,13 @@ struct gpu_share {
 	 * by child, so that the grader's own work between children
 	 * (references, comparisons) holds no GPU. */
 	void (*phase)(void *arg, int timed, int begin);
-	/* NULL, or phase around the whole child: a timed child takes the GPU
-	 * alone itself, around its timed launches only (common/gpu_lock.h).
-	 * begin=1: the lock taken shared for it, fds its lock and turn files
-	 * to hand on; -1 where there are none. begin=0: whatever the child
-	 * left held released, and what it says it waited for and held alone
-	 * noted (information only). */
-	int (*lend)(void *arg, int begin, int fds[2], double wait_alone_s, double held_alone_s);
+	/* NULL, or phase around the whole child: the child takes the GPU
+	 * itself, shared once its CUDA context is made and alone around its
+	 * timed launches only (common/gpu_lock.h). begin=1: fds its lock and
+	 * turn files to hand on, neither held; -1 where there are none.
+	 * begin=0: whatever the child left held released, and what it says
+	 * it waited for and held noted (said; information only). */
+	int (*lend)(void *arg, int begin, int fds[2], const struct gpu_hold *said);
 	void *arg;	/* phase's and lend's */
 	/* The processes that share the GPU at most (a batch's workers on
 	 * it); 0 alone: each size's time floor grows with them. */

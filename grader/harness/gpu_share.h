@@ -1,0 +1,27 @@
+/* The harness's hold of a batch's GPU (gpu_share.c). */
+#ifndef GRADER_HARNESS_GPU_SHARE_H
+#define GRADER_HARNESS_GPU_SHARE_H
+
+#include <stddef.h>
+
+#include "../../common/gpu_lock.h"
+
+/* First thing in a verb that uses the GPU, before any CUDA call of its
+ * own: the lock inherited, the context made, then the GPU taken shared. */
+void gpu_share_begin(void);
+
+/* After the verb's last report: the GPU given back, unless student code
+ * may still be running in this process (gpu_lock_release). */
+void gpu_share_end(void);
+
+/* For a report's JSON object, at buf + at (len bytes in all): how long
+ * this process has waited for the GPU shared and held it so far, and
+ * whether it keeps it to its end (information for the batch's account;
+ * the grader trusts none of it). Returns the new end, or at where it did
+ * not fit. */
+size_t gpu_share_json(char *buf, size_t len, size_t at);
+
+/* The lock, for bench.c's holds alone. */
+struct gpu_lock *gpu_share_lock(void);
+
+#endif
