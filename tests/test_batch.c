@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../common/guard.h"
@@ -390,7 +391,9 @@ Test(batch_pace, gpu_waits_count_the_correctness_processes)
 {
 	char dir[] = "/tmp/batch-pace-XXXXXX", path[64], text[512] = "";
 	cr_assert_not_null(mkdtemp(dir));
-	batch_write_gpu_waits(dir, "0", 1.5, 7);
+	struct gpu_account start;
+	batch_gpu_account(&start);
+	batch_write_gpu_waits(dir, "0", 1.5, 7, &start);
 	snprintf(path, sizeof(path), "%s/gpu-waits.txt", dir);
 	FILE *f = fopen(path, "r");
 	cr_assert_not_null(f);
@@ -400,4 +403,35 @@ Test(batch_pace, gpu_waits_count_the_correctness_processes)
 	cr_expect(strstr(text, " correctness_processes=7\n"), "%s", text);
 	unlink(path);
 	rmdir(dir);
+}
+
+/* A worker is forked from the batch, whose reference timing held the GPU
+ * alone: a student's gpu-waits.txt counts only what its own grade did. */
+Test(batch_pace, a_students_account_holds_only_its_own_grade)
+{
+	char dir[] = "/tmp/batch-pace-XXXXXX", path[64], text[512] = "";
+	cr_assert_not_null(mkdtemp(dir));
+	struct gpu_slot slot = { .lock_fd = -1, .turn_fd = -1 };
+	snprintf(slot.lock_path, sizeof(slot.lock_path), "%s/gpu.lock", dir);
+	snprintf(slot.turn_path, sizeof(slot.turn_path), "%s/gpu.turn", dir);
+	struct timespec nap = { 0, 50 * 1000000L };
+	batch_gpu_phase(&slot, 1, 1);	/* the batch's reference, timed */
+	nanosleep(&nap, NULL);
+	batch_gpu_phase(&slot, 1, 0);
+	struct gpu_account start;
+	batch_gpu_account(&start);
+	batch_gpu_phase(&slot, 0, 1);	/* the student's correctness run */
+	nanosleep(&nap, NULL);
+	batch_gpu_phase(&slot, 0, 0);
+	batch_write_gpu_waits(dir, "0", 1.0, 1, &start);
+	snprintf(path, sizeof(path), "%s/gpu-waits.txt", dir);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f);
+	cr_expect_not_null(fgets(text, sizeof(text), f));
+	fclose(f);
+	cr_expect(strstr(text, " held_alone_s=0.00 shared_runs=1 timed_runs=0 "), "%s", text);
+	double held_shared = 0;
+	cr_expect(sscanf(strstr(text, "held_shared_s="), "held_shared_s=%lf", &held_shared) == 1);
+	cr_expect_geq(held_shared, 0.04, "%s", text);
+	remove_tree(dir);
 }

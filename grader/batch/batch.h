@@ -238,11 +238,13 @@ struct gpu_account {
 };
 void batch_gpu_account(struct gpu_account *out);
 
-/* The student's gpu-waits.txt: its GPU account, its grade's seconds, and
- * the children its correctness started (struct grade's
+/* The student's gpu-waits.txt: its GPU account since start (the
+ * account when its grade began: a worker is forked from the batch, whose
+ * reference timing is in the account it inherits), its grade's seconds,
+ * and the children its correctness started (struct grade's
  * correctness_processes: on a GPU, each a CUDA context). */
 void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall_s,
-			   int correctness_processes);
+			   int correctness_processes, const struct gpu_account *start);
 
 struct batch;
 

@@ -24,11 +24,17 @@
 #define BUSY 0.6
 
 void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall_s,
-			   int correctness_processes)
+			   int correctness_processes, const struct gpu_account *start)
 {
 	struct gpu_account a;
 	char text[512], path[PATH_MAX + 32], err[256];
 	batch_gpu_account(&a);
+	a.wait_shared_s -= start->wait_shared_s;
+	a.held_shared_s -= start->held_shared_s;
+	a.wait_alone_s -= start->wait_alone_s;
+	a.held_alone_s -= start->held_alone_s;
+	a.shared_runs -= start->shared_runs;
+	a.timed_runs -= start->timed_runs;
 	int n = snprintf(text, sizeof(text),
 			 "gpu=%s worker_s=%.2f wait_shared_s=%.2f held_shared_s=%.2f wait_alone_s=%.2f "
 			 "held_alone_s=%.2f shared_runs=%d timed_runs=%d correctness_processes=%d\n",

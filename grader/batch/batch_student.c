@@ -216,6 +216,8 @@ int batch_problem(const struct batch_config *c, const char *name, const char *ha
 int batch_grade_student(const struct batch_config *c, const struct student *s, int slot)
 {
 	double start = now_s();
+	struct gpu_account account;
+	batch_gpu_account(&account);
 	struct grade g;
 	grade_init(&g, c->lab);
 	grade_in_sandbox(c, s, slot, &g);
@@ -224,7 +226,7 @@ int batch_grade_student(const struct batch_config *c, const struct student *s, i
 	batch_student_dir(c, s->name, dir, sizeof(dir));
 	if (make_dirs(dir) == 0)
 		batch_write_gpu_waits(dir, c->n_gpus ? c->gpus[slot % c->n_gpus].visible : NULL,
-				      now_s() - start, g.correctness_processes);
+				      now_s() - start, g.correctness_processes, &account);
 	int rc = write_results(c, s, &g, now_s() - start);
 	grade_free(&g);
 	return rc;
