@@ -400,7 +400,7 @@ Test(batch_pace, gpu_waits_count_the_correctness_processes)
 	cr_expect_not_null(fgets(text, sizeof(text), f));
 	fclose(f);
 	cr_expect(strstr(text, "gpu=0 worker_s=1.50 ") == text, "%s", text);
-	cr_expect(strstr(text, " correctness_processes=7\n"), "%s", text);
+	cr_expect(strstr(text, " correctness_processes=7 pinned_runs=0\n"), "%s", text);
 	unlink(path);
 	rmdir(dir);
 }

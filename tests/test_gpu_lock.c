@@ -103,10 +103,11 @@ static void stand_in(const char *sub, const char *variant, char *exe, size_t len
 			   "#ifdef LINGER\n"
 			   "	pthread_t t; pthread_create(&t, NULL, sleeper, NULL);\n"
 			   "#endif\n"
-			   "	char json[256];\n"
+			   "	char json[256]; gpu_lock_check_threads(&l);\n"
 			   "	int n = snprintf(json, sizeof json, \"{\\\"alone_wait_ms\\\":%%.3f,\\\"alone_ms\\\":%%.3f,\"\n"
-			   "			 \"\\\"shared_wait_ms\\\":%%.3f,\\\"shared_ms\\\":%%.3f}\", l.wait_alone_ms,\n"
-			   "			 l.held_alone_ms, l.wait_shared_ms, gpu_lock_held_shared_ms(&l));\n"
+			   "			 \"\\\"shared_wait_ms\\\":%%.3f,\\\"shared_ms\\\":%%.3f,\\\"pinned\\\":%%s}\",\n"
+			   "			 l.wait_alone_ms, l.held_alone_ms, l.wait_shared_ms, gpu_lock_held_shared_ms(&l),\n"
+			   "			 l.pinned ? \"true\" : \"false\");\n"
 			   "	channel_send(CHANNEL_FD, MSG_TIMING, json, (uint64_t)n);\n"
 			   "	gpu_lock_release(&l);\n"
 			   "	mark(\"released\");\n"
@@ -325,8 +326,9 @@ static void wait_for_mark(const char *sub, const char *what)
 
 /* The stand-in of variant lent the lock by a worker of its own; whether
  * the GPU was free while it made its context, while it worked, and once
- * it had let go (it is still running then: END_MS). */
-static void free_in_each_part(const char *sub, const char *variant, int free_at[3])
+ * it had let go (it is still running then: END_MS); and whether the
+ * worker's account counted it as pinned. */
+static void free_in_each_part(const char *sub, const char *variant, int free_at[3], int pinned)
 {
 	char harness[512];
 	stand_in(sub, variant, harness, sizeof(harness));
@@ -334,9 +336,11 @@ static void free_in_each_part(const char *sub, const char *variant, int free_at[
 	if (pid == 0) {
 		struct gpu_slot slot;
 		struct harness_report rep;
+		struct gpu_account a;
 		slot_for_test(&slot);
 		bench(harness, &slot, 1, 30, &rep);
-		_exit(rep.child.exited && rep.child.exit_status == 0 ? 0 : 2);
+		batch_gpu_account(&a);
+		_exit(!rep.child.exited || rep.child.exit_status != 0 ? 2 : a.pinned_runs == 1 ? 3 : 0);
 	}
 	struct gpu_slot slot;
 	slot_for_test(&slot);
@@ -347,7 +351,8 @@ static void free_in_each_part(const char *sub, const char *variant, int free_at[
 	}
 	int status;
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
-	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s's worker", sub);
+	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == (pinned ? 3 : 0), "%s's worker: %d", sub,
+		  WEXITSTATUS(status));
 	cr_expect(gpu_free_now(&slot), "%s: the worker released what its child left held", sub);
 }
 
@@ -357,7 +362,7 @@ static void free_in_each_part(const char *sub, const char *variant, int free_at[
 Test(gpu_lock, a_child_holds_the_gpu_only_while_it_works)
 {
 	int free_at[3];
-	free_in_each_part("works", "", free_at);
+	free_in_each_part("works", "", free_at, 0);
 	cr_expect(free_at[0], "held while the context was made");
 	cr_expect(!free_at[1], "not held while it worked");
 	cr_expect(free_at[2], "held after it let go");
@@ -369,7 +374,7 @@ Test(gpu_lock, a_child_holds_the_gpu_only_while_it_works)
 Test(gpu_lock, a_thread_left_running_keeps_the_gpu_held)
 {
 	int free_at[3];
-	free_in_each_part("linger", "LINGER", free_at);
+	free_in_each_part("linger", "LINGER", free_at, 1);
 	cr_expect(free_at[0]);
 	cr_expect(!free_at[1]);
 	cr_expect(!free_at[2], "let go with a thread of the student's running");
@@ -380,7 +385,7 @@ Test(gpu_lock, a_thread_left_running_keeps_the_gpu_held)
 Test(gpu_lock, a_thread_from_before_main_holds_the_gpu_from_the_start)
 {
 	int free_at[3];
-	free_in_each_part("ctor", "CTOR", free_at);
+	free_in_each_part("ctor", "CTOR", free_at, 1);
 	cr_expect(!free_at[0], "free while a constructor's thread ran");
 	cr_expect(!free_at[1]);
 	cr_expect(!free_at[2]);

@@ -235,6 +235,7 @@ struct gpu_account {
 	double wait_shared_s, held_shared_s;	/* correctness: shared with other checks */
 	double wait_alone_s, held_alone_s;	/* timing: the GPU alone */
 	int shared_runs, timed_runs;
+	int pinned_runs;	/* children that kept the GPU to their end */
 };
 void batch_gpu_account(struct gpu_account *out);
 

@@ -179,6 +179,7 @@ int batch_gpu_lend(void *arg, int begin, int fds[2], const struct gpu_hold *said
 	account.wait_alone_s += said->wait_alone_s;
 	account.held_alone_s += said->held_alone_s;
 	*(said->timed ? &account.timed_runs : &account.shared_runs) += 1;
+	account.pinned_runs += said->pinned;
 	return 0;
 }
 

@@ -35,11 +35,13 @@ void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall
 	a.held_alone_s -= start->held_alone_s;
 	a.shared_runs -= start->shared_runs;
 	a.timed_runs -= start->timed_runs;
+	a.pinned_runs -= start->pinned_runs;
 	int n = snprintf(text, sizeof(text),
 			 "gpu=%s worker_s=%.2f wait_shared_s=%.2f held_shared_s=%.2f wait_alone_s=%.2f "
-			 "held_alone_s=%.2f shared_runs=%d timed_runs=%d correctness_processes=%d\n",
+			 "held_alone_s=%.2f shared_runs=%d timed_runs=%d correctness_processes=%d "
+			 "pinned_runs=%d\n",
 			 gpu && *gpu ? gpu : "-", wall_s, a.wait_shared_s, a.held_shared_s, a.wait_alone_s,
-			 a.held_alone_s, a.shared_runs, a.timed_runs, correctness_processes);
+			 a.held_alone_s, a.shared_runs, a.timed_runs, correctness_processes, a.pinned_runs);
 	snprintf(path, sizeof(path), "%s/" WAITS_FILE, student_dir);
 	if (n > 0 && atomic_write(path, text, (size_t)n, err, sizeof(err)) < 0)
 		fprintf(stderr, "grade: %s\n", err);

@@ -139,12 +139,18 @@ static double reported_ms(const struct harness_report *rep, const char *field)
 	return sum;
 }
 
+/* The child's last report of its hold: its last timing's, or its last
+ * size's. */
+static json_t *last_said(const struct harness_report *rep)
+{
+	size_t n = json_array_size(rep->timings);
+	return n ? json_array_get(rep->timings, n - 1) : rep->done;
+}
+
 /* A running total the child reports in each frame: the last frame's. */
 static double reported_total_ms(const struct harness_report *rep, const char *field)
 {
-	size_t n = json_array_size(rep->timings);
-	json_t *last = n ? json_array_get(rep->timings, n - 1) : rep->done;
-	double v = json_number_value(json_object_get(last, field));
+	double v = json_number_value(json_object_get(last_said(rep), field));
 	return v > 0 && v < 1e9 ? v : 0;
 }
 
@@ -155,6 +161,7 @@ static struct gpu_hold child_said(const struct harness_report *rep, int ran, int
 		return (struct gpu_hold){ .timed = timed };
 	return (struct gpu_hold){
 		.timed = timed,
+		.pinned = json_is_true(json_object_get(last_said(rep), "pinned")),
 		.wait_shared_s = reported_total_ms(rep, "shared_wait_ms") / 1e3,
 		.held_shared_s = reported_total_ms(rep, "shared_ms") / 1e3,
 		.wait_alone_s = reported_ms(rep, "alone_wait_ms") / 1e3,
