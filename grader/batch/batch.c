@@ -352,10 +352,26 @@ void batch_cleanup(struct batch *b)
 	roster_free(&b->roster);
 }
 
-static int default_jobs(const struct options *o)
+/*
+ * One worker a core, and on GPUs at most WORKERS_PER_GPU a GPU: past that
+ * the workers queue for the GPU's turns and each size's time floor grows
+ * with them (reference_times.h), so a class goes slower and a hang takes
+ * longer. Measured with the lab 3 class of 65 on H200s
+ * (docs/results/gpu-2026-11-27/): 16 workers on one GPU graded 3,606 an
+ * hour and an endless loop in 14.0 s; 32 on one GPU, 2,957 an hour and
+ * 40.4 s.
+ */
+#define WORKERS_PER_GPU 16
+
+static int default_jobs(const struct options *o, const struct batch_config *c)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return o->jobs > 0 ? o->jobs : n > 0 ? (int)n : 1;
+	int jobs = n > 0 ? (int)n : 1;
+	if (o->jobs > 0)
+		return o->jobs;
+	if (c->backend == BACKEND_CUDA && c->n_gpus > 0 && jobs > WORKERS_PER_GPU * c->n_gpus)
+		jobs = WORKERS_PER_GPU * c->n_gpus;
+	return jobs;
 }
 
 int batch_run(const struct options *o, const struct lab *lab, const struct rubric *r,
@@ -375,7 +391,7 @@ int batch_run(const struct options *o, const struct lab *lab, const struct rubri
 		return 2;
 	}
 	batch_write_skipped(&b);
-	int n_todo, jobs = default_jobs(o);
+	int n_todo, jobs = default_jobs(o, &b.c);
 	int *todo = batch_plan(&b, &n_todo);
 	if (!todo) {
 		fprintf(stderr, "grade: out of memory\n");
