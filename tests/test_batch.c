@@ -385,6 +385,19 @@ Test(batch_progress, eta_from_the_pace)
 	cr_expect_float_eq(progress_eta(&p, p.start + 400), 0, 1e-6);
 }
 
+/* The gpu-waits.txt a worker writes into dir (since start), as text. */
+static void waits_line(const char *dir, double wall_s, int processes, const struct gpu_account *start,
+		       char *text, size_t len)
+{
+	char path[128];
+	batch_write_gpu_waits(dir, "0", wall_s, processes, start);
+	snprintf(path, sizeof(path), "%s/gpu-waits.txt", dir);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f);
+	cr_expect_not_null(fgets(text, (int)len, f));
+	fclose(f);
+}
+
 /* A student's gpu-waits.txt says how many processes its correctness
  * started (on a GPU, CUDA contexts): the GPU run's before and after. */
 Test(batch_pace, gpu_waits_count_the_correctness_processes)
@@ -393,12 +406,8 @@ Test(batch_pace, gpu_waits_count_the_correctness_processes)
 	cr_assert_not_null(mkdtemp(dir));
 	struct gpu_account start;
 	batch_gpu_account(&start);
-	batch_write_gpu_waits(dir, "0", 1.5, 7, &start);
+	waits_line(dir, 1.5, 7, &start, text, sizeof(text));
 	snprintf(path, sizeof(path), "%s/gpu-waits.txt", dir);
-	FILE *f = fopen(path, "r");
-	cr_assert_not_null(f);
-	cr_expect_not_null(fgets(text, sizeof(text), f));
-	fclose(f);
 	cr_expect(strstr(text, "gpu=0 worker_s=1.50 ") == text, "%s", text);
 	cr_expect(strstr(text, " correctness_processes=7 pinned_runs=0\n"), "%s", text);
 	unlink(path);
@@ -409,7 +418,7 @@ Test(batch_pace, gpu_waits_count_the_correctness_processes)
  * alone: a student's gpu-waits.txt counts only what its own grade did. */
 Test(batch_pace, a_students_account_holds_only_its_own_grade)
 {
-	char dir[] = "/tmp/batch-pace-XXXXXX", path[64], text[512] = "";
+	char dir[] = "/tmp/batch-pace-XXXXXX", text[512] = "";
 	cr_assert_not_null(mkdtemp(dir));
 	struct gpu_slot slot = { .lock_fd = -1, .turn_fd = -1 };
 	snprintf(slot.lock_path, sizeof(slot.lock_path), "%s/gpu.lock", dir);
@@ -423,12 +432,7 @@ Test(batch_pace, a_students_account_holds_only_its_own_grade)
 	batch_gpu_phase(&slot, 0, 1);	/* the student's correctness run */
 	nanosleep(&nap, NULL);
 	batch_gpu_phase(&slot, 0, 0);
-	batch_write_gpu_waits(dir, "0", 1.0, 1, &start);
-	snprintf(path, sizeof(path), "%s/gpu-waits.txt", dir);
-	FILE *f = fopen(path, "r");
-	cr_assert_not_null(f);
-	cr_expect_not_null(fgets(text, sizeof(text), f));
-	fclose(f);
+	waits_line(dir, 1.0, 1, &start, text, sizeof(text));
 	cr_expect(strstr(text, " held_alone_s=0.00 shared_runs=1 timed_runs=0 "), "%s", text);
 	double held_shared = 0;
 	cr_expect(sscanf(strstr(text, "held_shared_s="), "held_shared_s=%lf", &held_shared) == 1);
