@@ -5,7 +5,8 @@
  * is checked is each size's verdict, the hangs counted, and how many
  * processes (on a GPU, CUDA contexts) the step started, against the rule
  * before (the opening shared run, then every size from the first failure
- * in a process of its own: 1 + n - first).
+ * in a process of its own: 1 + n - first). One rule for both backends:
+ * the runner does not know which it is.
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -23,7 +24,7 @@ struct script {
 };
 
 /* What a child of the harness does, and correctness.c's judging of it. */
-static struct size_run scripted(void *arg, int first, int count, int first_stands)
+static struct size_run scripted(void *arg, int first, int count)
 {
 	struct script *s = arg;
 	struct size_run r = { .started = 1 };
@@ -36,7 +37,7 @@ static struct size_run scripted(void *arg, int first, int count, int first_stand
 			return r;
 		}
 		int stands = f == PASS || f == WRONG;
-		if (!stands && !(i == first && first_stands)) {
+		if (!stands && i != first) {
 			r.hung = f == HANG;
 			return r;
 		}
@@ -62,9 +63,9 @@ static void script_every(struct script *s, enum fate fresh, enum fate later)
 	}
 }
 
-static void plan(struct script *s, int opening_hang_counts, struct correctness_plan *p)
+static void plan(struct script *s, struct correctness_plan *p)
 {
-	correctness_plan_run(N, opening_hang_counts, 0, scripted, s, p);
+	correctness_plan_run(N, 0, scripted, s, p);
 	cr_expect_eq(p->processes, s->calls);
 	for (int i = 0; i < p->not_run_from; i++)
 		cr_expect_eq(s->settled_times[i], 1, "size %d settled %d times", i, s->settled_times[i]);
@@ -77,7 +78,7 @@ Test(correctness_plan, every_size_passing_costs_one_process)
 	struct script s;
 	struct correctness_plan p;
 	script_every(&s, PASS, PASS);
-	plan(&s, 1, &p);
+	plan(&s, &p);
 	cr_expect_eq(p.processes, 1);
 	cr_expect_eq(p.not_run_from, N);
 	for (int i = 0; i < N; i++)
@@ -89,32 +90,27 @@ Test(correctness_plan, a_kernel_wrong_at_every_size_costs_one_process)
 	struct script s;
 	struct correctness_plan p;
 	script_every(&s, WRONG, WRONG);
-	plan(&s, 1, &p);
+	plan(&s, &p);
 	cr_expect_eq(p.processes, 1, "%d processes (before: 1 + %d)", p.processes, N);
 	cr_expect_eq(p.not_run_from, N);
 	for (int i = 0; i < N; i++)
 		cr_expect_eq(s.verdict[i], WRONG, "size %d", i);
 }
 
-/* A crash at size 3 of N, on a GPU (gpu = 1) or in the emulator: the
- * shared run, size 3 first in a new one (its verdict), the rest resumed. */
-static void crash_at_size_3_costs_three_processes(int gpu)
+/* A crash at size 3 of N, on either backend: the shared run, size 3
+ * first in a new one (its verdict), the rest resumed. */
+Test(correctness_plan, a_crash_at_size_3_costs_three_processes)
 {
 	struct script s;
 	struct correctness_plan p;
 	script_every(&s, PASS, PASS);
 	s.fresh[3] = s.later[3] = CRASH;
-	plan(&s, gpu, &p);
+	plan(&s, &p);
 	cr_expect_eq(p.processes, 3, "%d processes (before: 1 + %d on a GPU, %d in the emulator)",
 		     p.processes, N - 3, N);
 	cr_expect_eq(p.hangs, 0);
 	for (int i = 0; i < N; i++)
 		cr_expect_eq(s.verdict[i], i == 3 ? CRASH : PASS, "size %d", i);
-}
-
-Test(correctness_plan, a_crash_at_size_3_costs_three_processes)
-{
-	crash_at_size_3_costs_three_processes(1);
 }
 
 Test(correctness_plan, wrong_sizes_among_passing_ones_stay_in_the_process)
@@ -123,7 +119,7 @@ Test(correctness_plan, wrong_sizes_among_passing_ones_stay_in_the_process)
 	struct correctness_plan p;
 	script_every(&s, PASS, PASS);
 	s.fresh[2] = s.later[2] = s.fresh[7] = s.later[7] = WRONG;
-	plan(&s, 1, &p);
+	plan(&s, &p);
 	cr_expect_eq(p.processes, 1);
 	for (int i = 0; i < N; i++)
 		cr_expect_eq(s.verdict[i], i == 2 || i == 7 ? WRONG : PASS, "size %d", i);
@@ -135,7 +131,7 @@ Test(correctness_plan, a_hang_at_size_3_is_judged_again_alone_then_the_rest_is_n
 	struct correctness_plan p;
 	script_every(&s, PASS, PASS);
 	s.fresh[3] = s.later[3] = HANG;
-	plan(&s, 1, &p);
+	plan(&s, &p);
 	/* As before: the shared run's hang is the first, size 3 alone the second. */
 	cr_expect_eq(p.processes, 2);
 	cr_expect_eq(p.hangs, HANGS_BEFORE_GIVING_UP);
@@ -143,25 +139,30 @@ Test(correctness_plan, a_hang_at_size_3_is_judged_again_alone_then_the_rest_is_n
 	cr_expect_eq(s.verdict[3], HANG);
 }
 
-Test(correctness_plan, a_hang_at_the_first_size_gives_up_after_it_ran_alone)
+/* The opening run's first size ran as if alone: its hang is its verdict
+ * and the first hang; the next size alone is the second. */
+Test(correctness_plan, a_kernel_hanging_at_every_size_costs_two_limits)
 {
 	struct script s;
 	struct correctness_plan p;
 	script_every(&s, HANG, HANG);
-	plan(&s, 1, &p);
+	plan(&s, &p);
 	cr_expect_eq(p.processes, 2);
 	cr_expect_eq(p.hangs, 2);
-	cr_expect_eq(p.not_run_from, 1);
+	cr_expect_eq(p.not_run_from, 2);
 	cr_expect_eq(s.verdict[0], HANG);
+	cr_expect_eq(s.verdict[1], HANG);
 }
 
-Test(correctness_plan, a_process_ending_at_every_size_costs_no_more_than_before)
+/* The opening run's first size stands where it ended the process: a
+ * size a process, and no more. */
+Test(correctness_plan, a_process_ending_at_every_size_costs_a_process_a_size)
 {
 	struct script s;
 	struct correctness_plan p;
-	script_every(&s, CRASH, CRASH);	/* exit() inside the entry point, say */
-	plan(&s, 1, &p);
-	cr_expect_eq(p.processes, 1 + N, "each size needs a process of its own to end");
+	script_every(&s, CRASH, CRASH);	/* an illegal address at every size, say */
+	plan(&s, &p);
+	cr_expect_eq(p.processes, N, "%d processes for %d sizes", p.processes, N);
 	for (int i = 0; i < N; i++)
 		cr_expect_eq(s.verdict[i], CRASH, "size %d", i);
 }
@@ -173,7 +174,7 @@ Test(correctness_plan, a_crash_then_a_later_hang_resume_as_the_sizes_alone_would
 	script_every(&s, PASS, PASS);
 	s.fresh[3] = s.later[3] = CRASH;
 	s.fresh[7] = s.later[7] = HANG;
-	plan(&s, 1, &p);
+	plan(&s, &p);
 	/* Before: sizes 3 to 9 alone, one hang counted (size 7's), 8 and 9 run. */
 	cr_expect_eq(p.hangs, 1);
 	cr_expect_eq(p.not_run_from, N);
@@ -188,7 +189,7 @@ Test(correctness_plan, a_kernel_that_hangs_only_after_another_size_costs_one_lim
 	struct script s;
 	struct correctness_plan p;
 	script_every(&s, PASS, HANG);
-	plan(&s, 1, &p);
+	plan(&s, &p);
 	/* Every size passes alone, as before; after the shared run's hang the
 	 * rest run alone, so no other process waits out a limit. */
 	cr_expect_eq(p.hangs, 1);
@@ -202,7 +203,7 @@ Test(correctness_plan, a_kernel_wrong_only_after_another_size_is_wrong_there)
 	struct script s;
 	struct correctness_plan p;
 	script_every(&s, PASS, WRONG);	/* state kept between calls */
-	plan(&s, 1, &p);
+	plan(&s, &p);
 	cr_expect_eq(p.processes, 1);
 	cr_expect_eq(s.verdict[0], PASS);
 	for (int i = 1; i < N; i++)
@@ -214,65 +215,27 @@ Test(correctness_plan, a_report_that_cannot_be_cut_sends_the_rest_alone)
 	struct script s;
 	struct correctness_plan p;
 	script_every(&s, TAMPER, TAMPER);
-	plan(&s, 1, &p);
+	plan(&s, &p);
 	cr_expect_eq(p.processes, 1 + N);
 	cr_expect_eq(p.not_run_from, N);
 	for (int i = 0; i < N; i++)
 		cr_expect_eq(s.verdict[i], TAMPER, "size %d", i);
 }
 
-Test(correctness_plan, the_emulator_shares_a_process_as_a_gpu_does)
-{
-	crash_at_size_3_costs_three_processes(0);
-}
-
-Test(correctness_plan, an_emulated_hang_counts_as_it_did_with_each_size_alone)
-{
-	struct script s;
-	struct correctness_plan p;
-	script_every(&s, PASS, PASS);
-	s.fresh[3] = s.later[3] = s.fresh[4] = s.later[4] = HANG;
-	plan(&s, 0, &p);
-	/* Alone: sizes 3 and 4 hang, the rest is not run. The shared run's hang
-	 * sends the rest alone without counting: 3 and 4 are the two. */
-	cr_expect_eq(p.hangs, HANGS_BEFORE_GIVING_UP);
-	cr_expect_eq(p.not_run_from, 5);
-	cr_expect_eq(p.processes, 3);
-	for (int i = 0; i < 5; i++)
-		cr_expect_eq(s.verdict[i], i >= 3 ? HANG : PASS, "size %d", i);
-}
-
-Test(correctness_plan, an_emulated_kernel_hanging_only_after_another_size_counts_no_hang)
-{
-	struct script s;
-	struct correctness_plan p;
-	script_every(&s, PASS, HANG);
-	plan(&s, 0, &p);
-	/* Alone every size passes and nothing hung: so here, at one more limit. */
-	cr_expect_eq(p.hangs, 0);
-	cr_expect_eq(p.not_run_from, N);
-	for (int i = 0; i < N; i++)
-		cr_expect_eq(s.verdict[i], PASS, "size %d", i);
-}
-
 /* The harness could not be started at all: no process, each size says so. */
-static struct size_run not_started(void *arg, int first, int count, int first_stands)
+static struct size_run not_started(void *arg, int first, int count)
 {
 	(void)count;
 	int *verdicts = arg;
-	struct size_run r = { 0 };
-	if (first_stands) {
-		verdicts[first]++;
-		r.settled = 1;
-	}
-	return r;
+	verdicts[first]++;
+	return (struct size_run){ .settled = 1 };
 }
 
 Test(correctness_plan, a_harness_that_cannot_start_costs_no_process)
 {
 	int verdicts[N] = { 0 };
 	struct correctness_plan p;
-	correctness_plan_run(N, 1, 0, not_started, verdicts, &p);
+	correctness_plan_run(N, 0, not_started, verdicts, &p);
 	cr_expect_eq(p.processes, 0);
 	cr_expect_eq(p.not_run_from, N);
 	for (int i = 0; i < N; i++)

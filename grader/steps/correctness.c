@@ -135,11 +135,13 @@ static int start(struct sizes *z, int first, int count, struct channel_watch *w,
 	return rc;
 }
 
-/* Size k's verdict from its report. Returns whether it stands where a
- * size after it ran in the same process: a pass, or a failure that left
- * the process running. */
+/* Size k's verdict from its report. first: k ran first in its process,
+ * where any verdict stands. Returns whether a size after it may run in
+ * the same process: a pass, or a failure that left the process running;
+ * -1 where k's verdict does not stand (it runs again, first in a new
+ * process). */
 static int settle(struct sizes *z, int k, const struct harness_report *rep,
-		  const struct channel_watch *w, int first_stands_anyway)
+		  const struct channel_watch *w, int first)
 {
 	char msg[TEST_MESSAGE_LEN];
 	struct failure f;
@@ -147,7 +149,7 @@ static int settle(struct sizes *z, int k, const struct harness_report *rep,
 	int ok = correctness_judge_against(z->ctx->lab, &z->shapes[k], z->seeds[k], rep, &z->e[k], &f, msg,
 					   sizeof(msg));
 	int stands = ok || failure_leaves_process_running(&f);
-	if (!stands && !first_stands_anyway)
+	if (!stands && !first)
 		return -1;
 	if (ok) {
 		test_pass(t, "%s", "");
@@ -165,7 +167,7 @@ static int settle(struct sizes *z, int k, const struct harness_report *rep,
 
 /* The run_sizes_fn of correctness_plan.h: one child, its report cut into
  * sizes (a report of one size is that size's), each judged in order. */
-static struct size_run run_child(void *arg, int first, int count, int first_stands)
+static struct size_run run_child(void *arg, int first, int count)
 {
 	struct sizes *z = arg;
 	struct size_run out = { 0 };
@@ -175,11 +177,9 @@ static struct size_run run_child(void *arg, int first, int count, int first_stan
 	struct channel_watch *watch = w ? &w->watch : NULL;
 	int began = 0;
 	if (start(z, first, count, watch, &whole, err, sizeof(err)) < 0) {
-		if (first_stands) {
-			test_fail_as(z->tests[first], FAILURE_NOT_STARTED, "the grader could not start the "
-				     "harness: %s", err);
-			out.settled = 1;
-		}
+		test_fail_as(z->tests[first], FAILURE_NOT_STARTED, "the grader could not start the harness: %s",
+			     err);
+		out.settled = 1;
 		goto done;
 	}
 	out.started = 1;
@@ -192,7 +192,7 @@ static struct size_run run_child(void *arg, int first, int count, int first_stan
 		 * is that size's, as if it ran alone. */
 		const struct harness_report *rep = i < began ? &parts[i]
 						 : i == 0 && (count == 1 || !whole.began) ? &whole : NULL;
-		int stands = rep ? settle(z, first + i, rep, watch, i == 0 && first_stands) : -1;
+		int stands = rep ? settle(z, first + i, rep, watch, i == 0) : -1;
 		if (stands < 0)
 			break;	/* not settled here: it runs again, first in a new process */
 		out.settled++;
@@ -234,10 +234,9 @@ int correctness_run(const struct run_context *ctx, enum backend backend,
 			z.tests[i]->shape = shapes[i];
 		z.seeds[i] = rng_test_seed(ctx->seed, ctx->salt, (unsigned)i);
 	}
-	/* Every size in one process where it can; the emulator's sizes were
-	 * each alone before, where a hang counted only as a size's verdict. */
+	/* Every size in one process where it can, on both backends alike. */
 	struct correctness_plan plan;
-	correctness_plan_run(n, backend == BACKEND_CUDA, g->hangs, run_child, &z, &plan);
+	correctness_plan_run(n, g->hangs, run_child, &z, &plan);
 	g->hangs = plan.hangs;
 	g->correctness_processes += plan.processes;
 	for (int i = plan.not_run_from; i < n; i++) {

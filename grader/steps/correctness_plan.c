@@ -1,24 +1,20 @@
 /* Which process runs which correctness sizes (see correctness_plan.h). */
 #include "steps/correctness_plan.h"
 
-void correctness_plan_run(int n, int opening_hang_counts, int hangs, run_sizes_fn run, void *arg,
-			  struct correctness_plan *out)
+void correctness_plan_run(int n, int hangs, run_sizes_fn run, void *arg, struct correctness_plan *out)
 {
 	int next = 0, opening = 1, alone = 0;
 	out->processes = 0;
 	while (next < n && hangs < HANGS_BEFORE_GIVING_UP) {
 		int count = alone ? 1 : n - next;
-		/* The opening run's failure is judged again, first in a new
-		 * process, as it was when the rest ran alone. */
-		int first_stands = !(opening && count > 1);
-		struct size_run r = run(arg, next, count, first_stands);
+		struct size_run r = run(arg, next, count);
 		out->processes += r.started;
 		/* A runner against its contract: the rest are not run. */
-		int stuck = r.settled == 0 && first_stands && (count == 1 || !r.uncut);
+		int stuck = r.settled == 0 && (count == 1 || !r.uncut);
 		if (r.settled < 0 || r.settled > count || stuck)
 			break;
 		if (r.hung) {
-			hangs += (opening && opening_hang_counts) || r.ended_at_first;
+			hangs += opening || r.ended_at_first;
 			alone = 1;
 		}
 		if (r.uncut)

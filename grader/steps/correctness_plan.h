@@ -6,14 +6,13 @@
  * a CUDA error, a report not believed), that size again first in a new
  * process, which goes on with the sizes after it. A size's verdict stands
  * where it ran and left its process running (a pass, wrong words, a
- * canary: correctness_judge.h); a size that ended its process stands only
- * where it ran first in a process after the opening one, as if alone
- * (nothing of another size ran before it, under the same limits); the
- * opening run's failure, even at its first size, runs again, as it did
- * when the sizes after it ran one process each, so that a hang counts as
- * before. The emulator shares processes the same way (a process there
+ * canary: correctness_judge.h); a size that ended its process stands
+ * where it ran first in its process (nothing of another size ran before
+ * it, under the same limits: as if alone), the opening run's first size
+ * included. The emulator shares processes the same way (a process there
  * costs a sandbox and the emulator's start, 0.1 s a size), each size with
- * its own limits.
+ * its own limits, under the same rule, so that a file comes to the same
+ * verdicts and the same hangs counted on both backends.
  *
  * Pure bookkeeping: the runs themselves are a callback (correctness.c's
  * child; tests/test_correctness_plan.c's script).
@@ -37,12 +36,11 @@ struct size_run {
 /*
  * Runs sizes [first, first + count) in one new process, in order, and
  * writes the verdict of each size that stands: a pass or a failure that
- * left the process running; and first's, whatever it came to, when
- * first_stands (the harness that cannot start is such a verdict too).
- * Stops at the first size that does not stand. With first_stands it
- * settles at least one size, unless uncut.
+ * left the process running, and first's, whatever it came to (the
+ * harness that cannot start is such a verdict too). Stops at the first
+ * size that does not stand. It settles at least one size, unless uncut.
  */
-typedef struct size_run (*run_sizes_fn)(void *arg, int first, int count, int first_stands);
+typedef struct size_run (*run_sizes_fn)(void *arg, int first, int count);
 
 struct correctness_plan {
 	int processes;		/* children started: CUDA contexts on a GPU */
@@ -51,18 +49,15 @@ struct correctness_plan {
 };
 
 /*
- * Runs n sizes through run. hangs: those counted before (g->hangs).
- * Counted as before sizes shared processes: the hang of a size that ran
- * first in its process, and, with opening_hang_counts, the opening run's
- * (a GPU's, whose opening run was shared before; the emulator ran each size
- * alone, so there only a size's verdict counts, and its sizes come to the
- * verdicts and the count they came to alone). Once a process hung, the rest
- * run one size a process, so that a kernel that hangs only after another
- * size costs one limit, not one a size; so they do once a report could not
- * be cut into sizes (the student's code wrote into the channel: no size of
- * it is believed).
+ * Runs n sizes through run. hangs: those counted before (g->hangs). A hang
+ * counts where it was a size's own verdict (first in its process), and in
+ * the opening run wherever it came: there the size runs again alone, and
+ * a kernel that hangs there again has hung twice. Once a process hung,
+ * the rest run one size a process, so that a kernel that hangs only after
+ * another size costs one limit, not one a size; so they do once a report
+ * could not be cut into sizes (the student's code wrote into the channel:
+ * no size of it is believed).
  */
-void correctness_plan_run(int n, int opening_hang_counts, int hangs, run_sizes_fn run, void *arg,
-			  struct correctness_plan *out);
+void correctness_plan_run(int n, int hangs, run_sizes_fn run, void *arg, struct correctness_plan *out);
 
 #endif
