@@ -207,10 +207,10 @@ static json_t *race_json(const struct race_dependence *r)
 	int rc = !o;
 	if (o) {
 		rc |= put(o, "kind", json_string(r->kind == RACE_RAW ? "RAW" : "WAR"));
-		rc |= put(o, "first", json_pack("{s:o, s:I}", "file", text(r->first_file), "line",
-						(json_int_t)r->first_line));
-		rc |= put(o, "second", json_pack("{s:o, s:I}", "file", text(r->second_file), "line",
-						 (json_int_t)r->second_line));
+		rc |= put(o, "read", json_pack("{s:o, s:I}", "file", text(r->read_file), "line",
+					       (json_int_t)r->read_line));
+		rc |= put(o, "write", json_pack("{s:o, s:I}", "file", text(r->write_file), "line",
+						(json_int_t)r->write_line));
 		rc |= put(o, "count", json_integer(r->count));
 		rc |= put(o, "sizes_failed", json_integer(r->sizes_failed));
 	}

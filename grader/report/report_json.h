@@ -19,8 +19,8 @@
  *                                  counts the races with a read in them, and
  *                                  "race_dependence", only when there is one, is
  *                                  the race the correctness results depend on:
- *                                  {"kind": "RAW", "first": {"file", "line"},
- *                                  "second": {...}, "count": 3968, "sizes_failed": 1}
+ *                                  {"kind": "RAW", "read": {"file", "line"},
+ *                                  "write": {...}, "count": 3968, "sizes_failed": 1}
  *     "bench": [{"shape": "4096x4096", "elements": 16777216, "bytes": 134217728,
  *                "student_gbps": 2765.1, "reference_gbps": 2800,
  *                "copy_gbps": null}],   null: not measured

@@ -109,14 +109,16 @@ void findings_add_read_races(json_t *metrics)
 	json_object_set_new(totals, FINDINGS_READ_RACES, json_integer(n));
 }
 
-/* The race with a read in it that the emulator saw most often, or NULL. */
-static json_t *most_read_race(json_t *metrics)
+/* The race with a read in it that the emulator saw most often, or NULL;
+ * between_warps: only one between threads of different warps. */
+static json_t *most_read_race(json_t *metrics, int between_warps)
 {
 	size_t i, j;
 	json_t *launch, *r, *best = NULL;
 	json_array_foreach(json_object_get(metrics, "launches"), i, launch)
 		json_array_foreach(json_object_get(launch, "races"), j, r)
 			if (findings_is_read_race(r) && count_of(r, "count") > 0 &&
+			    (!between_warps || strcmp(text_of(r, "scope"), "inter-warp") == 0) &&
 			    (!best || count_of(r, "count") > count_of(best, "count")))
 				best = r;
 	return best;
@@ -124,22 +126,24 @@ static json_t *most_read_race(json_t *metrics)
 
 void findings_race(json_t *metrics, struct race_dependence *race)
 {
-	json_t *r = most_read_race(metrics);
+	json_t *r = most_read_race(metrics, 1);
 	memset(race, 0, sizeof(*race));
 	if (!r || !read_race(r, &race->kind))
 		return;
+	/* RAW: the write came first in the emulator's schedule; WAR: the read. */
 	json_t *first = json_object_get(r, "first"), *second = json_object_get(r, "second");
+	json_t *read = race->kind == RACE_RAW ? second : first, *write = race->kind == RACE_RAW ? first : second;
 	race->found = 1;
 	race->count = count_of(r, "count");
-	snprintf(race->first_file, sizeof(race->first_file), "%s", base_name(text_of(first, "file")));
-	race->first_line = (long)count_of(first, "line");
-	snprintf(race->second_file, sizeof(race->second_file), "%s", base_name(text_of(second, "file")));
-	race->second_line = (long)count_of(second, "line");
+	snprintf(race->read_file, sizeof(race->read_file), "%s", base_name(text_of(read, "file")));
+	race->read_line = (long)count_of(read, "line");
+	snprintf(race->write_file, sizeof(race->write_file), "%s", base_name(text_of(write, "file")));
+	race->write_line = (long)count_of(write, "line");
 }
 
 void findings_worst_race(json_t *metrics, char *buf, size_t len)
 {
-	json_t *best = most_read_race(metrics);
+	json_t *best = most_read_race(metrics, 0);
 	buf[0] = '\0';
 	if (!best)
 		return;
@@ -153,15 +157,15 @@ void findings_worst_race(json_t *metrics, char *buf, size_t len)
 		 strcmp(text_of(best, "scope"), "intra-warp") == 0 ? "one warp" : "different warps", kind);
 }
 
-/* "a race at scan.cu:27 (a write there of a word that another thread reads
- * at scan.cu:27, with no barrier between)". */
+/* "a race at transpose.cu:35 (a read there of a word that a thread of
+ * another warp writes at transpose.cu:29, with no __syncthreads() between)":
+ * named at the read, whose value is what the order decides, whichever of
+ * the two the emulator's schedule ran first. */
 static void race_words(const struct race_dependence *race, char *buf, size_t len)
 {
-	snprintf(buf, len, "a race at %s:%ld (a %s there of a word that another thread of the block "
-		 "%s at %s:%ld, with no __syncthreads() between: %s)", race->second_file,
-		 race->second_line, race->kind == RACE_RAW ? "read" : "write",
-		 race->kind == RACE_RAW ? "writes" : "reads", race->first_file, race->first_line,
-		 race->kind == RACE_RAW ? "RAW" : "WAR");
+	snprintf(buf, len, "a race at %s:%ld (a read there of a word that a thread of another warp "
+		 "writes at %s:%ld, with no __syncthreads() between)", race->read_file, race->read_line,
+		 race->write_file, race->write_line);
 }
 
 int findings_apply_race(struct race_dependence *race, struct grade *g)

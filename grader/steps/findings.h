@@ -34,11 +34,14 @@ int findings_is_read_race(json_t *race);
 void findings_worst_race(json_t *metrics, char *buf, size_t len);
 
 /* The race a kernel's result depends on, from metrics, in *race: the
- * one the emulator saw most often of those with a read in it (RAW, WAR),
- * whose order decides the value a thread reads. A write-write race alone is
- * left out: the emulator does not see the values written, and threads that
- * all store the same value (a flag, a size) are legal and common. found is
- * 0 when there is none, or metrics are not of that form. */
+ * one the emulator saw most often of those with a read in it (RAW, WAR)
+ * between threads of different warps, whose order decides the value a
+ * thread reads. Left out: a write-write race alone, since the emulator does
+ * not see the values written, and threads that all store the same value (a
+ * flag, a size) are legal and common; and a race inside one warp, since the
+ * emulator's race detector does not take __syncwarp() as ordering a warp's
+ * threads, which legal warp-level code relies on. found is 0 when there is
+ * none, or metrics are not of that form. */
 void findings_race(json_t *metrics, struct race_dependence *race);
 
 /* The rule for a result that depends on a race, the same on both backends

@@ -183,10 +183,10 @@ enum race_kind { RACE_RAW, RACE_WAR };
 struct race_dependence {
 	int found;			/* the fields below hold one */
 	enum race_kind kind;		/* RAW: the read came after the write here */
-	char first_file[96];		/* the access the emulator saw first, base name */
-	long first_line;
-	char second_file[96];		/* the one that conflicted with it */
-	long second_line;
+	char read_file[96];		/* where the read whose value depends on it is, base name */
+	long read_line;
+	char write_file[96];		/* where the other thread's write is */
+	long write_line;
 	long long count;		/* how many times the emulator saw it */
 	int sizes_failed;		/* sizes that passed here and were failed for it */
 };
