@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "grade_runner.h"
+#include "report/report_json.h"
 #include "steps/analysis.h"
 #include "steps/findings.h"
 #include "steps/gates.h"
@@ -114,6 +115,27 @@ Test(race_parity, a_size_that_passed_on_a_gpu_fails_when_its_result_depends_on_a
 	cr_expect_float_eq(g.tests[2].points, 0, 1e-9, "speed counts only for a correct kernel");
 	cr_expect_eq(g.tests[2].failure.kind, FAILURE_GATE_SHUT);
 	cr_expect_float_eq(grade_score(&g), 0, 1e-9);
+	json_decref(m);
+	grade_free(&g);
+}
+
+/* The JSON report carries the race as data, beside the sentences. */
+Test(race_parity, the_json_report_names_the_race)
+{
+	struct grade g;
+	json_t *m = metrics_with("RAW", 7);
+	grade_before_analysis(&g, BACKEND_CUDA);
+	findings_race(m, &g.race);
+	findings_apply_race(&g.race, &g);
+	json_t *r = report_json(&g);
+	cr_assert_not_null(r);
+	json_t *race = json_object_get(json_object_get(r, "metrics"), "race_dependence");
+	cr_expect_str_eq(json_string_value(json_object_get(race, "kind")), "RAW");
+	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(race, "read"), "file")), "scan.cu");
+	cr_expect_eq(json_integer_value(json_object_get(json_object_get(race, "read"), "line")), 52);
+	cr_expect_eq(json_integer_value(json_object_get(json_object_get(race, "write"), "line")), 50);
+	cr_expect_eq(json_integer_value(json_object_get(race, "sizes_failed")), 1);
+	json_decref(r);
 	json_decref(m);
 	grade_free(&g);
 }
