@@ -245,7 +245,7 @@ Test(report_html, a_graded_race_is_marked_on_its_line, .timeout = 300)
 	cr_assert_eq(WEXITSTATUS(system(cmd)), 1, "a failing grade exits 1");
 	char *html = slurp(page);
 	cr_assert(strstr(html, "<tr id=\"L35\" class=\"finding\">"), "the race's line is marked in the file");
-	cr_assert(strstr(html, "may depend on a race"), "the failing sizes say the race may explain them");
+	cr_assert(strstr(html, "depends on a race at transpose.cu:35"), "the sizes say their result depends on the race");
 	free(html);
 	if (!browser)
 		cr_skip_test("headless Chromium is not installed (apt-get install chromium): "

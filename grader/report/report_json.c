@@ -200,6 +200,27 @@ static int prediction_json(json_t *o, const struct prediction *p)
 	return rc;
 }
 
+/* The race the correctness results depend on (findings.h). */
+static json_t *race_json(const struct race_dependence *r)
+{
+	json_t *o = json_object();
+	int rc = !o;
+	if (o) {
+		rc |= put(o, "kind", json_string(r->kind == RACE_RAW ? "RAW" : "WAR"));
+		rc |= put(o, "read", json_pack("{s:o, s:I}", "file", text(r->read_file), "line",
+					       (json_int_t)r->read_line));
+		rc |= put(o, "write", json_pack("{s:o, s:I}", "file", text(r->write_file), "line",
+						(json_int_t)r->write_line));
+		rc |= put(o, "count", json_integer(r->count));
+		rc |= put(o, "sizes_failed", json_integer(r->sizes_failed));
+	}
+	if (rc) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 /* "metrics": the grade's typed figures as one object of named numbers. */
 static json_t *metrics_json(const struct grade *g)
 {
@@ -221,6 +242,8 @@ static json_t *metrics_json(const struct grade *g)
 			  json_pack("{s:f, s:f, s:f, s:f}", "occupancy calculator", g->beside.calculator,
 				    "emulator build", g->beside.emulator_build, "prediction",
 				    g->beside.prediction, "analysis", g->beside.analysis));
+	if (g->race.found)
+		rc |= put(o, "race_dependence", race_json(&g->race));
 	if (g->launch_match.checked)
 		rc |= put(o, "launch_match",
 			  g->launch_match.believed ? json_pack("{s:b}", "believed", 1)

@@ -15,7 +15,12 @@
  *                "points": 0, "max_points": 2.5, "message": "..."}],
  *     "groups": {"correctness": {"points": 10, "max_points": 12.5}, ...},
  *     "metrics": {...},            the typed parts of g (perf, prediction, sweep,
- *                                  figures, beside): their figures by name
+ *                                  figures, beside): their figures by name; "races"
+ *                                  counts the races with a read in them, and
+ *                                  "race_dependence", only when there is one, is
+ *                                  the race the correctness results depend on:
+ *                                  {"kind": "RAW", "read": {"file", "line"},
+ *                                  "write": {...}, "count": 3968, "sizes_failed": 1}
  *     "bench": [{"shape": "4096x4096", "elements": 16777216, "bytes": 134217728,
  *                "student_gbps": 2765.1, "reference_gbps": 2800,
  *                "copy_gbps": null}],   null: not measured

@@ -76,27 +76,124 @@ long long findings_describe(json_t *metrics, char *buf, size_t len)
 	return races;
 }
 
-void findings_explain_correctness(struct grade *g)
+/* A race's "kind", when it has a read in it. */
+static int read_race(json_t *race, enum race_kind *kind)
 {
-	char said[600];
-	if (!g->analysis || !findings_describe(g->analysis, said, sizeof(said)))
+	const char *k = json_string_value(json_object_get(race, "kind"));
+	if (k && strcmp(k, "RAW") == 0)
+		*kind = RACE_RAW;
+	else if (k && strcmp(k, "WAR") == 0)
+		*kind = RACE_WAR;
+	else
+		return 0;
+	return 1;
+}
+
+int findings_is_read_race(json_t *race)
+{
+	enum race_kind kind;
+	return read_race(race, &kind);
+}
+
+void findings_add_read_races(json_t *metrics)
+{
+	size_t i, j;
+	json_t *launch, *r, *totals = json_object_get(metrics, "totals");
+	long long n = 0;
+	if (!json_is_object(totals) || !json_is_integer(json_object_get(totals, "races")))
+		return;	/* no count of races: the check says the figure is missing */
+	json_array_foreach(json_object_get(metrics, "launches"), i, launch)
+		json_array_foreach(json_object_get(launch, "races"), j, r)
+			if (findings_is_read_race(r) && count_of(r, "count") > 0)
+				n += count_of(r, "count");
+	json_object_set_new(totals, FINDINGS_READ_RACES, json_integer(n));
+}
+
+/* The race with a read in it that the emulator saw most often, or NULL;
+ * between_warps: only one between threads of different warps. */
+static json_t *most_read_race(json_t *metrics, int between_warps)
+{
+	size_t i, j;
+	json_t *launch, *r, *best = NULL;
+	json_array_foreach(json_object_get(metrics, "launches"), i, launch)
+		json_array_foreach(json_object_get(launch, "races"), j, r)
+			if (findings_is_read_race(r) && count_of(r, "count") > 0 &&
+			    (!between_warps || strcmp(text_of(r, "scope"), "inter-warp") == 0) &&
+			    (!best || count_of(r, "count") > count_of(best, "count")))
+				best = r;
+	return best;
+}
+
+void findings_race(json_t *metrics, struct race_dependence *race)
+{
+	json_t *r = most_read_race(metrics, 1);
+	memset(race, 0, sizeof(*race));
+	if (!r || !read_race(r, &race->kind))
 		return;
-	int told = 0;
+	/* RAW: the write came first in the emulator's schedule; WAR: the read. */
+	json_t *first = json_object_get(r, "first"), *second = json_object_get(r, "second");
+	json_t *read = race->kind == RACE_RAW ? second : first, *write = race->kind == RACE_RAW ? first : second;
+	race->found = 1;
+	race->count = count_of(r, "count");
+	snprintf(race->read_file, sizeof(race->read_file), "%s", base_name(text_of(read, "file")));
+	race->read_line = (long)count_of(read, "line");
+	snprintf(race->write_file, sizeof(race->write_file), "%s", base_name(text_of(write, "file")));
+	race->write_line = (long)count_of(write, "line");
+}
+
+void findings_worst_race(json_t *metrics, char *buf, size_t len)
+{
+	json_t *best = most_read_race(metrics, 0);
+	buf[0] = '\0';
+	if (!best)
+		return;
+	json_t *first = json_object_get(best, "first"), *second = json_object_get(best, "second");
+	const char *kind = text_of(best, "kind");
+	snprintf(buf, len, ", most often (%lld times) a %s at %.60s:%lld and a %s at %.60s:%lld of the "
+		 "same %.10s word by two threads of %s, with no __syncthreads() between them (%.3s)",
+		 count_of(best, "count"), strcmp(kind, "WAR") == 0 ? "read" : "write", text_of(first, "file"),
+		 count_of(first, "line"), strcmp(kind, "RAW") == 0 ? "read" : "write", text_of(second, "file"),
+		 count_of(second, "line"), text_of(best, "space"),
+		 strcmp(text_of(best, "scope"), "intra-warp") == 0 ? "one warp" : "different warps", kind);
+}
+
+/* "a race at transpose.cu:35 (a read there of a word that a thread of
+ * another warp writes at transpose.cu:29, with no __syncthreads() between)":
+ * named at the read, whose value is what the order decides, whichever of
+ * the two the emulator's schedule ran first. */
+static void race_words(const struct race_dependence *race, char *buf, size_t len)
+{
+	snprintf(buf, len, "a race at %s:%ld (a read there of a word that a thread of another warp "
+		 "writes at %s:%ld, with no __syncthreads() between)", race->read_file, race->read_line,
+		 race->write_file, race->write_line);
+}
+
+int findings_apply_race(struct race_dependence *race, struct grade *g)
+{
+	char said[400];
+	race->sizes_failed = 0;
+	if (!race->found)
+		return 0;
+	race_words(race, said, sizeof(said));
 	for (int i = 0; i < g->n_tests; i++) {
 		struct test_result *t = &g->tests[i];
-		if (t->kind != KIND_SIZE || t->status != TEST_FAILED ||
-		    (t->failure.kind != FAILURE_WRONG_OUTPUT && t->failure.kind != FAILURE_OUTPUT_NOT_WRITTEN))
+		if (t->kind != KIND_SIZE)
 			continue;
-		size_t used = strlen(t->message);
-		/* The whole sentence once, at the first size it explains. */
-		if (told++)
+		if (t->status == TEST_PASSED) {
+			char shape[64];
+			shape_format(&t->shape, shape, sizeof(shape));
+			test_fail_as(t, FAILURE_DEPENDS_ON_RACE, "%s: this result depends on %s. It came "
+				     "out right in this run, but which thread wins a race is a matter of "
+				     "timing, so on a GPU the same file passes or fails by chance: it counts "
+				     "as failed on every machine", shape, said);
+			race->sizes_failed++;
+		} else if (t->status == TEST_FAILED) {
+			size_t used = strlen(t->message);
 			snprintf(t->message + used, sizeof(t->message) - used,
-				 "\nThis result may depend on the race named above.");
-		else
-			snprintf(t->message + used, sizeof(t->message) - used,
-				 "\nThis result may depend on a race: %s. A race can pass on one machine "
-				 "and fail on another.", said);
+				 "\nThis result depends on %s.", said);
+		}
 	}
+	return race->sizes_failed;
 }
 
 /* Why the traced blocks do not stand for the others ("line 42 ran only in

@@ -1,7 +1,8 @@
 /*
  * What the emulator found that explains a failure: its races and reads of
  * shared memory nothing wrote, named by file and line. The analysis step
- * grades them; these say them wherever else they matter.
+ * grades them; these say them wherever else they matter, and make a result
+ * that depends on a race fail on every backend.
  */
 #ifndef GRADER_FINDINGS_H
 #define GRADER_FINDINGS_H
@@ -17,10 +18,38 @@
  * or "" when it saw none. Returns how many races it saw. */
 long long findings_describe(json_t *metrics, char *buf, size_t len);
 
-/* Appends to each correctness test of g that failed on wrong output that
- * its result may depend on the race g->analysis found: the same file can
- * pass on one machine and fail on another. */
-void findings_explain_correctness(struct grade *g);
+/* The races with a read in them (RAW, WAR), counted over metrics'
+ * launches into its "totals" under this key, beside the emulator's own
+ * count of every race: the analysis check of races grades this one. */
+#define FINDINGS_READ_RACES "races_with_a_read"
+void findings_add_read_races(json_t *metrics);
+
+/* Whether one of metrics' races has a read in it (RAW, WAR). */
+int findings_is_read_race(json_t *race);
+
+/* The race with a read in it that the emulator saw most often, for the
+ * analysis check's message (", most often (8000 times) a write at
+ * scan.cu:57 and a read at scan.cu:57 of the same shared word by two
+ * threads of different warps, ..."), or "" when there is none. */
+void findings_worst_race(json_t *metrics, char *buf, size_t len);
+
+/* The race a kernel's result depends on, from metrics, in *race: the
+ * one the emulator saw most often of those with a read in it (RAW, WAR)
+ * between threads of different warps, whose order decides the value a
+ * thread reads. Left out: a write-write race alone, since the emulator does
+ * not see the values written, and threads that all store the same value (a
+ * flag, a size) are legal and common; and a race inside one warp, since the
+ * emulator's race detector does not take __syncwarp() as ordering a warp's
+ * threads, which legal warp-level code relies on. found is 0 when there is
+ * none, or metrics are not of that form. */
+void findings_race(json_t *metrics, struct race_dependence *race);
+
+/* The rule for a result that depends on a race, the same on both backends
+ * whatever the run's timing gave: every size test of g says so, and one
+ * that passed fails (FAILURE_DEPENDS_ON_RACE); one that failed keeps its
+ * failure. Sets race->sizes_failed and returns it. Nothing happens when
+ * race->found is 0. */
+int findings_apply_race(struct race_dependence *race, struct grade *g);
 
 /* Why the traced blocks of metrics do not stand for the others, in buf, or
  * NULL when they do: some line ran only in the traced blocks and another

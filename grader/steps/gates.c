@@ -39,6 +39,8 @@ void gates_apply(const struct rubric *r, int kernel_correct, struct grade *g)
 		if (t->group == GROUP_ANALYSIS && t->max_points > 0 && !kernel_correct &&
 		    t->status == TEST_PASSED)
 			withhold(t, "analysis counts only once every correctness test passes");
+		else if (t->group == GROUP_PERFORMANCE && t->points > 0 && !kernel_correct)
+			withhold(t, "speed counts only once every correctness test passes");
 		else if (t->group == GROUP_PERFORMANCE && t->points > 0 && !open)
 			withhold(t, why);
 	}

@@ -5,6 +5,10 @@
  *  - Analysis points count only for a correct kernel (every correctness
  *    test of the kernel passed), as performance points already do: a
  *    skeleton or a crashing kernel has nothing worth analysing.
+ *  - Performance points, too, count only for a correct kernel. The
+ *    performance step scores none for a kernel that failed correctness
+ *    before it; a kernel whose result turned out, at the analysis step, to
+ *    depend on a race (findings.h) had its speed scored, and loses it here.
  *  - [performance] gate = NAME ...: the performance points count only when
  *    each named analysis check passed (lab 2: a scan that is not
  *    work-efficient earns no speed points in the work-efficiency lab). A

@@ -84,6 +84,7 @@ enum failure_kind {
 	FAILURE_BUILD_TIME_OUT,
 	FAILURE_BUILD_OUT_OF_MEMORY,
 	FAILURE_NOT_BELIEVED,		/* the analysis is of another program than the GPU's */
+	FAILURE_DEPENDS_ON_RACE,	/* right here, but its result depends on a race (findings.h) */
 	FAILURE_OTHER,			/* the message says it all */
 };
 
@@ -174,11 +175,28 @@ struct analysis_figures {
 	double figure[ANALYSIS_CHECKS];	/* the check's total; < 0 when absent */
 };
 
+/* A race that a kernel's result depends on: two threads of a block, one
+ * writing a word and the other reading it, with no barrier between, as the
+ * emulator's analysis found it (findings_race). Which comes first decides
+ * what the reader reads, so the result is a matter of timing on a GPU. */
+enum race_kind { RACE_RAW, RACE_WAR };
+struct race_dependence {
+	int found;			/* the fields below hold one */
+	enum race_kind kind;		/* RAW: the read came after the write here */
+	char read_file[96];		/* where the read whose value depends on it is, base name */
+	long read_line;
+	char write_file[96];		/* where the other thread's write is */
+	long write_line;
+	long long count;		/* how many times the emulator saw it */
+	int sizes_failed;		/* sizes that passed here and were failed for it */
+};
+
 /* On a GPU: did the emulator's build launch what nvcc's build launches at
  * the analysis shape (launch_match.h)? */
 struct launch_match {
 	int checked;			/* the comparison ran */
-	int believed;			/* the launches were the same */
+	int believed;			/* the launches were the same, the output right */
+	int same_launches;		/* the launches were the same, right output or not */
 	char why[TEST_MESSAGE_LEN / 2];	/* the first difference, when not */
 };
 
@@ -220,6 +238,7 @@ struct grade {
 	struct analysis_figures figures;
 	struct beside_seconds beside;
 	struct launch_match launch_match;
+	struct race_dependence race;	/* set at the analysis step, on either backend */
 	json_t *analysis;		/* the emulator's metrics (MSG_METRICS), or NULL */
 	/* The graded file as graded (the grader's own copy, at most 1 MiB), for
 	 * the HTML report's listing, or NULL; source_name, its base name, is

@@ -398,7 +398,14 @@ static int step_analysis(struct grade_run *run, struct grade *g)
 {
 	if (!join_beside(run, g))
 		emulator_analysis(run, g);
-	findings_explain_correctness(g);
+	if (g->analysis)
+		findings_race(g->analysis, &g->race);
+	if (run->backend == BACKEND_CUDA && !g->hangs)
+		launch_match_apply(&run->ctx, g);
+	/* A result that depends on a race fails on both backends; on a GPU,
+	 * only where the emulator analysed the program the GPU ran. */
+	if (run->backend == BACKEND_EMU || g->launch_match.same_launches)
+		run->failed += findings_apply_race(&g->race, g);
 	/* A speed predicted for a kernel that computes the wrong answer
 	 * means nothing: it is not shown, nor why its traced run failed
 	 * (the correctness tests say that). */
@@ -407,8 +414,6 @@ static int step_analysis(struct grade_run *run, struct grade *g)
 		snprintf(g->prediction.error, sizeof(g->prediction.error),
 			 "not predicted: a prediction means nothing for a kernel that fails correctness");
 	}
-	if (run->backend == BACKEND_CUDA && !g->hangs)
-		launch_match_apply(&run->ctx, g);
 	return 1;
 }
 

@@ -56,7 +56,11 @@ int launch_lists_differ(const struct launch_list *emu, const struct launch_list 
  * whose seed and rubric choose the shape as the analysis did), its output
  * checked too. Where they differ every analysis test fails, "not believed",
  * with the first difference, and the gates on them stay closed; the
- * verdict is in g->metrics as "launch_match". */
+ * verdict is in g->metrics as "launch_match". It runs where an analysis
+ * test passed or g->race holds a race (findings.h), and says in
+ * g->launch_match.same_launches whether the launches alone were the same:
+ * a racy kernel's output there is wrong by chance, its analysis still of
+ * the program the GPU ran. */
 void launch_match_apply(const struct run_context *gpu, struct grade *g);
 
 #endif

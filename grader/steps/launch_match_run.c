@@ -22,25 +22,37 @@ static void not_believed(struct grade *g, const char *shape, const char *why)
 	snprintf(g->launch_match.why, sizeof g->launch_match.why, "%s", why);
 }
 
-/* Why the GPU's run rep does not stand for the analysed one, or NULL. */
+/* Why the GPU's run rep does not stand for the analysed one, or NULL.
+ * *same_launches: the launches were the same, whether or not the GPU's
+ * output was right (a racy kernel's is wrong by chance, and its analysis
+ * still is of the program the GPU ran). */
 static const char *compare(const struct run_context *gpu, const struct shape *s,
-			   const struct harness_report *rep, const json_t *metrics, char *why, size_t len)
+			   const struct harness_report *rep, const json_t *metrics, char *why, size_t len,
+			   int *same_launches)
 {
 	struct launch_list emu, dev;
 	struct failure f;
-	if (!correctness_judge(gpu->lab, s, gpu->seed, rep, &f, why, len))
-		return why;
+	char differ[TEST_MESSAGE_LEN / 2];
+	*same_launches = 0;
+	int right = correctness_judge(gpu->lab, s, gpu->seed, rep, &f, why, len);
 	const json_t *log = rep->done ? json_object_get(rep->done, "launches") : NULL;
 	if (!log) {
-		snprintf(why, len, "the GPU's run sent no launch log");
+		if (right)
+			snprintf(why, len, "the GPU's run sent no launch log");
 		return why;
 	}
 	if (launch_list_from_metrics(metrics, &emu) < 0 ||
 	    launch_list_from_log(log, json_is_true(json_object_get(rep->done, "launches_overflow")), &dev) < 0) {
-		snprintf(why, len, "a list of launches could not be read");
+		if (right)
+			snprintf(why, len, "a list of launches could not be read");
 		return why;
 	}
-	return launch_lists_differ(&emu, &dev, why, len) ? why : NULL;
+	if (launch_lists_differ(&emu, &dev, differ, sizeof differ)) {
+		snprintf(why, len, "%s", differ);
+		return why;
+	}
+	*same_launches = 1;
+	return right ? NULL : why;
 }
 
 void launch_match_apply(const struct run_context *gpu, struct grade *g)
@@ -48,8 +60,9 @@ void launch_match_apply(const struct run_context *gpu, struct grade *g)
 	int analysed = 0;
 	for (int i = 0; i < g->n_tests; i++)
 		analysed |= g->tests[i].group == GROUP_ANALYSIS && g->tests[i].status == TEST_PASSED;
-	if (!g->analysis || !analysed)
-		return;	/* nothing believed yet: nothing to compare */
+	/* Nothing believed yet, and no race to fail a size for: nothing to compare. */
+	if (!g->analysis || (!analysed && !g->race.found))
+		return;
 	struct shape s = analysis_shape_choose(gpu->rubric, gpu->seed);
 	char shape[64], why[TEST_MESSAGE_LEN / 2], err[256];
 	shape_format(&s, shape, sizeof shape);
@@ -59,9 +72,11 @@ void launch_match_apply(const struct run_context *gpu, struct grade *g)
 		not_believed(g, shape, why);
 		return;
 	}
-	if (compare(gpu, &s, &rep, g->analysis, why, sizeof why))
+	int same;
+	if (compare(gpu, &s, &rep, g->analysis, why, sizeof why, &same))
 		not_believed(g, shape, why);
 	else
 		g->launch_match = (struct launch_match){ .checked = 1, .believed = 1 };
+	g->launch_match.same_launches = same;
 	harness_report_free(&rep);
 }
