@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "steps/prediction.h"
 #include "steps/rubric.h"
 
 static char path[64];
@@ -52,6 +53,25 @@ Test(rubric, shipped_rubrics_load)
 		cr_expect_lt(r.default_band.lower_pct, r.default_band.upper_pct);
 		/* One scale: the shipped labs are out of 100, whatever the backend. */
 		cr_expect_float_eq(rubric_max_score(&r), 100, 1e-9, "%s", files[i]);
+		rubric_free(&r);
+	}
+}
+
+/* An emulated grade predicts every lab for the same GPU, whatever the
+ * order of its rubric's [gpu] sections (lab 2's lists the H200 first: the
+ * order its bands were calibrated in). */
+Test(rubric, every_lab_predicts_for_the_same_gpu)
+{
+	const char *files[] = { "labs/lab1-naive-scan/lab.ini", "labs/lab2-blelloch-scan/lab.ini",
+				"labs/lab3-transpose/lab.ini", "labs/lab4-occupancy/lab.ini" };
+	int ranks[] = { 1, 1, 2, 1 };
+	for (int i = 0; i < 4; i++) {
+		struct rubric r;
+		char err[1024] = "", name[128] = "";
+		cr_assert_eq(rubric_load(files[i], ranks[i], &r, err, sizeof(err)), 0, "%s", err);
+		cr_expect_gt(r.n_gpus, 1, "%s", files[i]);
+		cr_expect_eq(prediction_gpu(&r, NULL, name, sizeof(name)), 0);
+		cr_expect_str_eq(name, "NVIDIA H100 80GB HBM3", "%s", files[i]);
 		rubric_free(&r);
 	}
 }

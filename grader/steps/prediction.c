@@ -32,11 +32,16 @@ int prediction_gpu(const struct rubric *r, const char *device, char *name, size_
 		snprintf(name, len, "%s", device);
 		return load_gpu(device, &m, err, sizeof(err));
 	}
-	for (int i = 0; i < r->n_gpus; i++)
-		if (load_gpu(r->gpus[i].device, &m, err, sizeof(err)) == 0) {
-			snprintf(name, len, "%s", r->gpus[i].device);
-			return 0;
-		}
+	/* The kit's default first, wherever the rubric lists it: the target
+	 * must not follow the order of the rubric's sections, which
+	 * --calibrate appends to (every lab predicts for the same GPU). */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < r->n_gpus; i++)
+			if ((pass || strcmp(r->gpus[i].device, DEFAULT_GPU) == 0) &&
+			    load_gpu(r->gpus[i].device, &m, err, sizeof(err)) == 0) {
+				snprintf(name, len, "%s", r->gpus[i].device);
+				return 0;
+			}
 	snprintf(name, len, "%s", DEFAULT_GPU);
 	return 0;
 }
