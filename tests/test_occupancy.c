@@ -236,3 +236,17 @@ Test(occupancy, the_launch_with_the_highest_occupancy_is_the_one_judged)
 	json_decref(t);
 	cr_expect_lt(launches_max_occupancy(NULL, desc, sizeof(desc)), 0, "an old harness, or a tampered one");
 }
+
+/* A kernel may beat the copy timed beside it (a 16-byte-a-thread copy did,
+ * by 0.4% on an H100), never the DRAM's peak; without a peak, a margin
+ * above the copy. */
+Test(timing, the_ceiling_is_the_memory_not_the_copy)
+{
+	cr_expect_not(timing_above_ceiling(3016, 3005, 3352), "100.4%% of copy, under the peak");
+	cr_expect(timing_above_ceiling(3400, 3005, 3352), "above the peak");
+	cr_expect_not(timing_above_ceiling(3300, 3005, 0), "9.8%% above copy, no peak known");
+	cr_expect(timing_above_ceiling(3400, 3005, 0), "13%% above copy, no peak known");
+	cr_expect(timing_above_ceiling(3400, 3005, 2000), "a peak below the copy is not believed either");
+	cr_expect(timing_above_ceiling(0.0 / 0.0, 3005, 3352), "not a number");
+	cr_expect(timing_above_ceiling(0, 3005, 3352), "nothing measured");
+}

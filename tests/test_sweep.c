@@ -51,7 +51,7 @@ static void time_with_sweep(const char *file, struct timed *t)
 	t->rc = bench_harness(&ctx, b.harness, 1, &t->st, t->msg, sizeof(t->msg));
 	grade_init(&t->g, &lab4_occupancy);
 	if (t->st.sweep)
-		occupancy_sweep(&ctx, t->st.sweep, &t->g);
+		occupancy_sweep(&ctx, t->st.sweep, dev.peak_gbps, &t->g);
 }
 
 static void timed_free(struct timed *t)

@@ -243,7 +243,7 @@ static int step_performance(struct grade_run *run, struct grade *g)
 static int step_occupancy_sweep(struct grade_run *run, struct grade *g)
 {
 	if (run->timed && run->sweep)
-		occupancy_sweep(&run->ctx, run->sweep, g);
+		occupancy_sweep(&run->ctx, run->sweep, run->dev->peak_gbps, g);
 	json_decref(run->sweep);
 	run->sweep = NULL;
 	return 1;

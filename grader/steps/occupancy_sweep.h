@@ -14,7 +14,8 @@
 /* From the points the performance step's child timed (performance.h):
  * sets g->sweep.points: [{"occupancy_pct", "gbps", "copy_gbps",
  * "percent_of_copy", "extra_shared"}], by occupancy, one point per
- * occupancy; or g->sweep.error with why they are not believed. */
-void occupancy_sweep(const struct run_context *ctx, json_t *points, struct grade *g);
+ * occupancy; or g->sweep.error with why they are not believed (the
+ * performance test's rules: timing.h, peak_gbps the GPU's). */
+void occupancy_sweep(const struct run_context *ctx, json_t *points, double peak_gbps, struct grade *g);
 
 #endif

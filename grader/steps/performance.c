@@ -235,11 +235,13 @@ static void score(const struct run_context *ctx, const struct bench_run *st, con
 	}
 	json_decref(f->launches);
 	f->launches = json_incref(st->launches);
-	if (timing_above_ceiling(pct)) {
+	if (timing_above_ceiling(st->gbps[i], st->copy_gbps[i], dev->peak_gbps)) {
 		test_fail_as(t, FAILURE_TIMINGS_NOT_BELIEVED, "%s: %.0f GB/s is %.1f%% of a device-to-device "
-			     "copy of the same bytes (%.0f GB/s): no correct kernel moves its bytes faster "
-			     "than a copy, so this timing is not believed and earns no points", shape,
-			     st->gbps[i], pct, st->copy_gbps[i]);
+			     "copy of the same bytes (%.0f GB/s), more than this GPU's memory delivers "
+			     "(%.0f GB/s): no correct kernel moves the bytes it must that fast, so this "
+			     "timing is not believed and earns no points", shape, st->gbps[i], pct,
+			     st->copy_gbps[i], dev->peak_gbps > st->copy_gbps[i] ? dev->peak_gbps
+						: st->copy_gbps[i] * (1 + COPY_MARGIN));
 		return;
 	}
 	f->measured = 1;

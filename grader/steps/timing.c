@@ -60,7 +60,8 @@ int timings_outlast_child(double sum_ms, const struct harness_report *rep)
 	return sum_ms > rep->child.wall_s * 1e3 * 1.02 + 5;
 }
 
-int timing_above_ceiling(double percent_of_copy)
+int timing_above_ceiling(double gbps, double copy_gbps, double peak_gbps)
 {
-	return !(percent_of_copy <= 100.0);	/* NaN included */
+	double ceiling = peak_gbps > copy_gbps ? peak_gbps : copy_gbps * (1 + COPY_MARGIN);
+	return !(gbps > 0 && gbps <= ceiling);	/* NaN included */
 }
