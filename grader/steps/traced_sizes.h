@@ -16,7 +16,8 @@
 /* The largest size traced, in elements: a traced run computes every block,
  * four of each launch in lockstep, and the performance model's scaling was
  * fitted to traces of 2^20+7 elements (lab 3: 1024x2048). The emulator's
- * larger correctness sizes (2^24) run untraced. */
+ * larger correctness sizes (2^22+5, 2^24; lab 3's 4097x1023 and 8191x3073)
+ * run untraced. */
 #define TRACED_MAX_ELEMENTS ((size_t)1 << 21)
 
 /* The sizes, as indices into r->emu_shapes, into pick: of those of at most
