@@ -90,6 +90,16 @@ void graded_free(struct graded *g)
 	g->report = NULL;
 }
 
+json_t *report_test(json_t *report, const char *name)
+{
+	size_t i;
+	json_t *t;
+	json_array_foreach(json_object_get(report, "tests"), i, t)
+		if (strcmp(json_string_value(json_object_get(t, "name")) ?: "", name) == 0)
+			return t;
+	return NULL;
+}
+
 const char *group_verdict(json_t *report, const char *group)
 {
 	json_t *tests = json_object_get(report, "tests"), *t;

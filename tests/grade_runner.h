@@ -29,6 +29,9 @@ void graded_free(struct graded *g);
  * for performance; "none" when the report has no test of that group. */
 const char *group_verdict(json_t *report, const char *group);
 
+/* The report's test named name ("correctness 2^24"), or NULL. */
+json_t *report_test(json_t *report, const char *name);
+
 /* Checks the file's "expect-KEY:" line against the report. Returns the
  * number of expectations checked (0: the file names none), or -1 with a
  * message in why when one does not hold. */

@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include "grade_runner.h"
+#include "labs/lab.h"
 #include "steps/analysis_shape.h"
+#include "steps/traced_sizes.h"
 #include "sys/kit_paths.h"
 
 static struct rubric lab3_like(const char *const *emu, int n)
@@ -99,4 +101,36 @@ Test(analysis_shape, a_decoy_is_not_believed, .timeout = 300)
 	cr_expect(strstr(g.output, "figures are not graded") && strstr(g.output, "first wrong element"),
 		  "%s", g.output);
 	graded_free(&g);
+}
+
+/* The emulator's sizes past 2^20+7 (lab 1's 2^22+5, 2^24, lab 3's 4097x1023
+ * and 8191x3073) only check results: in the kit's rubrics the analysis and
+ * the prediction's traces stay at sizes of at most 2^21 elements, the
+ * largest of them the one they always were. */
+Test(analysis_shape, the_kits_rubrics_trace_and_analyse_no_size_past_2_21)
+{
+	const char *ids[] = { "lab1", "lab2", "lab3", "lab4" };
+	const char *largest_traced[] = { "2^20+7", "2^20+7", "1024x2048", "2^20+7" };
+	for (int l = 0; l < 4; l++) {
+		const struct lab *lab = lab_find(ids[l]);
+		char ini[1024], rel[256], err[256], text[64];
+		struct rubric r;
+		snprintf(rel, sizeof(rel), "labs/%s/lab.ini", lab->dir);
+		cr_assert_eq(rubric_load(kit_path(ini, sizeof(ini), rel), lab->rank, &r, err, sizeof(err)), 0,
+			     "%s", err);
+		size_t past = 0;	/* an emulator size past 2^21 elements: the rubric has one */
+		for (int i = 0; i < r.n_emu_shapes; i++)
+			if (shape_elements(&r.emu_shapes[i]) > past)
+				past = shape_elements(&r.emu_shapes[i]);
+		cr_expect_gt(past, (size_t)1 << 21, "%s", ids[l]);
+		for (uint64_t seed = 1; seed < 64; seed++) {
+			struct shape s = analysis_shape_choose(&r, seed);
+			cr_expect_leq(shape_elements(&s), ANALYSIS_MAX_ELEMENTS, "%s seed %llu: %s", ids[l],
+				      (unsigned long long)seed, shape_format(&s, text, sizeof(text)));
+		}
+		int pick[2], n = traced_sizes_pick(&r, lab, pick);
+		cr_assert_eq(n, 2, "%s", ids[l]);
+		cr_expect_str_eq(shape_format(&r.emu_shapes[pick[1]], text, sizeof(text)), largest_traced[l],
+				 "%s", ids[l]);
+	}
 }

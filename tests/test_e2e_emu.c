@@ -223,3 +223,25 @@ Test(e2e_emu, a_solution_runs_its_sizes_in_one_process_and_2_20_7_once, .timeout
 	cr_expect_lt(predicted_s, 0.1, "the prediction step took %.2f s: it ran the emulator again", predicted_s);
 	graded_free(&g);
 }
+
+/* The emulator's sizes go past 2^20+7 (lab 1: to 2^22+5, in place of 2^24):
+ * a scan whose block-sums pass drops a carry only past 1,049,600 elements
+ * passes every size up to 2^20+7 and fails the larger one, at the first
+ * block that misses it. */
+Test(e2e_emu, a_carry_lost_past_1025_blocks_fails_past_2_20_7, .timeout = 300)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
+	struct graded g;
+	cr_assert_eq(run_grade("lab1", "tests/fixtures/lab1/carry_past_1025_blocks.cu", "emu", NULL, &g), 0);
+	cr_assert_not_null(g.report, "%s", g.output);
+	json_t *small = report_test(g.report, "correctness 2^20+7");
+	json_t *big = report_test(g.report, "correctness 2^22+5");
+	cr_assert(small && big, "the emulator's sizes include 2^20+7 and 2^22+5\n%s", g.output);
+	cr_expect(json_is_true(json_object_get(small, "passed")), "%s", g.output);
+	cr_expect(json_is_false(json_object_get(big, "passed")), "%s", g.output);
+	const char *why = json_string_value(json_object_get(big, "message")) ?: "";
+	cr_expect(strstr(why, "index 1050624 (block 1026"), "the first block past 1025 that lost its carry: %s", why);
+	cr_expect_eq(g.exit_status, 1, "%s", g.output);
+	graded_free(&g);
+}

@@ -13,12 +13,7 @@
 /* The message of the report's test named name, or "". */
 static const char *test_message(json_t *report, const char *name)
 {
-	size_t i;
-	json_t *t;
-	json_array_foreach(json_object_get(report, "tests"), i, t)
-		if (strcmp(json_string_value(json_object_get(t, "name")) ?: "", name) == 0)
-			return json_string_value(json_object_get(t, "message")) ?: "";
-	return "";
+	return json_string_value(json_object_get(report_test(report, name), "message")) ?: "";
 }
 
 static double now_s(void)

@@ -6,9 +6,11 @@
 int traced_sizes_pick(const struct rubric *r, const struct lab *lab, int pick[2])
 {
 	int big = -1, half = -1;
-	for (int i = 0; i < r->n_emu_shapes; i++)
-		if (big < 0 || lab->in_count(&r->emu_shapes[i]) > lab->in_count(&r->emu_shapes[big]))
+	for (int i = 0; i < r->n_emu_shapes; i++) {
+		size_t n = lab->in_count(&r->emu_shapes[i]);
+		if (n <= TRACED_MAX_ELEMENTS && (big < 0 || n > lab->in_count(&r->emu_shapes[big])))
 			big = i;
+	}
 	for (int i = 0; big >= 0 && i < r->n_emu_shapes; i++) {
 		size_t n = lab->in_count(&r->emu_shapes[i]);
 		if (2 * n <= lab->in_count(&r->emu_shapes[big]) &&

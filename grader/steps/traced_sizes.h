@@ -13,9 +13,17 @@
 #include "labs/lab.h"
 #include "steps/rubric.h"
 
-/* The sizes, as indices into r->emu_shapes, into pick: the largest with at
- * most half the largest's elements (where a grid that follows the data is
- * clearly smaller), then the largest. Returns how many (0 to 2). */
+/* The largest size traced, in elements: a traced run computes every block,
+ * four of each launch in lockstep, and the performance model's scaling was
+ * fitted to traces of 2^20+7 elements (lab 3: 1024x2048). The emulator's
+ * larger correctness sizes (2^22+5, 2^24; lab 3's 4097x1023 and 8191x3073)
+ * run untraced. */
+#define TRACED_MAX_ELEMENTS ((size_t)1 << 21)
+
+/* The sizes, as indices into r->emu_shapes, into pick: of those of at most
+ * TRACED_MAX_ELEMENTS, the largest with at most half the largest's elements
+ * (where a grid that follows the data is clearly smaller), then the
+ * largest. Returns how many (0 to 2). */
 int traced_sizes_pick(const struct rubric *r, const struct lab *lab, int pick[2]);
 
 /* What the correctness step's runs of the traced sizes left. */
