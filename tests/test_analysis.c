@@ -29,15 +29,16 @@ static const char *naive =
 	"{\"launches\":[{\"kernel\":\"transpose_naive\",\"grid\":[2,8,1],\"block\":[32,8,1],"
 	"\"dynamic_shared_bytes\":0,\"traced_blocks\":4,"
 	"\"lines\":[{\"file\":\"transpose.cu\",\"line\":42,\"space\":\"global\",\"kind\":\"load\","
-	"\"requests\":32,\"sectors\":128,\"sectors_per_request\":4.0},"
+	"\"requests\":32,\"sectors\":128,\"sectors_per_request\":4.0,\"word_requests\":32},"
 	"{\"file\":\"transpose.cu\",\"line\":42,\"space\":\"global\",\"kind\":\"store\","
-	"\"requests\":32,\"sectors\":1024,\"sectors_per_request\":32.0}],"
+	"\"requests\":32,\"sectors\":1024,\"sectors_per_request\":32.0,\"word_requests\":32}],"
 	"\"intervals\":[],\"active_warps_per_line\":[],\"races\":[],\"uninit_shared_reads\":[],"
 	"\"example_requests\":[{\"file\":\"transpose.cu\",\"line\":42,\"space\":\"global\","
 	"\"kind\":\"store\",\"bytes\":4,\"lane_addresses\":[4096,5120,6144,null]}]}],"
 	"\"totals\":{\"global_load_requests\":32,\"global_load_sectors\":128,"
-	"\"global_load_sectors_per_request\":4.0,\"global_store_requests\":32,"
-	"\"global_store_sectors\":1024,\"global_store_sectors_per_request\":32.0,"
+	"\"global_load_sectors_per_request\":4.0,\"global_load_sectors_per_word_request\":4.0,"
+	"\"global_store_requests\":32,\"global_store_sectors\":1024,"
+	"\"global_store_sectors_per_request\":32.0,\"global_store_sectors_per_word_request\":32.0,"
 	"\"shared_requests\":0,\"shared_wavefronts\":0,\"shared_wavefronts_per_request\":0,"
 	"\"races\":0,\"uninit_shared_reads\":0,\"active_warp_steps\":0}}";
 
@@ -100,6 +101,49 @@ Test(analysis, one_test_per_key_present_points_split_evenly)
 			 "coalesced 4-byte store touches 4; limit 8)") != NULL, "%s", st->message);
 	cr_expect(strstr(st->message, "neighbouring threads write addresses 1024 bytes apart") != NULL,
 		  "%s", st->message);
+	json_decref(m);
+	grade_free(&g);
+}
+
+/* A float4 transpose's figures: 16 sectors per request of 16 bytes a lane,
+ * each request 4 in 4-byte terms (coalesced), at line 20; its stores at
+ * line 37 lanes 64 bytes apart, 32 sectors a request: 8 in 4-byte terms. */
+static const char *wide =
+	"{\"launches\":[{\"kernel\":\"transpose_f4\",\"traced_blocks\":4,\"lines\":["
+	"{\"file\":\"transpose.cu\",\"line\":20,\"space\":\"global\",\"kind\":\"load\","
+	"\"requests\":32,\"sectors\":512,\"word_requests\":128},"
+	"{\"file\":\"transpose.cu\",\"line\":37,\"space\":\"global\",\"kind\":\"store\","
+	"\"requests\":32,\"sectors\":1024,\"word_requests\":128}],"
+	"\"example_requests\":[{\"file\":\"transpose.cu\",\"line\":20,\"kind\":\"load\",\"bytes\":16,"
+	"\"lane_addresses\":[4096,4112,4128,null]},{\"file\":\"transpose.cu\",\"line\":37,"
+	"\"kind\":\"store\",\"bytes\":16,\"lane_addresses\":[4096,4160,4224,null]}]}],"
+	"\"totals\":{\"global_load_sectors_per_request\":16.0,"
+	"\"global_load_sectors_per_word_request\":4.0,\"global_store_sectors_per_request\":32.0,"
+	"\"global_store_sectors_per_word_request\":8.0}}";
+
+/* A coalesced request of 16 bytes a lane needs 16 sectors: judged per 4
+ * bytes, it meets lab 4's limit of 4; a strided one, 8, does not, and the
+ * message says both figures, without calling the coalesced width 4 bytes. */
+Test(analysis, wide_accesses_are_judged_in_4_byte_terms)
+{
+	struct rubric r = no_checks();
+	struct grade g;
+	grade_init(&g, NULL);
+	r.analysis_limit[CHECK_LOAD_SECTORS] = 4;
+	r.analysis_limit[CHECK_STORE_SECTORS] = 4;
+	json_t *m = parse(wide);
+	analysis_grade(&r, &r.analysis_shape, m, &g);
+	struct test_result *ld = find(&g, "analysis: coalesced loads");
+	struct test_result *st = find(&g, "analysis: coalesced stores");
+	cr_expect_eq(ld->status, TEST_PASSED, "%s", ld->message);
+	cr_expect(strstr(ld->message, "16.0 sectors per request of 16 bytes a thread, 4.0 for each 4 "
+			 "bytes") != NULL, "%s", ld->message);
+	cr_expect_eq(st->status, TEST_FAILED);
+	cr_expect(strstr(st->message, "touch 32.0 sectors per request of 16 bytes a thread, 8.0 sectors "
+			 "per request for each 4 bytes (a coalesced store of 16 bytes a thread touches 16")
+		  != NULL, "%s", st->message);
+	cr_expect(strstr(st->message, "addresses 64 bytes apart") != NULL, "%s", st->message);
+	cr_expect_float_eq(g.figures.figure[CHECK_LOAD_SECTORS], 4.0, 1e-9);
 	json_decref(m);
 	grade_free(&g);
 }

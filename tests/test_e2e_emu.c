@@ -157,6 +157,32 @@ Test(e2e_emu, predicted_grading_turned_off, .timeout = 300)
 	graded_free(&g);
 }
 
+/* Coalesced vector accesses (16 bytes a lane) pass the coalescing checks:
+ * g++ splits each into 4-byte pieces, which the emulator puts back together.
+ * Lab 3's float4 transpose at 1024x2048 (seed 3) and 1000x1000 (seed 2), where
+ * it takes its float4 path (at 1023x2049 it takes a scalar one whose lanes
+ * read 16 bytes apart, which is not coalesced); lab 4's uint4 copy. */
+Test(e2e_emu, coalesced_vector_accesses_pass, .timeout = 600)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
+	static const struct { const char *lab, *file, *arg; } runs[] = {
+		{ "lab3", "tests/gpu/heldout/lab3_tile_float4.cu", "--seed=3" },
+		{ "lab3", "tests/gpu/heldout/lab3_tile_float4.cu", "--seed=2" },
+		{ "lab4", "tests/gpu/heldout/lab4_uint4_x4_occ12.cu", "--seed=1" },
+	};
+	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+		struct graded g;
+		cr_assert_eq(run_grade(runs[i].lab, runs[i].file, "emu", runs[i].arg, &g), 0);
+		cr_assert_not_null(g.report, "%s", g.output);
+		cr_expect_str_eq(group_verdict(g.report, "analysis"), "pass", "%s %s\n%s", runs[i].file,
+				 runs[i].arg, g.output);
+		cr_expect_str_eq(group_verdict(g.report, "performance"), "full", "%s %s\n%s", runs[i].file,
+				 runs[i].arg, g.output);
+		graded_free(&g);
+	}
+}
+
 /* Blocks that wait for each other cannot run with the others skipped: the
  * prediction then comes from a smaller size with every block computed. */
 Test(e2e_emu, prediction_of_blocks_that_wait_for_each_other, .timeout = 300)

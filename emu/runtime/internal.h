@@ -244,8 +244,10 @@ int race_check(struct thr *t, uintptr_t a, uint32_t n, int kind, int space, uint
 /* metrics.c */
 struct launch_rec *metrics_launch_begin(struct launch *L);
 void metrics_launch_end(struct launch *L);
-void metrics_request(struct launch_rec *r, uintptr_t site, int kind, int space, uint64_t units,
-		     struct thr **lanes, int n, uint32_t warp_bit);
+uint64_t metrics_request(struct launch_rec *r, uintptr_t site, int kind, int space, uint64_t units,
+			 struct thr **lanes, int n, uint32_t warp_bit);
+void metrics_widen(struct launch_rec *r, uintptr_t site, int kind, uint64_t seq, uint32_t from,
+		   uint32_t to, const uintptr_t *lane_lo);
 void metrics_race(struct launch_rec *r, int kind, int intra, int space, uintptr_t first,
 		  uintptr_t second);
 void metrics_uninit(struct launch_rec *r, uintptr_t site);

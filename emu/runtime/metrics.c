@@ -131,8 +131,17 @@ static void interval_note(struct interval *iv, uintptr_t site, int kind, int spa
 		iv->sites[iv->n++] = (struct site_warps){ site, warp, (uint8_t)space, (uint8_t)kind };
 }
 
-void metrics_request(struct launch_rec *r, uintptr_t site, int kind, int space, uint64_t units,
-		     struct thr **lanes, int n, uint32_t warp_bit)
+/* A request of width bytes a lane, counted in 4-byte terms: a float4 request
+ * moves what four float requests move, so it may touch four times their
+ * sectors. Narrower accesses count one, as before. */
+static uint64_t word_requests(uint32_t width)
+{
+	return width > 4 ? width / 4 : 1;
+}
+
+/* Returns the request's sequence number, for metrics_widen. */
+uint64_t metrics_request(struct launch_rec *r, uintptr_t site, int kind, int space, uint64_t units,
+			 struct thr **lanes, int n, uint32_t warp_bit)
 {
 	struct site_stat *s = site_get(r, site, kind, space);
 	if (s) {
@@ -146,10 +155,29 @@ void metrics_request(struct launch_rec *r, uintptr_t site, int kind, int space, 
 		}
 		s->requests++;
 		s->units += units;
+		s->word_requests += word_requests(lanes[0]->size);
 	}
-	r->seq++;
 	if (rt.first_traced)
 		interval_note(&r->cur, site, kind, space, warp_bit);
+	return r->seq++;
+}
+
+/* Request seq at site, from bytes a lane wide, is now to bytes wide: the
+ * next piece of an access the compiler split (trace.c). Its sectors are
+ * the same; lane_lo: each lane's first byte now, by lane. */
+void metrics_widen(struct launch_rec *r, uintptr_t site, int kind, uint64_t seq, uint32_t from,
+		   uint32_t to, const uintptr_t *lane_lo)
+{
+	struct site_stat *s = site_get(r, site, kind, SP_GLOBAL);
+	if (!s)
+		return;
+	s->word_requests += word_requests(to) - word_requests(from);
+	if (s->first_seq != seq)
+		return;
+	s->ex_bytes = to;	/* the example is this request */
+	for (int lane = 0; lane < WARP; lane++)
+		if (s->ex_mask >> lane & 1)
+			s->ex_addr[lane] = lane_lo[lane];
 }
 
 void metrics_interval_end(struct launch_rec *r)

@@ -11,6 +11,7 @@ struct site_stat {
 	uintptr_t site;		/* 0: an empty slot of the table */
 	uint8_t kind, space;
 	uint64_t requests, units;
+	uint64_t word_requests;	/* requests in 4-byte terms: W/4 for W > 4 bytes a lane */
 	uint64_t first_seq;
 	uint32_t ex_bytes, ex_mask;	/* the first request, lane by lane */
 	uintptr_t ex_addr[WARP];

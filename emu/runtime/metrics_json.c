@@ -52,7 +52,7 @@ static int same_line(struct where a, struct where b)
 struct line_row {
 	struct where w;
 	int space, kind;
-	uint64_t requests, units, first_seq;
+	uint64_t requests, units, word_requests, first_seq;
 	const struct site_stat *example;
 };
 
@@ -85,9 +85,10 @@ static int line_rows(const struct launch_rec *r, struct line_row **out)
 			if (same_line(rows[j].w, w) && rows[j].space == s->space && rows[j].kind == s->kind)
 				break;
 		if (j == n)
-			rows[n++] = (struct line_row){ w, s->space, s->kind, 0, 0, s->first_seq, s };
+			rows[n++] = (struct line_row){ w, s->space, s->kind, 0, 0, 0, s->first_seq, s };
 		rows[j].requests += s->requests;
 		rows[j].units += s->units;
+		rows[j].word_requests += s->word_requests;
 		if (s->first_seq < rows[j].first_seq) {
 			rows[j].first_seq = s->first_seq;
 			rows[j].example = s;
@@ -99,7 +100,7 @@ static int line_rows(const struct launch_rec *r, struct line_row **out)
 }
 
 struct totals {
-	uint64_t ld_req, ld_sec, st_req, st_sec, sh_req, sh_wf, races, uninit;
+	uint64_t ld_req, ld_sec, ld_words, st_req, st_sec, st_words, sh_req, sh_wf, races, uninit;
 	double combines;
 	/* The block scan: the launch with the most barrier intervals (the first
 	 * of them), whose one block's active warp-steps are the handouts'. */
@@ -123,14 +124,20 @@ static void json_lines(struct sb *s, struct line_row *rows, int n, struct totals
 			  x->w.line, space_name(x->space), kind_name(x->kind),
 			  (unsigned long long)x->requests);
 		const char *unit = x->space == SP_GLOBAL ? "sectors" : "wavefronts";
-		sb_printf(s, "\"%s\":%llu,\"%s_per_request\":%.4f}", unit, (unsigned long long)x->units,
+		sb_printf(s, "\"%s\":%llu,\"%s_per_request\":%.4f", unit, (unsigned long long)x->units,
 			  unit, ratio(x->units, x->requests));
+		if (x->space == SP_GLOBAL)
+			sb_printf(s, ",\"word_requests\":%llu,\"sectors_per_word_request\":%.4f",
+				  (unsigned long long)x->word_requests, ratio(x->units, x->word_requests));
+		sb_puts(s, "}");
 		if (x->space == SP_GLOBAL && x->kind == AK_LOAD) {
 			t->ld_req += x->requests;
 			t->ld_sec += x->units;
+			t->ld_words += x->word_requests;
 		} else if (x->space == SP_GLOBAL && x->kind == AK_STORE) {
 			t->st_req += x->requests;
 			t->st_sec += x->units;
+			t->st_words += x->word_requests;
 		} else if (x->space == SP_SHARED) {
 			t->sh_req += x->requests;
 			t->sh_wf += x->units;
@@ -381,9 +388,13 @@ char *cuemu_metrics_json(void)
 	sb_printf(&s, "\"global_load_requests\":%llu,\"global_load_sectors\":%llu,"
 		  "\"global_load_sectors_per_request\":%.4f,", (unsigned long long)t.ld_req,
 		  (unsigned long long)t.ld_sec, ratio(t.ld_sec, t.ld_req));
+	sb_printf(&s, "\"global_load_word_requests\":%llu,\"global_load_sectors_per_word_request\":%.4f,",
+		  (unsigned long long)t.ld_words, ratio(t.ld_sec, t.ld_words));
 	sb_printf(&s, "\"global_store_requests\":%llu,\"global_store_sectors\":%llu,"
 		  "\"global_store_sectors_per_request\":%.4f,", (unsigned long long)t.st_req,
 		  (unsigned long long)t.st_sec, ratio(t.st_sec, t.st_req));
+	sb_printf(&s, "\"global_store_word_requests\":%llu,\"global_store_sectors_per_word_request\":%.4f,",
+		  (unsigned long long)t.st_words, ratio(t.st_sec, t.st_words));
 	sb_printf(&s, "\"shared_requests\":%llu,\"shared_wavefronts\":%llu,"
 		  "\"shared_wavefronts_per_request\":%.4f,", (unsigned long long)t.sh_req,
 		  (unsigned long long)t.sh_wf, ratio(t.sh_wf, t.sh_req));

@@ -10,7 +10,19 @@
  *
  * The same figures, with the sectors themselves, go to perf.c for the
  * performance model.
+ *
+ * A wide access the compiler split is one request: g++ turns a float4 (or
+ * int4, double2, a struct) copy into a 4-byte access per field, where the
+ * GPU issues one 16-byte access a lane (LDG.128). A warp's global request
+ * that takes up, lane by lane, where its previous request of the same line
+ * and kind left off, within the lane's aligned 16 bytes, widens that
+ * request (metrics_widen) instead of counting one of its own: the sectors
+ * are the same, the bytes more. Anything else the warp issues in between
+ * ends the wide access. perf.c sees every piece and merges them by its own
+ * rule (the model's figures are unchanged by this).
  */
+#include <string.h>
+
 #include "internal.h"
 
 #define MAX_UNITS 512
@@ -55,11 +67,85 @@ static uint64_t wavefronts(struct thr **lanes, int n)
 	return (uint64_t)most;
 }
 
+/* The warp's last global request, which its next may widen. */
+struct wide_access {
+	const struct launch_rec *rec;
+	uint32_t serial;	/* rt.block_serial of the block that issued it */
+	uintptr_t site;		/* its first piece's call site; 0: none */
+	uint64_t seq;		/* metrics_request's number for it */
+	uint32_t mask, width;	/* its lanes; bytes a lane so far */
+	uint8_t kind;
+	uintptr_t lo[WARP], hi[WARP];	/* each lane's bytes so far, by lane */
+};
+
+static struct wide_access wide[MAX_WARPS];
+
+static int same_line(uintptr_t a, uintptr_t b)
+{
+	const char *fa, *fb;
+	unsigned la, lb;
+	return a == b || (lines_lookup(a - 1, &fa, &la) && lines_lookup(b - 1, &fb, &lb) && la == lb &&
+			  strcmp(fa, fb) == 0);
+}
+
+/* Whether the request continues w, the warp's wide access: every lane's
+ * bytes adjoin its bytes so far, all of them in one aligned 16 bytes, and
+ * every lane as wide. Then w takes them in. */
+static int widens(struct wide_access *w, struct thr **lanes, int n)
+{
+	struct thr *t0 = lanes[0];
+	uintptr_t lo[WARP], hi[WARP];
+	uint32_t mask = 0, width = 0;
+	if (!w->site || w->rec != rt.launch->rec || w->serial != rt.block_serial || w->kind != t0->kind)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		int lane = lanes[i]->id % WARP;
+		uintptr_t a = lanes[i]->addr, e = a + lanes[i]->size;
+		if (a != w->hi[lane] && e != w->lo[lane])
+			return 0;
+		lo[i] = a < w->lo[lane] ? a : w->lo[lane];
+		hi[i] = e > w->hi[lane] ? e : w->hi[lane];
+		if (lo[i] >> 4 != (hi[i] - 1) >> 4 || (i && hi[i] - lo[i] != width))
+			return 0;
+		width = (uint32_t)(hi[i] - lo[i]);
+		mask |= 1u << lane;
+	}
+	if (mask != w->mask || !same_line(w->site, t0->site))
+		return 0;
+	for (int i = 0; i < n; i++) {
+		w->lo[lanes[i]->id % WARP] = lo[i];
+		w->hi[lanes[i]->id % WARP] = hi[i];
+	}
+	w->width = width;
+	return 1;
+}
+
+/* Records a global request in metrics.c, as a request of its own or as the
+ * next piece of the warp's wide access. */
+static void global_metrics(struct launch_rec *r, struct thr **lanes, int n, uint64_t sectors)
+{
+	struct thr *t0 = lanes[0];
+	struct wide_access *w = &wide[t0->id / WARP % MAX_WARPS];
+	uint32_t from = w->width;
+	if (widens(w, lanes, n)) {
+		metrics_widen(r, w->site, w->kind, w->seq, from, w->width, w->lo);
+		return;
+	}
+	*w = (struct wide_access){ r, rt.block_serial, t0->site, 0, 0, t0->size, t0->kind, { 0 }, { 0 } };
+	w->seq = metrics_request(r, t0->site, t0->kind, SP_GLOBAL, sectors, lanes, n,
+				 1u << (t0->id / WARP % 32));
+	for (int i = 0; i < n; i++) {
+		int lane = lanes[i]->id % WARP;
+		w->mask |= 1u << lane;
+		w->lo[lane] = lanes[i]->addr;
+		w->hi[lane] = lanes[i]->addr + lanes[i]->size;
+	}
+}
+
 static void issue(struct thr **lanes, int n, int space)
 {
 	struct launch_rec *r = rt.launch->rec;
 	struct thr *t0 = lanes[0];
-	uint64_t count;
 	if (space == SP_GLOBAL) {
 		uintptr_t seg[MAX_UNITS];
 		int m = units(lanes, n, 5, seg);
@@ -67,17 +153,18 @@ static void issue(struct thr **lanes, int n, int space)
 		for (int i = 0; i < n; i++)
 			bytes += lanes[i]->size;
 		perf_global(metrics_perf(r), t0->kind, t0->id / WARP, seg, m, bytes);
-		count = (uint64_t)m;
+		global_metrics(r, lanes, n, (uint64_t)m);
 	} else {
 		uintptr_t lo = UINTPTR_MAX, hi = 0;
 		for (int i = 0; i < n; i++) {
 			lo = lanes[i]->addr < lo ? lanes[i]->addr : lo;
 			hi = lanes[i]->addr + lanes[i]->size > hi ? lanes[i]->addr + lanes[i]->size : hi;
 		}
-		count = wavefronts(lanes, n);
+		uint64_t count = wavefronts(lanes, n);
 		perf_shared(metrics_perf(r), count, lo, hi);
+		wide[t0->id / WARP % MAX_WARPS].site = 0;	/* ends the warp's wide access */
+		metrics_request(r, t0->site, t0->kind, space, count, lanes, n, 1u << (t0->id / WARP % 32));
 	}
-	metrics_request(r, t0->site, t0->kind, space, count, lanes, n, 1u << (t0->id / WARP % 32));
 	work_request(lanes, n);
 	if (rt.skip_untraced)
 		return;	/* a prediction run: the blocks between the sampled ones never ran */
@@ -102,6 +189,8 @@ void trace_request(struct thr **lanes, int n)
 
 void trace_interval_end(void)
 {
+	for (int w = 0; w < MAX_WARPS; w++)
+		wide[w].site = 0;	/* a barrier ends every wide access */
 	perf_interval_end(metrics_perf(rt.launch->rec));
 	work_interval_end();
 	if (rt.first_traced)

@@ -68,9 +68,16 @@ static int read_request(const json_t *e, struct request *r)
 	return 0;
 }
 
-/* The example request touching the most sectors (the first of equals) on
- * the student's own lines; only where there is none, the worst on lines the
- * skeleton gave, which the chart then draws apart. */
+/* Sectors per 4 bytes a lane, times 4: a request of 16 bytes a lane may
+ * touch four times the sectors of one of 4 (docs/emu-metrics.md). */
+static int word_sectors(const struct request *r)
+{
+	return r->bytes > 4 ? r->n_sectors * 4 / r->bytes : r->n_sectors;
+}
+
+/* The example request touching the most sectors for its bytes (the first
+ * of equals) on the student's own lines; only where there is none, the worst
+ * on lines the skeleton gave, which the chart then draws apart. */
 static int worst_request(const json_t *analysis, struct request *worst)
 {
 	json_t *launch, *e;
@@ -82,7 +89,7 @@ static int worst_request(const json_t *analysis, struct request *worst)
 		json_array_foreach(json_object_get(launch, "example_requests"), j, e) {
 			if (read_request(e, &r) == 0 &&
 			    (!found || (worst->given && !r.given) ||
-			     (r.given == worst->given && r.n_sectors > worst->n_sectors))) {
+			     (r.given == worst->given && word_sectors(&r) > word_sectors(worst)))) {
 				*worst = r;
 				found = 1;
 			}

@@ -7,6 +7,7 @@
 #include "report/report_html_notes.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,7 +80,8 @@ static int line_of(json_t *where)
 }
 
 /* Sectors per request at a global line (4 is a warp's 32 floats, the
- * ideal), wavefronts per request at a shared one (1 is conflict-free). */
+ * ideal; a request of W > 4 bytes a lane is judged per 4 bytes, as W/4
+ * requests), wavefronts per request at a shared one (1 is conflict-free). */
 static int access_note(struct line_notes *notes, json_t *row, const char *kernel)
 {
 	const char *space = json_string_value(json_object_get(row, "space"));
@@ -90,9 +92,15 @@ static int access_note(struct line_notes *notes, json_t *row, const char *kernel
 		return 0;
 	if (strcmp(space, "global") == 0) {
 		double spr = json_number_value(json_object_get(row, "sectors_per_request"));
+		json_t *words = json_object_get(row, "sectors_per_word_request");
+		double spw = json_is_number(words) ? json_number_value(words) : spr;
+		char wide[96] = "";
+		if (spw < spr - 0.05)
+			snprintf(wide, sizeof wide, ", %.1f for each 4 bytes a thread moves", spw);
 		return add(notes, row, line_of(row), NOTE_FIGURE,
-			   "%s: global %s, %.0f requests, %.1f sectors per request%s", kernel, kind,
-			   requests, spr, spr > 4.5 ? " (a warp of 4-byte words needs 4: not coalesced)" : "");
+			   "%s: global %s, %.0f requests, %.1f sectors per request%s%s", kernel, kind,
+			   requests, spr, wide,
+			   spw > 4.5 ? " (a warp of 4-byte words needs 4: not coalesced)" : "");
 	}
 	double wpr = json_number_value(json_object_get(row, "wavefronts_per_request"));
 	return add(notes, row, line_of(row), NOTE_FIGURE,

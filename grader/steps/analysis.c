@@ -40,7 +40,8 @@ static const char *text(const json_t *obj, const char *key)
 struct line_figure {
 	const char *file;
 	long line;
-	double requests, units;
+	double requests, units;	/* global: requests in 4-byte terms (sectors_per_word) */
+	double plain;		/* requests, each counted once */
 	const json_t *launch;
 	const char *whose;	/* " (given by the skeleton, ...)" on a line it gave, else "" */
 };
@@ -52,7 +53,8 @@ static double per_request(const struct line_figure *f)
 
 /* The line of (space, kind) with the most units per request, the student's
  * own lines before those the skeleton gave (steps/given_lines.h); kind
- * NULL: any kind. Returns 0 when there is none. */
+ * NULL: any kind. Returns 0 when there is none. A global line's requests
+ * are counted in 4-byte terms (sectors_per_word). */
 static int worst_line(json_t *metrics, const char *space, const char *kind, struct line_figure *worst)
 {
 	size_t i, j;
@@ -63,8 +65,10 @@ static int worst_line(json_t *metrics, const char *space, const char *kind, stru
 		json_array_foreach(json_object_get(launch, "lines"), j, row) {
 			if (strcmp(text(row, "space"), space) != 0 || (kind && strcmp(text(row, "kind"), kind) != 0))
 				continue;
+			double words = number(row, "word_requests");
 			struct line_figure f = { text(row, "file"), (long)number(row, "line"),
-						 number(row, "requests"), number(row, unit), launch,
+						 unit[0] == 's' && words > 0 ? words : number(row, "requests"),
+						 number(row, unit), number(row, "requests"), launch,
 						 json_is_true(json_object_get(row, "given")) ?
 						 " (given by the skeleton, not yours)" : "" };
 			if (f.requests <= 0 || f.units < 0)
@@ -109,14 +113,23 @@ static double total(json_t *metrics, const char *key)
 	return number(json_object_get(metrics, "totals"), key);
 }
 
+/* The coalescing figure of "totals": sectors per request, a request counted
+ * in 4-byte terms (docs/emu-metrics.md: a warp's 16-byte access needs 16
+ * sectors, four times a 4-byte one's 4, and counts as four requests), so
+ * that one limit serves every access width. */
+static double sectors_per_word(json_t *metrics, const char *kind)
+{
+	char key[64];
+	snprintf(key, sizeof key, "global_%s_sectors_per_word_request", kind);
+	return total(metrics, key);
+}
+
 /* Coalescing of global loads or stores. */
 static void check_sectors(struct test_result *t, json_t *metrics, const char *kind, double limit)
 {
 	const char *what = strcmp(kind, "load") == 0 ? "loads" : "stores";
 	const char *verb = strcmp(kind, "load") == 0 ? "read" : "write";
-	char key[64];
-	snprintf(key, sizeof key, "global_%s_sectors_per_request", kind);
-	double v = total(metrics, key);
+	double v = sectors_per_word(metrics, kind);
 	struct line_figure w;
 	if (v < 0 || !worst_line(metrics, "global", kind, &w)) {
 		test_fail(t, "the emulator measured no global %s: did a kernel run?", what);
@@ -124,8 +137,7 @@ static void check_sectors(struct test_result *t, json_t *metrics, const char *ki
 	}
 	int bytes;
 	long long stride = lane_stride(&w, kind, &bytes);
-	int ideal = bytes;	/* 32 lanes x bytes / 32-byte sectors */
-	char why[256] = "";
+	char why[256] = "", wide[80] = "", ideal[80] = "";
 	if (stride != 0 && (stride < 0 ? -stride : stride) > bytes)
 		snprintf(why, sizeof why, ": neighbouring threads %s addresses %lld bytes apart, so each "
 			 "lands in a sector of its own; make consecutive threads (threadIdx.x) %s "
@@ -133,13 +145,19 @@ static void check_sectors(struct test_result *t, json_t *metrics, const char *ki
 	else if (v > limit)
 		snprintf(why, sizeof why, ": the warp's threads %s scattered addresses; make consecutive "
 			 "threads (threadIdx.x) %s consecutive addresses", verb, verb);
+	if (bytes > 4) {	/* 32 lanes x bytes / 32-byte sectors, counted per 4 bytes */
+		double plain = w.plain > 0 ? w.units / w.plain : 0;
+		snprintf(wide, sizeof wide, "%.1f sectors per request of %d bytes a thread, ", plain, bytes);
+		snprintf(ideal, sizeof ideal, "a coalesced %s of %d bytes a thread touches %d, ", kind, bytes, bytes);
+	}
 	if (v <= limit)
-		test_pass(t, "%s: %.1f sectors per request (limit %g; the worst line, %.60s:%ld%s, %.1f)",
-			  what, v, limit, w.file, w.line, w.whose, per_request(&w));
+		test_pass(t, "%s: %.1f sectors per request (limit %g; the worst line, %.60s:%ld%s, %s%.1f%s)",
+			  what, v, limit, w.file, w.line, w.whose, wide, per_request(&w),
+			  wide[0] ? " for each 4 bytes" : "");
 	else
-		test_fail(t, "%s at %.60s:%ld%s touch %.1f sectors per request (a coalesced %d-byte %s "
-			  "touches %d; limit %g)%s", what, w.file, w.line, w.whose, per_request(&w), bytes,
-			  kind, ideal, limit, why);
+		test_fail(t, "%s at %.60s:%ld%s touch %s%.1f sectors per request%s (%sa coalesced 4-byte %s "
+			  "touches 4; limit %g)%s", what, w.file, w.line, w.whose, wide, per_request(&w),
+			  wide[0] ? " for each 4 bytes" : "", ideal, kind, limit, why);
 }
 
 /* Whether the metrics' file name is the submission's (the emulator names
@@ -320,8 +338,8 @@ static void note_work(struct test_result *t, json_t *metrics, double limit, cons
 static void note_sectors(struct test_result *t, json_t *metrics, double limit, const char *source)
 {
 	(void)source;
-	double load = total(metrics, "global_load_sectors_per_request");
-	double store = total(metrics, "global_store_sectors_per_request");
+	double load = sectors_per_word(metrics, "load");
+	double store = sectors_per_word(metrics, "store");
 	if (load < 0 || store < 0)
 		test_pass(t, "the emulator has no global-memory figures for this run");
 	else
@@ -351,10 +369,10 @@ static void note_wavefronts(struct test_result *t, json_t *metrics, double limit
 
 const struct analysis_check_info analysis_checks[ANALYSIS_CHECKS] = {
 	[CHECK_LOAD_SECTORS] = { "coalesced loads", "max_load_sectors_per_request", 1, 32,
-				 "global_load_sectors_per_request", "load_sectors_per_request",
+				 "global_load_sectors_per_word_request", "load_sectors_per_request",
 				 check_load_sectors },
 	[CHECK_STORE_SECTORS] = { "coalesced stores", "max_store_sectors_per_request", 1, 32,
-				  "global_store_sectors_per_request", "store_sectors_per_request",
+				  "global_store_sectors_per_word_request", "store_sectors_per_request",
 				  check_store_sectors },
 	[CHECK_SHARED_WAVEFRONTS] = { "bank conflicts", "max_shared_wavefronts_per_request", 1, 32,
 				      "shared_wavefronts_per_request", "shared_wavefronts_per_request",
@@ -369,7 +387,7 @@ const struct analysis_check_info analysis_checks[ANALYSIS_CHECKS] = {
 	[CHECK_WORK_NOTE] = { "work per 1024 elements", "note_work_per_1024", 1, 1e9, WORK_PER_1024,
 			      "work_per_1024_elements", note_work, 1 },
 	[CHECK_SECTORS_NOTE] = { "sectors per request", "note_sectors_per_request", 1, 32,
-				 "global_store_sectors_per_request", "store_sectors_per_request",
+				 "global_store_sectors_per_word_request", "store_sectors_per_request",
 				 note_sectors, 1 },
 	[CHECK_WAVEFRONTS_NOTE] = { "wavefronts per request", "note_wavefronts_per_request", 1, 32,
 				    "shared_wavefronts_per_request", "shared_wavefronts_per_request",

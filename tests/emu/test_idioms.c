@@ -131,6 +131,39 @@ Test(idioms, struct_copy_goes_in_aligned_pieces)
 	json_decref(m);
 }
 
+/* A float4 that g++ splits into a 4-byte access a field is one request of
+ * 16 bytes a lane, as on the GPU: 16 sectors, 4 in 4-byte terms; its example
+ * says 16 bytes. Two floats a lane read on two lines stay two requests. */
+Test(idioms, split_float4_is_one_wide_request)
+{
+	json_t *m = traced_others(), *l = launch_of(m, "float4_fields");
+	cr_assert_not_null(l);
+	for (int k = 0; k < 2; k++) {
+		json_t *row = row_at(l, k ? "@f4_store" : "@f4_load", "global", k ? "store" : "load");
+		cr_expect_eq(field(row, "requests"), 16, "4 blocks of 4 warps, one request each");
+		cr_expect_eq(field(row, "sectors"), 16 * 16);
+		cr_expect_eq(field(row, "word_requests"), 4 * 16);
+		cr_expect_float_eq(json_number_value(json_object_get(row, "sectors_per_word_request")), 4.0,
+				   1e-9);
+	}
+	size_t i;
+	json_t *e;
+	int seen = 0;
+	json_array_foreach(json_object_get(l, "example_requests"), i, e)
+		if (field(e, "line") == marker_line("idioms.cu", "@f4_load")) {
+			cr_expect_eq(field(e, "bytes"), 16);
+			seen = 1;
+		}
+	cr_expect(seen, "no example request at @f4_load");
+	for (int k = 0; k < 2; k++) {
+		json_t *row = row_at(l, k ? "@pair_second" : "@pair_first", "global", "load");
+		cr_expect_eq(field(row, "requests"), 16);
+		cr_expect_eq(field(row, "word_requests"), 16);
+		cr_expect_eq(field(row, "sectors"), 16 * 8, "lanes 8 bytes apart: 8 sectors a request");
+	}
+	json_decref(m);
+}
+
 Test(idioms, memset_and_device_atomics_are_traced)
 {
 	json_t *m = traced_others();

@@ -66,6 +66,20 @@ __global__ void copy_wide(const wide *in, wide *out)
 	out[i] = in[i]; /* @wide */
 }
 
+/* A float4 read field by field and written with make_float4: g++ makes
+ * each a 4-byte access a field, the GPU one 16-byte access a lane. Then
+ * the same bytes read as two floats a lane on two lines: two requests. */
+__global__ void float4_fields(const float4 *in, float4 *out, float *pairs)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	const float4 v = in[i]; /* @f4_load */
+	out[i] = make_float4(v.w, v.z, v.y, v.x); /* @f4_store */
+	const float *f = (const float *)in;
+	float a = f[2 * i]; /* @pair_first */
+	float b = f[2 * i + 1]; /* @pair_second */
+	pairs[i] = a + b;
+}
+
 __global__ void fill_idiom(float *out, size_t width)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -177,6 +191,7 @@ extern "C" long ik_others(void)
 			bad += h_out[i] != (sum += h_in[i]);
 	}
 	copy_wide<<<N / 128, 128>>>(w_in, w_out);
+	float4_fields<<<N / 128, 128>>>((const float4 *)w_in, (float4 *)w_out, f);
 	fill_idiom<<<N / 128, 128>>>(f, sizeof(float));
 	count_idiom<<<N / 128, 128>>>(d_out);
 	cudaMemcpyFromSymbol(&count, counter, sizeof count);
