@@ -1,0 +1,28 @@
+/*
+ * What model_physics.cu's sections share: error checks, the timing of one
+ * case (median of RUNS after a warm-up) and the sections kept in their own
+ * files.
+ */
+#ifndef TESTS_GPU_MODEL_PHYSICS_H
+#define TESTS_GPU_MODEL_PHYSICS_H
+
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
+	fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+	exit(1); } } while (0)
+
+typedef void (*action)(void *);
+
+/* The median time of f(ctx) in ms over the runs after a warm-up; flush: the
+ * L2 emptied before each run (a DRAM figure). */
+float time_ms(action f, void *ctx, int flush);
+
+/* model_physics_rows.cu: contiguous runs scattered over rows, and the tiled
+ * transposes they stand for; copy_gbps: this run's cudaMemcpy. */
+void rows_sweep(double copy_gbps);
+void transpose_sweep(double copy_gbps);
+
+#endif
