@@ -21,6 +21,11 @@
  *       32x32 tile's (R = 128). At a fixed R, k trades blocks for words a
  *       thread over the same bytes: a fixed cost per block falls as 1 / k,
  *       a cost of short runs does not.
+ *   rows.b<threads>.R<bytes>.k<words>.ld_<order>.st_<order>.sync.pct
+ *       The same with a barrier between the loads and the stores, the words
+ *       passed through shared memory (each thread stores another's), as a
+ *       tile does: the transposes' addressing and barrier without their
+ *       shared-memory pattern.
  *   transpose.t<tile>x<rows>.<padded|unpadded>.pct
  *       The tiled transposes themselves, through shared memory, blocks of
  *       tile x rows threads (tile / rows words a thread): reference points.
@@ -50,10 +55,11 @@ __device__ __forceinline__ unsigned word_at(unsigned b, unsigned j, unsigned p, 
 	return ((((group << lg_rows) + j) << LG_SIDE)) + (strip << lg_w) + p;
 }
 
-template <int K>
+template <int K, bool SYNC>
 __global__ void row_runs(const unsigned *__restrict__ in, unsigned *__restrict__ out, unsigned lg_w,
 			 unsigned lg_h, int ld_down, int st_down)
 {
+	extern __shared__ unsigned stage[];	/* K words a thread, SYNC only */
 	const unsigned lg_rows = lg_h + (K == 1 ? 0 : K == 2 ? 1 : K == 4 ? 2 : 3);
 	const unsigned j = threadIdx.x >> lg_w, p = threadIdx.x & ((1u << lg_w) - 1);
 	const unsigned ld = word_at(blockIdx.x, j, p, lg_w, lg_rows, ld_down);
@@ -62,22 +68,38 @@ __global__ void row_runs(const unsigned *__restrict__ in, unsigned *__restrict__
 #pragma unroll
 	for (int k = 0; k < K; k++)
 		v[k] = in[ld + ((unsigned)k << (lg_h + LG_SIDE))];
+	if (SYNC) {	/* as a tile does: through shared memory, a barrier between */
+#pragma unroll
+		for (int k = 0; k < K; k++)
+			stage[k * blockDim.x + threadIdx.x] = v[k];
+		__syncthreads();
+#pragma unroll
+		for (int k = 0; k < K; k++)
+			v[k] = stage[k * blockDim.x + (blockDim.x - 1 - threadIdx.x)];
+	}
 #pragma unroll
 	for (int k = 0; k < K; k++)
 		out[st + ((unsigned)k << (lg_h + LG_SIDE))] = v[k] + 1u;
 }
 
-struct rows_ctx { const unsigned *in; unsigned *out; unsigned threads, lg_w, lg_h, k; int ld_down, st_down; };
+struct rows_ctx { const unsigned *in; unsigned *out; unsigned threads, lg_w, lg_h, k; int ld_down, st_down, sync; };
+
+#define ROW_RUNS(K, S) row_runs<K, S><<<blocks, c->threads, S ? K * c->threads * 4 : 0>>>( \
+	c->in, c->out, c->lg_w, c->lg_h, c->ld_down, c->st_down)
 
 static void do_rows(void *p)
 {
 	const struct rows_ctx *c = (const struct rows_ctx *)p;
 	const unsigned blocks = (unsigned)(((size_t)1 << (2 * LG_SIDE)) / ((size_t)c->threads * c->k));
-	switch (c->k) {
-	case 1: row_runs<1><<<blocks, c->threads>>>(c->in, c->out, c->lg_w, c->lg_h, c->ld_down, c->st_down); break;
-	case 2: row_runs<2><<<blocks, c->threads>>>(c->in, c->out, c->lg_w, c->lg_h, c->ld_down, c->st_down); break;
-	case 4: row_runs<4><<<blocks, c->threads>>>(c->in, c->out, c->lg_w, c->lg_h, c->ld_down, c->st_down); break;
-	default: row_runs<8><<<blocks, c->threads>>>(c->in, c->out, c->lg_w, c->lg_h, c->ld_down, c->st_down); break;
+	switch (c->k * 2 + (c->sync != 0)) {
+	case 2: ROW_RUNS(1, false); break;
+	case 3: ROW_RUNS(1, true); break;
+	case 4: ROW_RUNS(2, false); break;
+	case 5: ROW_RUNS(2, true); break;
+	case 8: ROW_RUNS(4, false); break;
+	case 9: ROW_RUNS(4, true); break;
+	case 16: ROW_RUNS(8, false); break;
+	default: ROW_RUNS(8, true); break;
 	}
 }
 
@@ -107,8 +129,12 @@ void rows_sweep(double copy_gbps)
 	static const char *const order[] = { "across", "down" };
 	const unsigned run_bytes[] = { 32, 64, 128, 256, 512 };
 	/* k = 1 at 256 and 1024 threads (the tiles' block sizes), then 2 to 8
-	 * words a thread at 256. */
-	const struct { unsigned threads, k; } shapes[] = { { 256, 1 }, { 1024, 1 }, { 256, 2 }, { 256, 4 }, { 256, 8 } };
+	 * words a thread at 256; with a barrier, 1 word at 256 and 1024 threads
+	 * and 4 at 256. */
+	const struct { unsigned threads, k; int sync; } shapes[] = {
+		{ 256, 1, 0 }, { 1024, 1, 0 }, { 256, 2, 0 }, { 256, 4, 0 }, { 256, 8, 0 },
+		{ 256, 1, 1 }, { 1024, 1, 1 }, { 256, 4, 1 },
+	};
 	unsigned *in, *out;
 
 	alloc_pair(&in, &out);
@@ -117,10 +143,12 @@ void rows_sweep(double copy_gbps)
 			for (int ld = 0; ld < 2; ld++)
 				for (int st = 0; st < 2; st++) {
 					const unsigned w = run_bytes[ri] / 4, threads = shapes[si].threads;
-					struct rows_ctx c = { in, out, threads, lg2(w), lg2(threads / w), shapes[si].k, ld, st };
+					struct rows_ctx c = { in, out, threads, lg2(w), lg2(threads / w), shapes[si].k,
+							      ld, st, shapes[si].sync };
 					const float ms = time_ms(do_rows, &c, 1);
-					printf("rows.b%u.R%u.k%u.ld_%s.st_%s.pct=%.1f\n", threads, run_bytes[ri],
-					       shapes[si].k, order[ld], order[st], pct_of_copy(ms, copy_gbps));
+					printf("rows.b%u.R%u.k%u.ld_%s.st_%s%s.pct=%.1f\n", threads, run_bytes[ri],
+					       shapes[si].k, order[ld], order[st], shapes[si].sync ? ".sync" : "",
+					       pct_of_copy(ms, copy_gbps));
 				}
 	CHECK(cudaFree(in));
 	CHECK(cudaFree(out));
