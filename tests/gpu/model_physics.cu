@@ -202,15 +202,8 @@ __global__ void tile_phase(const unsigned *in, unsigned *out)
 #pragma unroll
 	for (int k = 0; k < K; k++)
 		v[k] = in[base + (size_t)k * blockDim.x];
-	if (SYNC) {
-#pragma unroll
-		for (int k = 0; k < K; k++)
-			stage[k * blockDim.x + threadIdx.x] = v[k];
-		__syncthreads();
-#pragma unroll
-		for (int k = 0; k < K; k++)
-			v[k] = stage[k * blockDim.x + (blockDim.x - 1 - threadIdx.x)];
-	}
+	if (SYNC)
+		pass_through_shared<K>(stage, v);
 #pragma unroll
 	for (int k = 0; k < K; k++)
 		out[base + (size_t)k * blockDim.x] = v[k] + 1u;

@@ -20,6 +20,21 @@ typedef void (*action)(void *);
  * L2 emptied before each run (a DRAM figure). */
 float time_ms(action f, void *ctx, int flush);
 
+/* A tile's barrier: each thread's K words through shared memory (K words a
+ * thread of the block, conflict-free), a barrier between, each thread taking
+ * back another's (the block reversed). */
+template <int K>
+__device__ __forceinline__ void pass_through_shared(unsigned *stage, unsigned (&v)[K])
+{
+#pragma unroll
+	for (int k = 0; k < K; k++)
+		stage[k * blockDim.x + threadIdx.x] = v[k];
+	__syncthreads();
+#pragma unroll
+	for (int k = 0; k < K; k++)
+		v[k] = stage[k * blockDim.x + (blockDim.x - 1 - threadIdx.x)];
+}
+
 /* model_physics_rows.cu: contiguous runs scattered over rows, and the tiled
  * transposes they stand for; copy_gbps: this run's cudaMemcpy. */
 void rows_sweep(double copy_gbps);

@@ -68,15 +68,8 @@ __global__ void row_runs(const unsigned *__restrict__ in, unsigned *__restrict__
 #pragma unroll
 	for (int k = 0; k < K; k++)
 		v[k] = in[ld + ((unsigned)k << (lg_h + LG_SIDE))];
-	if (SYNC) {	/* as a tile does: through shared memory, a barrier between */
-#pragma unroll
-		for (int k = 0; k < K; k++)
-			stage[k * blockDim.x + threadIdx.x] = v[k];
-		__syncthreads();
-#pragma unroll
-		for (int k = 0; k < K; k++)
-			v[k] = stage[k * blockDim.x + (blockDim.x - 1 - threadIdx.x)];
-	}
+	if (SYNC)	/* as a tile does: through shared memory, a barrier between */
+		pass_through_shared<K>(stage, v);
 #pragma unroll
 	for (int k = 0; k < K; k++)
 		out[st + ((unsigned)k << (lg_h + LG_SIDE))] = v[k] + 1u;
