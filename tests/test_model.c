@@ -386,67 +386,6 @@ Test(model, a_one_shot_blocks_slowest_load_grows_with_its_warps)
 		  with.percent_of_copy, without.percent_of_copy);
 }
 
-/* model_physics's rows.* block as physics_traces.py writes it: k words a thread,
- * each warp request over 128 / R rows of R bytes (R < 128), 2^28 words; with a
- * barrier between the loads and the stores or without. */
-static struct model_launch rows(double threads, double run_bytes, double k, int barrier)
-{
-	struct model_launch l = one_shot(threads, k);
-	double requests = threads / 32 * k;
-	l.grid_blocks = (1u << 28) / (threads * k);
-	l.load_lines = l.store_lines = requests * (run_bytes < 128 ? 128 / run_bytes : 1);
-	l.intervals = barrier ? 2 : 1;
-	l.shared_requests = l.shared_wavefronts = barrier ? 2 * requests : 0;
-	return l;
-}
-
-/* What short_run_ns = 0.01 adds to a launch's DRAM term. */
-static double short_run_dram(struct gpu_model g, const struct model_launch *l)
-{
-	struct model_terms without, with;
-	g.short_run_ns = 0;
-	model_launch_cost(&g, l, &without);
-	g.short_run_ns = 0.01;
-	model_launch_cost(&g, l, &with);
-	return with.t[BOUND_DRAM] - without.t[BOUND_DRAM];
-}
-
-/* A request over 2 rows of 64 bytes gives DRAM a run more than its 4 sectors
- * would in one line, one over 4 rows of 32 bytes three more: short_run_ns each,
- * counted over the sectors that reach DRAM (a block sum that every warp of a
- * block reads is one sector, one run). The round trip waits
- * short_run_latency_ns a run more per request, and a run that a barrier
- * closes short_run_barrier_ns besides. Runs of 128 bytes cost none of it. */
-Test(model, short_runs_cost_dram_time_and_wait)
-{
-	struct gpu_model g = h100();
-	g.short_run_ns = g.short_run_latency_ns = g.short_run_barrier_ns = 0;
-	struct model_launch half = rows(256, 64, 1, 0), quarter = rows(256, 32, 1, 0), line = rows(256, 128, 1, 0);
-	/* 8 requests a side, a run more each (three more at 32 bytes). */
-	cr_assert_float_eq(short_run_dram(g, &half), half.grid_blocks * 16 * 0.01, 1e-6);
-	cr_assert_float_eq(short_run_dram(g, &quarter), quarter.grid_blocks * 48 * 0.01, 1e-6);
-	cr_assert_float_eq(short_run_dram(g, &line), 0, 1e-9);
-	/* Eight warps reading one word: 8 requests of a sector, one sector new. */
-	struct model_launch sum = line;
-	sum.load_sectors = sum.load_lines = 8;
-	sum.load_block_sectors = 1;
-	cr_assert_float_eq(short_run_dram(g, &sum), sum.grid_blocks * 0.75 * 0.01, 1e-6);
-
-	struct model_launch tile = rows(256, 64, 1, 1);
-	struct model_terms open0, open1, bar0, bar1, bar2;
-	model_launch_cost(&g, &half, &open0);
-	model_launch_cost(&g, &tile, &bar0);
-	g.short_run_latency_ns = 100;
-	model_launch_cost(&g, &half, &open1);
-	model_launch_cost(&g, &tile, &bar1);
-	g.short_run_barrier_ns = 50;
-	model_launch_cost(&g, &tile, &bar2);
-	double waves = half.grid_blocks / (g.sms * model_blocks_per_sm(&g, &half));
-	cr_assert_float_eq(open1.t[BOUND_LATENCY] - open0.t[BOUND_LATENCY], waves * 100, 1e-6 * waves);
-	cr_assert_float_eq(bar1.t[BOUND_LATENCY] - bar0.t[BOUND_LATENCY], waves * 100, 1e-6 * waves);
-	cr_assert_float_eq(bar2.t[BOUND_LATENCY] - bar1.t[BOUND_LATENCY], waves * 50, 1e-6 * waves);
-}
-
 /* From a traced correctness size to the graded size: a kernel whose grid grew
  * between the two traces gets factor times the blocks; one whose grid stayed
  * (a grid-stride loop) keeps it, and its blocks do factor times the work and
