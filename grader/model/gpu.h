@@ -26,6 +26,12 @@ struct gpu_model {
 	/* Store requests the L2 takes per ns, whole chip, at 8, 16 and 32 sectors
 	 * a request (data resident in the L2: the request path, not DRAM). */
 	double store_requests_per_ns_8, store_requests_per_ns_16, store_requests_per_ns_32;
+	/* Short runs: a request that touches only part of each of its 128-byte
+	 * lines (rows of a tile narrower than a line) gives DRAM a run of work per
+	 * line, more than one per 128 bytes moved. */
+	double short_run_ns;		/* chip-wide DRAM time per run beyond one per 128 bytes */
+	double short_run_latency_ns;	/* a round trip's extra wait per such run of a request */
+	double short_run_barrier_ns;	/* and a barrier-closed run's, besides */
 	/* [shared] */
 	double shared_wavefronts_per_ns;	/* per SM */
 	/* [sync] */

@@ -9,6 +9,17 @@ static double ceil_div(double a, double b)
 	return ceil(a / b);
 }
 
+/* The runs of DRAM work a side gives beyond one per 128 bytes: its requests
+ * touch lines / sectors runs a sector (a request over 2 rows of 64 bytes: 2
+ * lines for 4 sectors; a coalesced one 1 for 4), counted over the sectors
+ * that reach DRAM (the blocks' new sectors: a block sum every warp reads is
+ * one). */
+static double short_runs(double lines, double sectors, double block_sectors)
+{
+	double extra = sectors > 0 ? block_sectors * (lines / sectors - 0.25) : 0;
+	return extra > 0 ? extra : 0;
+}
+
 int model_blocks_per_sm(const struct gpu_model *g, const struct model_launch *l)
 {
 	double warps = ceil_div(l->block_threads > 0 ? l->block_threads : 1, 32);
@@ -62,6 +73,9 @@ void model_launch_cost(const struct gpu_model *g, const struct model_launch *l, 
 	double weighted = scale * 32 * (l->load_block_sectors * g->read_weight +
 					l->store_block_sectors * (2 - g->read_weight));
 	o->t[BOUND_DRAM] = weighted / (g->copy_gbps * g->stream_efficiency);
+	double extra_runs = short_runs(l->load_lines, l->load_sectors, l->load_block_sectors) +
+			    short_runs(l->store_lines, l->store_sectors, l->store_block_sectors);
+	o->t[BOUND_DRAM] += scale * extra_runs * g->short_run_ns;
 	/* Each sector a store request touches is a write into the L2, and the
 	 * partial sectors of one scattered request contend with each other: the
 	 * cost grows faster than the sectors as each holds fewer of the bytes
@@ -116,7 +130,11 @@ void model_launch_cost(const struct gpu_model *g, const struct model_launch *l, 
 	double barriers = intervals > 1 ? intervals - 1 : 0;
 	double closed = runs_per_warp < barriers + 1 ? runs_per_warp : barriers + 1;
 	double slowest = g->barrier_latency_ns + (warps - 1) * g->slowest_load_ns_per_warp;
+	double requests = l->load_requests + l->store_requests;
+	double runs_per_request = requests > 0 ? extra_runs / requests : 0;
+	double by_barrier = runs_per_warp < barriers ? runs_per_warp : barriers;
 	double path = (runs_per_warp - closed) * g->latency_ns + closed * slowest +
+		      runs_per_request * (runs_per_warp * g->short_run_latency_ns + by_barrier * g->short_run_barrier_ns) +
 		      loads_per_warp * g->issue_ns + barriers * (g->interval_ns + warps * g->interval_ns_per_warp);
 	o->t[BOUND_LATENCY] = waves * path;
 	o->t[BOUND_LAUNCH] = g->launch_us * 1000;

@@ -32,16 +32,19 @@
  *                           one-shot blocks that load k words a thread (all in
  *                           flight), then (sync) pass a barrier, then store:
  *                           what a run of loads closed by a barrier costs
+ *   rows.*, transpose.*     short runs on many rows, and the tiled transposes:
+ *                           model_physics_rows.cu says what each key is
  *   launch.back_to_back_us  empty launches back to back
+ *
+ *   model_physics [SECTION...]
+ *
+ * runs the sections named (merge req chain tile rows transpose launch), or
+ * every one; copy.gbps always comes first. Built from model_physics.cu and
+ * model_physics_rows.cu.
  */
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#define CHECK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
-	fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-	exit(1); } } while (0)
+#include "model_physics.h"
 
 #define RUNS 11
 static cudaEvent_t t0, t1;
@@ -54,9 +57,7 @@ static int cmpf(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-typedef void (*action)(void *);
-
-static float time_ms(action f, void *ctx, int flush)
+float time_ms(action f, void *ctx, int flush)
 {
 	float t[RUNS];
 	f(ctx);
@@ -201,15 +202,8 @@ __global__ void tile_phase(const unsigned *in, unsigned *out)
 #pragma unroll
 	for (int k = 0; k < K; k++)
 		v[k] = in[base + (size_t)k * blockDim.x];
-	if (SYNC) {
-#pragma unroll
-		for (int k = 0; k < K; k++)
-			stage[k * blockDim.x + threadIdx.x] = v[k];
-		__syncthreads();
-#pragma unroll
-		for (int k = 0; k < K; k++)
-			v[k] = stage[k * blockDim.x + (blockDim.x - 1 - threadIdx.x)];
-	}
+	if (SYNC)
+		pass_through_shared<K>(stage, v);
 #pragma unroll
 	for (int k = 0; k < K; k++)
 		out[base + (size_t)k * blockDim.x] = v[k] + 1u;
@@ -246,12 +240,44 @@ static void do_copy(void *p)
 	CHECK(cudaMemcpy(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice));
 }
 
-int main(void)
+static const char *const sections[] = { "merge", "req", "chain", "tile", "rows", "transpose", "launch" };
+
+/* Whether the command line names this section (or names none). */
+static int wanted(int argc, char **argv, const char *section)
+{
+	if (argc < 2)
+		return 1;
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], section) == 0)
+			return 1;
+	return 0;
+}
+
+/* Every name on the command line is a section's. */
+static int sections_known(int argc, char **argv)
+{
+	const int known = (int)(sizeof sections / sizeof sections[0]);
+	for (int i = 1; i < argc; i++) {
+		int s = 0;
+		while (s < known && strcmp(argv[i], sections[s]) != 0)
+			s++;
+		if (s == known) {
+			fprintf(stderr, "model_physics: no section '%s' (merge req chain tile rows transpose launch)\n",
+				argv[i]);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+int main(int argc, char **argv)
 {
 	const size_t n = (size_t)1 << 26, bytes = n * 4;
 	float *a, *b, *sink;
 	cudaDeviceProp prop;
 
+	if (!sections_known(argc, argv))
+		return 2;
 	CHECK(cudaGetDeviceProperties(&prop, 0));
 	printf("device.name=%s\n", prop.name);
 	printf("device.sms=%d\ndevice.l2_bytes=%d\n", prop.multiProcessorCount, prop.l2CacheSize);
@@ -269,7 +295,7 @@ int main(void)
 	printf("copy.gbps=%.1f\n", copy_gbps);
 
 	const unsigned ls[] = { 1, 2, 4, 8, 16, 32 };
-	for (int load = 0; load < 2; load++)
+	for (int load = 0; load < 2 && wanted(argc, argv, "merge"); load++)
 		for (int li = 0; li < 6; li++)
 			for (int far = 0; far < 2; far++) {
 				if (ls[li] >= 8 && far)
@@ -281,7 +307,7 @@ int main(void)
 			}
 
 	const unsigned ss[] = { 1, 2, 4, 8, 16, 32 };
-	for (int store = 0; store < 2; store++)
+	for (int store = 0; store < 2 && wanted(argc, argv, "req"); store++)
 		for (int si = 0; si < 6; si++) {
 			struct req_ctx rc = { a, sink, (size_t)4 << 20, ss[si], 256, store,
 					      prop.multiProcessorCount * 8 };
@@ -296,7 +322,7 @@ int main(void)
 	const int blocks[] = { 256, 1024 };
 	const int shfls[] = { 0, 5, 10, 20, 40 };
 	const int barss[] = { 0, 1, 4, 10, 20 };
-	for (int bi = 0; bi < 2; bi++) {
+	for (int bi = 0; bi < 2 && wanted(argc, argv, "chain"); bi++) {
 		for (int k = 0; k < 5; k++) {
 			struct chain_ctx ch = { (const unsigned *)a, (unsigned *)b, n, blocks[bi], shfls[k], 0 };
 			printf("chain.b%d.shfl%d.bar0.ns_per_elem=%.5f\n", blocks[bi], shfls[k],
@@ -309,7 +335,7 @@ int main(void)
 		}
 	}
 	const int tile_threads[] = { 64, 128, 256, 512, 1024 };
-	for (int ti = 0; ti < 5; ti++)
+	for (int ti = 0; ti < 5 && wanted(argc, argv, "tile"); ti++)
 		for (int k = 1; k <= 4; k += 3)
 			for (int sync = 0; sync < 2; sync++) {
 				struct tile_ctx tc = { (const unsigned *)a, (unsigned *)b, n, tile_threads[ti], k, sync };
@@ -317,6 +343,11 @@ int main(void)
 				printf("tile.b%d.k%d.%s.pct=%.1f\n", tile_threads[ti], k, sync ? "sync" : "nosync",
 				       100.0 * 2.0 * bytes / (ms * 1e6) / copy_gbps);
 			}
-	printf("launch.back_to_back_us=%.3f\n", time_ms(do_launches, NULL, 0));
+	if (wanted(argc, argv, "rows"))
+		rows_sweep(copy_gbps);
+	if (wanted(argc, argv, "transpose"))
+		transpose_sweep(copy_gbps);
+	if (wanted(argc, argv, "launch"))
+		printf("launch.back_to_back_us=%.3f\n", time_ms(do_launches, NULL, 0));
 	return 0;
 }

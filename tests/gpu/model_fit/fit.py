@@ -3,7 +3,7 @@
 coordinate and random search that minimises the mean absolute error plus
 0.3 x the largest, penalising any error over 9 points.
 
-    fit.py MODEL_EVAL GPU.ini CASES "eff lat st ld sh iv issue p stexp rw ivw blat slow" [FREE]
+    fit.py MODEL_EVAL GPU.ini CASES "eff lat st ld sh iv issue p stexp rw ivw blat slow srun srunlat srunbar" [FREE]
 
 FREE: the positions (from 0, comma-separated) of the values to search; the
 others stay as given. Without it, all are searched.
@@ -12,8 +12,8 @@ import random
 import subprocess
 import sys
 
-LO = [0.80, 100, 10, 50, 0.5, 0, 0, 1, 1, 0.9, 0, 100, 0]
-HI = [1.00, 1500, 200, 500, 4, 400, 200, 8, 3, 1.1, 20, 5000, 100]
+LO = [0.80, 100, 10, 50, 0.5, 0, 0, 1, 1, 0.9, 0, 100, 0, 0, 0, 0]
+HI = [1.00, 1500, 200, 500, 4, 400, 200, 8, 3, 1.1, 20, 5000, 100, 1, 5000, 5000]
 
 
 def evaluate(tool, ini, cases, sets):

@@ -12,7 +12,8 @@
  * set of the fitted parameters, in this order:
  *   stream_efficiency latency_ns store_sectors_per_ns load_lines_per_ns
  *   wavefronts_per_ns interval_ns issue_ns overlap store_exponent read_weight
- *   interval_ns_per_warp barrier_latency_ns
+ *   interval_ns_per_warp barrier_latency_ns slowest_load_ns_per_warp
+ *   short_run_ns short_run_latency_ns short_run_barrier_ns
  * For each set it prints "mean M median D max X" (absolute errors in points of
  * copy) and, verbose, every case.
  *
@@ -108,9 +109,9 @@ int main(int argc, char **argv)
 	int n = load_cases(argv[2], cases);
 	if (n <= 0)
 		return 1;
-	double p[13], e[MAX_CASES];
-	while (scanf("%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &p[0], &p[1], &p[2], &p[3], &p[4], &p[5],
-		     &p[6], &p[7], &p[8], &p[9], &p[10], &p[11], &p[12]) == 13) {
+	double p[16], e[MAX_CASES];
+	while (scanf("%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &p[0], &p[1], &p[2], &p[3],
+		     &p[4], &p[5], &p[6], &p[7], &p[8], &p[9], &p[10], &p[11], &p[12], &p[13], &p[14], &p[15]) == 16) {
 		g.stream_efficiency = p[0];
 		g.latency_ns = p[1];
 		g.store_sectors_per_ns = p[2];
@@ -124,6 +125,9 @@ int main(int argc, char **argv)
 		g.interval_ns_per_warp = p[10];
 		g.barrier_latency_ns = p[11];
 		g.slowest_load_ns_per_warp = p[12];
+		g.short_run_ns = p[13];
+		g.short_run_latency_ns = p[14];
+		g.short_run_barrier_ns = p[15];
 		double sum = 0;
 		for (int i = 0; i < n; i++) {
 			struct model_prediction pr;

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Traces of model_physics.cu's partial-sector kernels (merge.store.* and
-merge.load.*: one block of 8 warps, one element a thread) and barrier-closed
-load runs (tile.*: one-shot blocks, k words a thread), written from their code
-as the emulator would record them, and a CASES file pairing each with its
-measured % of copy from a model_physics table.
+merge.load.*: one block of 8 warps, one element a thread), barrier-closed
+load runs (tile.*: one-shot blocks, k words a thread) and runs on many rows
+(rows.*: R-byte runs, k words a thread, loads and stores across or down),
+written from their code as the emulator would record them, and a CASES file
+pairing each with its measured % of copy from a model_physics table. The
+tiled transposes (transpose.*) are reference points: not written.
 
     physics_traces.py PHYSICS_TABLE OUT_DIR [COPY_GBPS] > CASES
 
@@ -58,6 +60,29 @@ def tile(threads, k, sync):
                       "intervals": 2 if sync else 1, "static_shared_bytes": 4096 * k}}
 
 
+def rows(threads, run_bytes, k, sync):
+    """One block of rows.b<threads>.R<run_bytes>.k<k>[.sync]: each warp
+    request covers 128 / R rows of R bytes (R < 128) or 128 bytes of one row,
+    whole sectors either way; sync: the words pass through shared memory
+    (conflict-free) with a barrier between. The order (across, down) is not
+    in a block's trace."""
+    warps = threads // 32
+    req = warps * k
+    lines = req * max(1, 128 // run_bytes)
+    return {"kernel": "rows", "grid": [(N * 4) // (threads * k), 1, 1], "block": [threads, 1, 1],
+            "dynamic_shared_bytes": 4 * k * threads if sync else 0, "traced_blocks": 1,
+            "model": {"load_requests": req, "load_sectors": 4 * req, "load_lines": lines,
+                      "load_block_sectors": 4 * req, "store_requests": req, "store_sectors": 4 * req,
+                      "store_lines": lines, "store_bytes": 128 * req, "store_block_sectors": 4 * req,
+                      "atomic_requests": 0, "atomic_sectors": 0, "atomic_lines": 0,
+                      "shared_requests": 2 * req if sync else 0, "shared_wavefronts": 2 * req if sync else 0,
+                      "load_runs": warps, "intervals": 2 if sync else 1, "static_shared_bytes": 0}}
+
+
+ROW_SHAPES = ((256, 1, 0), (1024, 1, 0), (256, 2, 0), (256, 4, 0), (256, 8, 0), (256, 1, 1), (1024, 1, 1), (256, 4, 1))
+ROW_ORDERS = ("across", "down")
+
+
 def main():
     table = dict(l.strip().split("=", 1) for l in open(sys.argv[1]) if "=" in l)
     out = sys.argv[2]
@@ -81,6 +106,17 @@ def main():
                 path = os.path.join(out, "tile_b%d_k%d_%s.json" % (threads, k, "sync" if sync else "nosync"))
                 json.dump({"launches": [tile(threads, k, sync)]}, open(path, "w"))
                 print("%s %d %.2f" % (path, 8 * N, float(table[key]) * restate))
+    for threads, k, sync in ROW_SHAPES:
+        for run_bytes in (32, 64, 128, 256, 512):
+            for ld in ROW_ORDERS:
+                for st in ROW_ORDERS:
+                    name = "b%d.R%d.k%d.ld_%s.st_%s%s" % (threads, run_bytes, k, ld, st, ".sync" if sync else "")
+                    key = "rows.%s.pct" % name
+                    if key not in table:
+                        continue
+                    path = os.path.join(out, "rows_%s.json" % name.replace(".", "_"))
+                    json.dump({"launches": [rows(threads, run_bytes, k, sync)]}, open(path, "w"))
+                    print("%s %d %.2f" % (path, 8 * N * 4, float(table[key]) * restate))
 
 
 if __name__ == "__main__":
