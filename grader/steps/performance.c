@@ -240,8 +240,7 @@ static void score(const struct run_context *ctx, const struct bench_run *st, con
 			     "copy of the same bytes (%.0f GB/s), more than this GPU's memory delivers "
 			     "(%.0f GB/s): no correct kernel moves the bytes it must that fast, so this "
 			     "timing is not believed and earns no points", shape, st->gbps[i], pct,
-			     st->copy_gbps[i], dev->peak_gbps > st->copy_gbps[i] ? dev->peak_gbps
-						: st->copy_gbps[i] * (1 + COPY_MARGIN));
+			     st->copy_gbps[i], timing_ceiling(st->copy_gbps[i], dev->peak_gbps));
 		return;
 	}
 	f->measured = 1;

@@ -60,8 +60,12 @@ int timings_outlast_child(double sum_ms, const struct harness_report *rep)
 	return sum_ms > rep->child.wall_s * 1e3 * 1.02 + 5;
 }
 
+double timing_ceiling(double copy_gbps, double peak_gbps)
+{
+	return peak_gbps > copy_gbps ? peak_gbps : copy_gbps * (1 + COPY_MARGIN);
+}
+
 int timing_above_ceiling(double gbps, double copy_gbps, double peak_gbps)
 {
-	double ceiling = peak_gbps > copy_gbps ? peak_gbps : copy_gbps * (1 + COPY_MARGIN);
-	return !(gbps > 0 && gbps <= ceiling);	/* NaN included */
+	return !(gbps > 0 && gbps <= timing_ceiling(copy_gbps, peak_gbps));	/* NaN included */
 }

@@ -39,4 +39,7 @@ int timings_outlast_child(double sum_ms, const struct harness_report *rep);
 #define COPY_MARGIN 0.10
 int timing_above_ceiling(double gbps, double copy_gbps, double peak_gbps);
 
+/* The ceiling timing_above_ceiling judges by, in GB/s. */
+double timing_ceiling(double copy_gbps, double peak_gbps);
+
 #endif
