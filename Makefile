@@ -119,6 +119,7 @@ $(BUILD)/libkit.a: $(COMMON_OBJ)
 # fill and the hash), the device probe and lab 4's occupancy API.
 KIT_KERNELS := $(BUILD)/harness/cuda/device_fill.o $(BUILD)/harness/cuda/device_hash.o
 CUDA_PARTS := $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/cuda/bench.o $(BUILD)/harness/cuda/gpu_share.o \
+              $(BUILD)/harness/cuda/output_send.o \
               $(BUILD)/harness/cuda/launch_log.o $(BUILD)/harness/cuda/launch_wrap.o \
               $(KIT_KERNELS) $(BUILD)/harness/device-probe $(BUILD)/harness/occupancy-api
 
@@ -126,7 +127,7 @@ CUDA_PARTS := $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/cuda/bench.o
 STUDENT_EXIT_O := $(BUILD)/harness/harness/student_exit.o
 
 harness: $(BUILD)/libkit.a $(BUILD)/harness/emu/harness_main.o $(BUILD)/harness/emu/predict.o \
-         $(BUILD)/harness/emu/bench.o $(BUILD)/harness/emu/gpu_share.o $(STUDENT_EXIT_O) $(ENTRY_SRC:grader/%.c=$(BUILD)/harness/%.o) \
+         $(BUILD)/harness/emu/bench.o $(BUILD)/harness/emu/gpu_share.o $(BUILD)/harness/emu/output_send.o $(STUDENT_EXIT_O) $(ENTRY_SRC:grader/%.c=$(BUILD)/harness/%.o) \
          $(if $(CUDA_SKIP),,$(CUDA_PARTS))
 ifneq ($(CUDA_SKIP),)
 	@echo "make: GPU backend not built ($(CUDA_SKIP)); skipped: the CUDA harness," \
@@ -139,11 +140,11 @@ $(BUILD)/harness/cuda/harness_main.o: $(HARNESS_SRC) | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -I$(CUDA_INC) -c $< -o $@
 
-$(BUILD)/harness/cuda/bench.o $(BUILD)/harness/cuda/gpu_share.o: $(BUILD)/harness/cuda/%.o: grader/harness/%.c | $(BUILD)/.deps-ok
+$(BUILD)/harness/cuda/bench.o $(BUILD)/harness/cuda/gpu_share.o $(BUILD)/harness/cuda/output_send.o: $(BUILD)/harness/cuda/%.o: grader/harness/%.c | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -I$(CUDA_INC) -c $< -o $@
 
-$(BUILD)/harness/emu/bench.o $(BUILD)/harness/emu/gpu_share.o: $(BUILD)/harness/emu/%.o: grader/harness/%.c | $(BUILD)/.deps-ok
+$(BUILD)/harness/emu/bench.o $(BUILD)/harness/emu/gpu_share.o $(BUILD)/harness/emu/output_send.o: $(BUILD)/harness/emu/%.o: grader/harness/%.c | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -Iemu/include -DKIT_EMU -c $< -o $@
 
@@ -179,6 +180,7 @@ $(BUILD)/harness/%.o: grader/%.c | $(BUILD)/.deps-ok
 # Finds out whether there is a CUDA device, and which, without any student
 # code: the cuda harness linked with an entry that is never called.
 $(BUILD)/harness/device-probe: $(BUILD)/harness/cuda/harness_main.o $(BUILD)/harness/cuda/bench.o $(BUILD)/harness/cuda/gpu_share.o \
+                               $(BUILD)/harness/cuda/output_send.o \
                                $(BUILD)/harness/cuda/launch_log.o $(KIT_KERNELS) $(STUDENT_EXIT_O) \
                                $(BUILD)/harness/harness/no_entry.o $(COMMON_OBJ)
 	$(NVCC) $^ -o $@

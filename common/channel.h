@@ -9,7 +9,8 @@
  * breaks the framing and is reported as such, never believed.
  *
  * A frame: struct frame_header, then `length` bytes of payload.
- * Small payloads are JSON text; MSG_OUTPUT carries raw 32-bit words.
+ * Small payloads are JSON text; MSG_OUTPUT carries raw 32-bit words,
+ * MSG_OUTPUT_DIGEST a raw struct output_digest.
  */
 #ifndef COMMON_CHANNEL_H
 #define COMMON_CHANNEL_H
@@ -42,6 +43,8 @@ enum channel_msg {
 	MSG_STUDENT_EXIT = 10,	/* JSON: in a correctness run, the entry point called
 				 * exit() and the harness went on with the next size
 				 * (grader/harness/student_exit.h): {"status"} */
+	MSG_OUTPUT_DIGEST = 11,	/* raw: struct output_digest (common/output_digest.h), in
+				 * place of MSG_OUTPUT for a large output on a GPU */
 };
 
 struct frame_header {

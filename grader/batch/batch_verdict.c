@@ -47,7 +47,8 @@ void batch_failure_reason(const struct test_result *t, char *buf, size_t len)
 	case FAILURE_WROTE_INPUT: said = "wrote into the input"; break;
 	case FAILURE_INCOMPLETE_REPORT: said = "incomplete report"; break;
 	case FAILURE_BEFORE_CALL: said = "failed before the call"; break;
-	case FAILURE_WRONG_OUTPUT: said = "wrong output"; break;
+	case FAILURE_WRONG_OUTPUT:
+	case FAILURE_DIGEST_DIFFERS: said = "wrong output"; break;
 	case FAILURE_OUTPUT_NOT_WRITTEN: said = "output not written"; break;
 	case FAILURE_AFTER_CALL: said = "error after the call"; break;
 	case FAILURE_DIED_BEFORE_CALL: said = "died before the call"; break;

@@ -39,14 +39,6 @@
 #include "launch_log.h"
 #endif
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-
 /* Writing a buffer larger than the L2 evicts whatever the last run left there,
  * so each timed run starts from DRAM like the first. */
 static void flush_l2(void *flush, size_t bytes)
@@ -219,23 +211,23 @@ static void time_and_send(struct bench_buffers *bb, const struct shape *s, int r
 		kit_fail("host memory", "out of host memory");
 	size_t at_check = 0;
 	reset_launches();
-	double t0 = now_ms(), hashing = 0;
+	double t0 = harness_now_ms(), hashing = 0;
 	for (int i = 0; i < runs; i++) {
 		bench_plan_run(stream, bb->in_words, i, runs, checks, &p);
 		uint32_t *out = prepare_run(bb, &p);
 		flush_l2(bb->flush, bb->flush_bytes);
 		student[i] = time_call(bb->a, bb->b, bb->d_in, out, s, extra);
 		if (p.checked && at_check + 64 < sizeof(hashes)) {
-			double h0 = now_ms();
+			double h0 = harness_now_ms();
 			at_check += (size_t)snprintf(hashes + at_check, sizeof(hashes) - at_check,
 						     "%s{\"run\":%d,\"hash\":\"%016llx\"}", at_check ? "," : "",
 						     i, output_hash(bb, out));
-			hashing += now_ms() - h0;
+			hashing += harness_now_ms() - h0;
 		}
 		flush_l2(bb->flush, bb->flush_bytes);
 		copy[i] = time_copy(bb->a, bb->b, bb->d_in, bb->d_out, bb->out_words * 4);
 	}
-	double wall = now_ms() - t0 - hashing;
+	double wall = harness_now_ms() - t0 - hashing;
 	/* Whatever the entry point left running ends before the GPU is shared. */
 	kit_check(cudaDeviceSynchronize(), "your entry point (timed run)");
 	gpu_lock_shared(gpu);

@@ -29,11 +29,23 @@ void bench_sweep(const struct lab *lab, const struct shape *s, int runs, uint64_
  * from another by it. */
 #define HARNESS_EMU_SMS 132
 
+/* harness_main.c: the monotonic clock, in milliseconds. */
+double harness_now_ms(void);
+
 /* harness_main.c: one correctness call of the entry point on the seed's
  * inputs, its output span sent back for the grader to judge. catch_exit:
  * an exit() from the entry point ends this size only (student_exit.h), as
- * in the correctness verbs; returns 1 when it did. */
-int run_correct(const struct lab *lab, const struct shape *s, uint64_t seed, int catch_exit);
+ * in the correctness verbs; returns 1 when it did. first_in_process: no
+ * size ran before it in this process (its output then comes back whole). */
+int run_correct(const struct lab *lab, const struct shape *s, uint64_t seed, int catch_exit,
+		int first_in_process);
+
+/* output_send.c: the output span d_span (guard, n_out words, guard) as
+ * MSG_OUTPUT or, where common/output_digest.h says so, MSG_OUTPUT_DIGEST.
+ * Adds the time spent copying from the device to *copy_ms and writing to
+ * *write_ms. */
+void output_send(const uint32_t *d_span, size_t n_out, int first_in_process, double *copy_ms,
+		 double *write_ms);
 
 /* predict.c (emulator build): a correctness run with a seeded sample of each
  * launch's blocks traced, and the trace sent after it (MSG_METRICS). */

@@ -56,7 +56,7 @@ void kit_check(cudaError_t e, const char *where)
 		kit_fail(where, cudaGetErrorString(e));
 }
 
-static double now_ms(void)
+double harness_now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -101,99 +101,6 @@ static void send_device(void)
 		  (size_t)p.totalGlobalMem, peak_gbps);
 }
 
-/* ---- the output, back to the grader ------------------------------------- */
-
-/*
- * The output span goes into its MSG_OUTPUT frame through two small pinned
- * buffers, not through a host buffer as large as the span: on an H100 a
- * gigabyte copied into fresh pageable memory took 0.3 s, most of it the
- * first touch of its pages, and a copy into pinned memory 20 ms. While
- * piece k is written into the channel, piece k + 1 is on its way into the
- * other buffer. Pinning costs 0.44 s a gigabyte, so the buffers are small,
- * made once per process and reused for every size.
- */
-#define STAGE_BYTES ((size_t)16 << 20)
-
-/* The two buffers, or NULL where pinned memory could not be had. */
-static void **stage_buffers(void)
-{
-	static void *buf[2];
-	static int tried;
-	if (!tried) {
-		tried = 1;
-		cudaError_t e0 = cudaHostAlloc(&buf[0], STAGE_BYTES, cudaHostAllocDefault);
-		cudaError_t e1 = e0 == cudaSuccess ? cudaHostAlloc(&buf[1], STAGE_BYTES, cudaHostAllocDefault) : e0;
-		if (e1 != cudaSuccess) {
-			if (e0 == cudaSuccess)
-				cudaFreeHost(buf[0]);
-			buf[0] = buf[1] = NULL;
-			/* Not left for the next call's error check to blame on the student. */
-			cudaGetLastError();
-		}
-	}
-	return buf[0] ? buf : NULL;
-}
-
-static size_t smaller(size_t a, size_t b)
-{
-	return a < b ? a : b;
-}
-
-/*
- * bytes of device memory at d as one MSG_OUTPUT frame: the header with the
- * whole length, then the pieces as they come (channel.h). At most one copy
- * is in flight, into the buffer not being written, so a synchronisation of
- * the default stream waits for exactly that copy. Adds the time spent
- * waiting for copies to *copy_ms and writing to *write_ms. Returns -1, having
- * written nothing, where there are no pinned buffers.
- *
- * A copy that fails halfway does not stop the frame: the rest of it is
- * written from the buffers as they are, so that the framing holds and the
- * grader reads the failure (MSG_ERROR) that follows; with no MSG_DONE, the
- * output is never believed.
- */
-static int send_output_staged(const void *d, size_t bytes, double *copy_ms, double *write_ms)
-{
-	void **buf = stage_buffers();
-	if (!buf)
-		return -1;
-	const char *src = d;
-	double t = now_ms();
-	cudaError_t e = cudaMemcpyAsync(buf[0], src, smaller(bytes, STAGE_BYTES), cudaMemcpyDeviceToHost, 0);
-	channel_begin_frame(CHANNEL_FD, MSG_OUTPUT, (uint64_t)bytes);
-	for (size_t at = 0, k = 0; at < bytes; at += STAGE_BYTES, k ^= 1) {
-		size_t len = smaller(bytes - at, STAGE_BYTES), next = at + len;
-		if (e == cudaSuccess)
-			e = cudaStreamSynchronize(0);	/* piece k is in buf[k] */
-		if (e == cudaSuccess && next < bytes)
-			e = cudaMemcpyAsync(buf[k ^ 1], src + next, smaller(bytes - next, STAGE_BYTES),
-					    cudaMemcpyDeviceToHost, 0);
-		double w = now_ms();
-		*copy_ms += w - t;
-		channel_write_all(CHANNEL_FD, buf[k], len);
-		t = now_ms();
-		*write_ms += t - w;
-	}
-	kit_check(e, "cudaMemcpyAsync (output)");
-	return 0;
-}
-
-/* Without pinned memory: the whole span through one host buffer. */
-static void send_output_whole(const void *d, size_t bytes, double *copy_ms, double *write_ms)
-{
-	double t = now_ms();
-	void *h = host_buffer_alloc(bytes);
-	if (!h)
-		kit_fail("host memory", "out of host memory");
-	kit_check(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (output)");
-	double w = now_ms();
-	channel_send(CHANNEL_FD, MSG_OUTPUT, h, (uint64_t)bytes);
-	host_buffer_free(h, bytes);
-	*copy_ms += w - t;
-	*write_ms += now_ms() - w;
-}
-
-
 /* ---- correctness ------------------------------------------------------- */
 
 static const struct lab *need_lab(const char *id)
@@ -218,7 +125,8 @@ static struct shape need_shape(const struct lab *lab, const char *text)
  * (device_fill.h), the output span poisoned and guarded on both sides;
  * ships the whole span back.
  */
-int run_correct(const struct lab *lab, const struct shape *s, uint64_t seed, int catch_exit)
+int run_correct(const struct lab *lab, const struct shape *s, uint64_t seed, int catch_exit,
+		int first_in_process)
 {
 	int exited = 0;
 	size_t n_in = lab->in_count(s), n_out = lab->out_count(s);
@@ -226,23 +134,23 @@ int run_correct(const struct lab *lab, const struct shape *s, uint64_t seed, int
 	/* Where the process's time goes, host side (reported in MSG_DONE for
 	 * tests/gpu/breakdown.sh; the grader believes none of it). The first
 	 * CUDA call of the process makes its context: that is in setup. */
-	double t_setup = now_ms();
+	double t_setup = harness_now_ms();
 	uint32_t *d_in, *d_span;
 	kit_check(cudaMalloc((void **)&d_in, n_in * 4), "cudaMalloc (input)");
 	kit_check(cudaMalloc((void **)&d_span, span * 4), "cudaMalloc (output)");
-	double t_fill = now_ms();
+	double t_fill = harness_now_ms();
 	kit_check(kit_device_fill(d_in, 0, n_in, lab->input, seed), "the kit's fill of the input");
-	double fill_ms = now_ms() - t_fill;
+	double fill_ms = harness_now_ms() - t_fill;
 	kit_check(cudaMemset(d_span, POISON_BYTE, span * 4), "cudaMemset (poison)");
 	kit_check(cudaDeviceSynchronize(), "before the call");
 
 	/* The input is const: a kernel that wrote into it is worth telling.
 	 * Its hash before the call and after, on the device: no copy of the
 	 * input comes back to be compared. */
-	double t_hash = now_ms();
+	double t_hash = harness_now_ms();
 	uint64_t in_before, in_after;
 	kit_check(kit_device_hash(d_in, n_in, &in_before), "the kit's hash of the input");
-	double hash_before_ms = now_ms() - t_hash;
+	double hash_before_ms = harness_now_ms() - t_hash;
 
 	char shape_text[64];
 	/* A 64-bit seed travels as a string: JSON readers stop at 2^63 or 2^53. */
@@ -252,7 +160,7 @@ int run_correct(const struct lab *lab, const struct shape *s, uint64_t seed, int
 #ifndef KIT_EMU
 	launch_log_reset();	/* this shape's launches, for the grader's launch_match.h */
 #endif
-	double t0 = now_ms();
+	double t0 = harness_now_ms();
 	int exit_status;
 	if (student_exit_call(catch_exit, d_in, d_span + GUARD_WORDS, s, &exit_status)) {
 		/* The next size runs in this context if the student's work left
@@ -267,7 +175,7 @@ int run_correct(const struct lab *lab, const struct shape *s, uint64_t seed, int
 	}
 	cudaError_t sync = cudaDeviceSynchronize();
 	cudaError_t last = cudaGetLastError();
-	double elapsed = now_ms() - t0;
+	double elapsed = harness_now_ms() - t0;
 	cudaError_t e = sync != cudaSuccess ? sync : last;
 	if (e != cudaSuccess) {
 		char msg[1024] = "", esc[1200], done[2048];
@@ -280,14 +188,13 @@ int run_correct(const struct lab *lab, const struct shape *s, uint64_t seed, int
 		harness_last_frame(MSG_DONE, done, (uint64_t)len, 0);
 	}
 
-	double t_input_check = now_ms();
+	double t_input_check = harness_now_ms();
 	kit_check(kit_device_hash(d_in, n_in, &in_after), "the kit's hash of the input");
 	int input_changed = in_after != in_before;
-	double input_check_ms = hash_before_ms + (now_ms() - t_input_check);
+	double input_check_ms = hash_before_ms + (harness_now_ms() - t_input_check);
 
 	double copy_ms = 0, write_ms = 0;
-	if (send_output_staged(d_span, span * 4, &copy_ms, &write_ms) < 0)
-		send_output_whole(d_span, span * 4, &copy_ms, &write_ms);
+	output_send(d_span, n_out, first_in_process, &copy_ms, &write_ms);
 	static char done[1 << 15];
 	size_t at = (size_t)snprintf(done, sizeof(done), "{\"cuda_error\":null,\"elapsed_ms\":%.3f,"
 				     "\"input_changed\":%s,\"host_ms\":{\"setup\":%.1f,\"fill\":%.1f,"
@@ -387,7 +294,7 @@ static void verb_correct(int argc, char **argv)
 	gpu_share_begin();
 	for (int i = first; i < argc; i += 2) {
 		struct shape s = need_shape(lab, argv[i]);
-		run_correct(lab, &s, strtoull(argv[i + 1], NULL, 10), 1);
+		run_correct(lab, &s, strtoull(argv[i + 1], NULL, 10), 1, i == first);
 	}
 }
 
@@ -445,7 +352,7 @@ void verb_analysis(int argc, char **argv)
 	 * (block 0 of an add pass adds nothing: a sample would be biased). */
 	cuemu_set_traced_blocks(-1);
 	cuemu_metrics_reset();
-	run_correct(lab, &s, seed, 0);
+	run_correct(lab, &s, seed, 0, 1);
 	char *metrics = cuemu_metrics_json();
 	if (!metrics)
 		kit_fail("analysis", "the emulator produced no metrics");

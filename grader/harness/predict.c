@@ -31,14 +31,14 @@
  * grader scales these traces to the graded size rather than running it.
  */
 static void run_traced(const struct lab *lab, const struct shape *s, uint64_t seed, double kernel_timeout_s,
-		       int catch_exit)
+		       int catch_exit, int first_in_process)
 {
 	cuemu_set_sample_seed(seed ^ rng_secret());
 	cuemu_set_tracing(1);
 	cuemu_set_skip_untraced(0);
 	cuemu_set_kernel_timeout(kernel_timeout_s);
 	cuemu_metrics_reset();
-	if (run_correct(lab, s, seed, catch_exit))
+	if (run_correct(lab, s, seed, catch_exit, first_in_process))
 		return;	/* the size failed: no trace of it */
 	char *metrics = cuemu_metrics_json();
 	if (!metrics)
@@ -49,7 +49,7 @@ static void run_traced(const struct lab *lab, const struct shape *s, uint64_t se
 
 void run_predict(const struct lab *lab, const struct shape *s, uint64_t seed)
 {
-	run_traced(lab, s, seed, 5, 0);
+	run_traced(lab, s, seed, 5, 0, 1);
 }
 
 /*
@@ -75,11 +75,11 @@ void verb_sizes(int argc, char **argv)
 			kit_fail("arguments", "bad size: harness sizes LAB (SHAPE SEED LIMIT traced|untraced)...");
 		uint64_t seed = strtoull(argv[i + 1], NULL, 10);
 		if (traced) {
-			run_traced(lab, &s, seed, limit_s, 1);
+			run_traced(lab, &s, seed, limit_s, 1, i == 3);
 		} else {
 			cuemu_set_tracing(0);
 			cuemu_set_kernel_timeout(limit_s);
-			run_correct(lab, &s, seed, 1);
+			run_correct(lab, &s, seed, 1, i == 3);
 		}
 	}
 }

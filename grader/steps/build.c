@@ -145,7 +145,7 @@ int build_program(enum backend backend, const char *submission, const char *exe,
 	return rc == 0 ? 0 : rc < 0 ? -1 : 1;
 }
 
-/* The lab's harness: the backend's harness_main.o, bench.o and gpu_share.o, student_exit.o, the lab's entry adapter,
+/* The lab's harness: the backend's harness_main.o, bench.o, gpu_share.o and output_send.o, student_exit.o, the lab's entry adapter,
  * the student's object and the kit library; on CUDA, the launch log, which
  * sees every kernel launch on its way to the runtime (launch_log.h), and the
  * kit's kernels, the input's fill (device_fill.cu) and the hash
@@ -157,7 +157,7 @@ static int link_harness(const struct lab *lab, enum backend backend, const char 
 {
 	char main_o[1024], entry_o[1024], libkit[1024], entry_rel[256], linker[1024], log_o[1024],
 		wrap_o[1024], predict_o[1024], bench_o[1024], hash_o[1024], fill_o[1024], exit_o[1024],
-		share_o[1024];
+		share_o[1024], send_o[1024];
 	snprintf(entry_rel, sizeof(entry_rel), "build/harness/labs/%s_entry.o", lab->id);
 	kit_path(entry_o, sizeof(entry_o), entry_rel);
 	kit_path(libkit, sizeof(libkit), "build/libkit.a");
@@ -166,11 +166,13 @@ static int link_harness(const struct lab *lab, enum backend backend, const char 
 		kit_path(main_o, sizeof(main_o), "build/harness/cuda/harness_main.o");
 		kit_path(bench_o, sizeof(bench_o), "build/harness/cuda/bench.o");
 		kit_path(share_o, sizeof(share_o), "build/harness/cuda/gpu_share.o");
+		kit_path(send_o, sizeof(send_o), "build/harness/cuda/output_send.o");
 		snprintf(linker, sizeof(linker), "%s", nvcc_path());
 	} else {
 		kit_path(main_o, sizeof(main_o), "build/harness/emu/harness_main.o");
 		kit_path(bench_o, sizeof(bench_o), "build/harness/emu/bench.o");
 		kit_path(share_o, sizeof(share_o), "build/harness/emu/gpu_share.o");
+		kit_path(send_o, sizeof(send_o), "build/harness/emu/output_send.o");
 		kit_path(linker, sizeof(linker), "build/emu/cuemu-cc");
 	}
 	kit_path(log_o, sizeof(log_o), "build/harness/cuda/launch_log.o");
@@ -179,20 +181,20 @@ static int link_harness(const struct lab *lab, enum backend backend, const char 
 	kit_path(fill_o, sizeof(fill_o), "build/harness/cuda/device_fill.o");
 	kit_path(predict_o, sizeof(predict_o), "build/harness/emu/predict.o");
 	/* The last three only on CUDA. */
-	const char *need[] = { main_o, bench_o, share_o, exit_o, entry_o, libkit,
+	const char *need[] = { main_o, bench_o, share_o, send_o, exit_o, entry_o, libkit,
 			       backend == BACKEND_CUDA ? log_o : predict_o, wrap_o, hash_o, fill_o };
-	for (int i = 0; i < (backend == BACKEND_CUDA ? 10 : 7); i++)
+	for (int i = 0; i < (backend == BACKEND_CUDA ? 11 : 8); i++)
 		if (!file_exists(need[i])) {
 			snprintf(log, loglen, "the kit is not built: %s is missing (run make)", need[i]);
 			return -1;
 		}
 	if (backend == BACKEND_CUDA) {
 		char *argv[] = { linker, "-o", (char *)exe, LAUNCH_LOG_WRAP_FLAGS, "-Xlinker", "--wrap=exit",
-				 main_o, bench_o, share_o, exit_o, log_o, wrap_o, hash_o, fill_o, entry_o, (char *)obj, libkit,
+				 main_o, bench_o, share_o, send_o, exit_o, log_o, wrap_o, hash_o, fill_o, entry_o, (char *)obj, libkit,
 				 NULL };
 		return run_tool(argv, tools, timeout_s, "link", why, log, loglen);
 	}
-	char *argv[] = { linker, "-o", (char *)exe, "-Wl,--wrap=exit", main_o, bench_o, share_o, exit_o, predict_o,
+	char *argv[] = { linker, "-o", (char *)exe, "-Wl,--wrap=exit", main_o, bench_o, share_o, send_o, exit_o, predict_o,
 			 entry_o, (char *)obj, libkit, NULL };
 	return run_tool(argv, tools, timeout_s, "link", why, log, loglen);
 }

@@ -146,8 +146,8 @@ static int settle(struct sizes *z, int k, const struct harness_report *rep,
 	char msg[TEST_MESSAGE_LEN];
 	struct failure f;
 	struct test_result *t = z->tests[k];
-	int ok = correctness_judge_against(z->ctx->lab, &z->shapes[k], z->seeds[k], rep, &z->e[k], &f, msg,
-					   sizeof(msg));
+	int ok = correctness_judge_against(z->ctx->lab, &z->shapes[k], z->seeds[k], rep, &z->e[k], first, &f,
+					   msg, sizeof(msg));
 	int stands = ok || failure_leaves_process_running(&f);
 	if (!stands && !first)
 		return -1;

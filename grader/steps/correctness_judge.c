@@ -4,28 +4,30 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench_plan.h"
 #include "guard.h"
 #include "host_buffer.h"
 #include "parallel.h"
 #include "steps/correctness.h"
 
-/* The output span is guard | output | guard: first the canaries. */
-static int check_guards(const struct lab *lab, const struct shape *s, const uint32_t *span,
-			size_t n, struct failure *f, char *msg, size_t len)
+/* The output span is guard | output | guard: first the canaries, before
+ * and after the n words (the span's, or a digest's). */
+static int check_guards(const struct lab *lab, const struct shape *s, const uint32_t *guard_before,
+			const uint32_t *guard_after, size_t n, struct failure *f, char *msg, size_t len)
 {
 	char where[64], word[64];
 	shape_format(s, where, sizeof(where));
-	size_t before = guard_first_changed(span, GUARD_WORDS);
+	size_t before = guard_first_changed(guard_before, GUARD_WORDS);
 	if (before < GUARD_WORDS) {
-		lab_format_word(lab->elem, span[before], word, sizeof(word));
+		lab_format_word(lab->elem, guard_before[before], word, sizeof(word));
 		snprintf(msg, len, "%s: your code wrote before the start of the output: d_out[-%zu] became "
 			 "%s (an index that went negative?)", where, (size_t)GUARD_WORDS - before, word);
 		f->kind = FAILURE_WROTE_BEFORE_OUTPUT;
 		return 0;
 	}
-	size_t after = guard_first_changed(span + GUARD_WORDS + n, GUARD_WORDS);
+	size_t after = guard_first_changed(guard_after, GUARD_WORDS);
 	if (after < GUARD_WORDS) {
-		lab_format_word(lab->elem, span[GUARD_WORDS + n + after], word, sizeof(word));
+		lab_format_word(lab->elem, guard_after[after], word, sizeof(word));
 		snprintf(msg, len, "%s: your code wrote past the end of the output: d_out[%zu] became %s, "
 			 "but the output has only %zu elements (a missing bounds check?)", where, n + after,
 			 word, n);
@@ -115,9 +117,35 @@ void expected_free(struct expected *e)
 	e->want = NULL;
 }
 
+/* What came back of the output: whole, or as a digest where one may come. */
+enum output_form { OUTPUT_BAD, OUTPUT_WHOLE, OUTPUT_DIGEST };
+
+static enum output_form output_form(const struct harness_report *rep, size_t n_out, int first_in_process)
+{
+	if (rep->outputs != 1)
+		return OUTPUT_BAD;
+	if (rep->output)
+		return rep->output_words == GUARD_WORDS + n_out + GUARD_WORDS ? OUTPUT_WHOLE : OUTPUT_BAD;
+	int may = output_sent_as_digest(n_out, first_in_process, 0);
+	return may && rep->digest && rep->digest->words == n_out ? OUTPUT_DIGEST : OUTPUT_BAD;
+}
+
+/* The digest's hash against the reference's: equal, or a failure that
+ * does not stand (the size runs again, first in a new process, whole). */
+static int compare_digest(const struct output_digest *d, const uint32_t *want, size_t n, const char *where,
+			  struct failure *f, char *msg, size_t len)
+{
+	if (d->hash == bench_output_hash(want, n))
+		return 1;
+	snprintf(msg, len, "%s: the output's hash is not the expected output's: some elements are wrong",
+		 where);
+	f->kind = FAILURE_DIGEST_DIFFERS;
+	return 0;
+}
+
 int correctness_judge_against(const struct lab *lab, const struct shape *s, uint64_t seed,
-		 const struct harness_report *rep, const struct expected *given, struct failure *f,
-		 char *msg, size_t len)
+		 const struct harness_report *rep, const struct expected *given, int first_in_process,
+		 struct failure *f, char *msg, size_t len)
 {
 	size_t n_out = lab->out_count(s);
 	char where[64];
@@ -139,14 +167,17 @@ int correctness_judge_against(const struct lab *lab, const struct shape *s, uint
 		snprintf(f->name, sizeof(f->name), "%.64s", cuda_error);
 		return 0;
 	}
-	if (rep->outputs != 1 || rep->output_words != GUARD_WORDS + n_out + GUARD_WORDS) {
+	enum output_form form = output_form(rep, n_out, first_in_process);
+	if (form == OUTPUT_BAD) {
 		snprintf(msg, len, "%s: the harness's report is incomplete (an output of %zu words, "
 			 "expected %zu): was the process disturbed?", where, rep->output_words,
 			 (size_t)(GUARD_WORDS + n_out + GUARD_WORDS));
 		f->kind = FAILURE_INCOMPLETE_REPORT;
 		return 0;
 	}
-	if (!check_guards(lab, s, rep->output, n_out, f, msg, len))
+	const uint32_t *before = form == OUTPUT_WHOLE ? rep->output : rep->digest->guard_before;
+	const uint32_t *after = form == OUTPUT_WHOLE ? rep->output + GUARD_WORDS + n_out : rep->digest->guard_after;
+	if (!check_guards(lab, s, before, after, n_out, f, msg, len))
 		return 0;
 	/* Nothing from the child is used but its output. */
 	struct expected own = { 0 };
@@ -156,7 +187,8 @@ int correctness_judge_against(const struct lab *lab, const struct shape *s, uint
 		f->kind = FAILURE_GRADER;
 		return 0;
 	}
-	int ok = compare_words(lab, s, rep->output + GUARD_WORDS, e->want, n_out, f, msg, len);
+	int ok = form == OUTPUT_WHOLE ? compare_words(lab, s, rep->output + GUARD_WORDS, e->want, n_out, f, msg, len)
+				       : compare_digest(rep->digest, e->want, n_out, where, f, msg, len);
 	expected_free(&own);
 	if (ok && json_is_true(json_object_get(rep->done, "input_changed"))) {
 		snprintf(msg, len, "%s: the output is right, but your code wrote into d_in, which is const "
@@ -170,7 +202,7 @@ int correctness_judge_against(const struct lab *lab, const struct shape *s, uint
 int correctness_judge(const struct lab *lab, const struct shape *s, uint64_t seed,
 		      const struct harness_report *rep, struct failure *f, char *msg, size_t len)
 {
-	return correctness_judge_against(lab, s, seed, rep, NULL, f, msg, len);
+	return correctness_judge_against(lab, s, seed, rep, NULL, 1, f, msg, len);
 }
 
 int failure_leaves_process_running(const struct failure *f)

@@ -24,16 +24,19 @@ int expected_compute(const struct lab *lab, const struct shape *s, uint64_t seed
 void expected_free(struct expected *e);
 
 /* correctness_judge, against given when it holds the reference (NULL, or
- * given->want NULL: computed here). */
+ * given->want NULL: computed here). first_in_process: the size ran first in
+ * its process, where its output must come back whole (output_digest.h); a
+ * later one's may come as its digest. */
 int correctness_judge_against(const struct lab *lab, const struct shape *s, uint64_t seed,
 			      const struct harness_report *rep, const struct expected *given,
-			      struct failure *f, char *msg, size_t len);
+			      int first_in_process, struct failure *f, char *msg, size_t len);
 
 /* Whether a size that failed this way left its process running, sound for
  * the next size: its output was judged (wrong words, a canary, the input
  * written), or the harness caught its exit() and went on. Not a crash, a
- * time limit, an exit that ended the process, a CUDA error, nor a report
- * that was not believed. */
+ * time limit, an exit that ended the process, a CUDA error, a report that
+ * was not believed, nor a digest that differs (the size runs again, first
+ * in a process, to come back whole). */
 int failure_leaves_process_running(const struct failure *f);
 
 #endif

@@ -61,6 +61,7 @@ enum failure_kind {
 	FAILURE_WROTE_BEFORE_OUTPUT,
 	FAILURE_WROTE_PAST_OUTPUT,
 	FAILURE_WROTE_INPUT,
+	FAILURE_DIGEST_DIFFERS,		/* the output's hash is not the reference's (output_digest.h) */
 	FAILURE_INCOMPLETE_REPORT,	/* the harness's output frame had the wrong size */
 	FAILURE_CHANNEL_TAMPERED,
 	FAILURE_CRASH,			/* signal */

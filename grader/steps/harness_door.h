@@ -16,6 +16,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "output_digest.h"
 #include "steps/run_context.h"
 #include "sys/channel_watch.h"
 #include "sys/sandbox.h"
@@ -36,7 +37,8 @@ struct harness_report {
 	json_t *timings;		/* array of MSG_TIMING objects */
 	const uint32_t *output;		/* MSG_OUTPUT words (inside child.channel) */
 	size_t output_words;
-	int outputs;			/* how many MSG_OUTPUT frames came */
+	const struct output_digest *digest;	/* MSG_OUTPUT_DIGEST (inside child.channel), or NULL */
+	int outputs;			/* how many MSG_OUTPUT and MSG_OUTPUT_DIGEST frames came */
 };
 
 /* device: the GPU the program sees (MSG_DEVICE) with gpu as its

@@ -117,7 +117,7 @@ for lab in $labs; do
 		-Xlinker --wrap=__cudaLaunchKernel -Xlinker --wrap=__cudaLaunchKernel_ptsz \
 		-Xlinker --wrap=cudaLaunchKernel -Xlinker --wrap=cudaLaunchKernel_ptsz \
 		-Xlinker --wrap=__cudaGetKernel -Xlinker --wrap=exit build/harness/cuda/harness_main.o \
-		build/harness/cuda/bench.o build/harness/cuda/gpu_share.o build/harness/harness/student_exit.o build/harness/cuda/launch_log.o build/harness/cuda/launch_wrap.o \
+		build/harness/cuda/bench.o build/harness/cuda/gpu_share.o build/harness/cuda/output_send.o build/harness/harness/student_exit.o build/harness/cuda/launch_log.o build/harness/cuda/launch_wrap.o \
 		"${kit_kernels[@]}" "build/harness/labs/${lab}_entry.o" "$W/student-cuda.o" build/libkit.a
 	i=0
 	for shape in $correctness_shapes; do
@@ -179,7 +179,7 @@ EOF
 	if [ -n "$analysis_shape" ]; then
 		timed "$lab" "analysis: cuemu-cc -c" build/emu/cuemu-cc -I"$KIT/common" -c "$sol" -o "$W/student-emu.o"
 		timed "$lab" "analysis: link the emulator's harness" build/emu/cuemu-cc -o "$W/harness-emu" \
-			-Wl,--wrap=exit build/harness/emu/harness_main.o build/harness/emu/bench.o build/harness/emu/gpu_share.o \
+			-Wl,--wrap=exit build/harness/emu/harness_main.o build/harness/emu/bench.o build/harness/emu/gpu_share.o build/harness/emu/output_send.o \
 			build/harness/harness/student_exit.o \
 			build/harness/emu/predict.o "build/harness/labs/${lab}_entry.o" "$W/student-emu.o" build/libkit.a
 		timed "$lab" "analysis: child at $analysis_shape" "$W/harness-emu" analysis "$lab" "$analysis_shape" 7 \

@@ -37,7 +37,7 @@ while read -r lab file pct; do
 	cp "$file" "$work/s.cu"
 	timeout 300 "$kit/build/emu/cuemu-cc" -I"$(dirname "$file")" -I"$kit/common" -c "$work/s.cu" -o "$work/s.o"
 	timeout 300 "$kit/build/emu/cuemu-cc" -o "$work/h" -Wl,--wrap=exit "$kit/build/harness/emu/harness_main.o" \
-		"$kit/build/harness/emu/bench.o" "$kit/build/harness/emu/gpu_share.o" "$kit/build/harness/emu/predict.o" \
+		"$kit/build/harness/emu/bench.o" "$kit/build/harness/emu/gpu_share.o" "$kit/build/harness/emu/output_send.o" "$kit/build/harness/emu/predict.o" \
 		"$kit/build/harness/harness/student_exit.o" \
 		"$kit/build/harness/labs/${lab}_entry.o" "$work/s.o" "$kit/build/libkit.a"
 	for which in big half; do
