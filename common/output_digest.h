@@ -14,8 +14,10 @@
  * the first wrong element. So a digest that differs does not stand as the
  * size's verdict: the size runs again first in a new process, and a size
  * that runs first in its process always comes back whole
- * (grader/steps/correctness_plan.h). A passing class moves its large
- * outputs as digests; a failing size costs one more process.
+ * (grader/steps/correctness_plan.h); unless a smaller size has already
+ * shown the student a wrong element, where the digest's verdict stands.
+ * A passing class moves its large outputs as digests; a size wrong only
+ * at large sizes costs one more process (a CUDA context).
  *
  * The emulator always sends the whole output: its device memory is the
  * host's, and running a size again costs its emulation.

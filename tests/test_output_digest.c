@@ -146,3 +146,17 @@ Test(output_digest, the_frame_is_read_from_the_channel)
 	cr_expect_null(parts[0].output);
 	harness_part_free(&parts[0]);
 }
+
+/* A differing digest runs again whole, unless a smaller size already showed
+ * wrong words: then it stands, and costs no new process. */
+Test(output_digest, a_differing_digest_stands_only_after_wrong_words_were_shown)
+{
+	struct failure digest = { .kind = FAILURE_DIGEST_DIFFERS };
+	struct failure crash = { .kind = FAILURE_CRASH };
+	struct failure wrong = { .kind = FAILURE_WRONG_OUTPUT };
+	cr_expect(!failure_stands(&digest, 0, 0));
+	cr_expect(failure_stands(&digest, 0, 1));
+	cr_expect(!failure_stands(&crash, 0, 1), "a crash after the first size runs again alone");
+	cr_expect(failure_stands(&crash, 1, 0));
+	cr_expect(failure_stands(&wrong, 0, 0));
+}

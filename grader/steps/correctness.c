@@ -135,6 +135,19 @@ static int start(struct sizes *z, int first, int count, struct channel_watch *w,
 	return rc;
 }
 
+/* Whether a size before k failed with wrong words, whose first is in its
+ * message. */
+static int wrong_words_shown(const struct sizes *z, int k)
+{
+	for (int i = 0; i < k; i++) {
+		enum failure_kind kind = z->tests[i]->failure.kind;
+		if (z->tests[i]->status == TEST_FAILED &&
+		    (kind == FAILURE_WRONG_OUTPUT || kind == FAILURE_OUTPUT_NOT_WRITTEN))
+			return 1;
+	}
+	return 0;
+}
+
 /* Size k's verdict from its report. first: k ran first in its process,
  * where any verdict stands. Returns whether a size after it may run in
  * the same process: a pass, or a failure that left the process running;
@@ -148,21 +161,21 @@ static int settle(struct sizes *z, int k, const struct harness_report *rep,
 	struct test_result *t = z->tests[k];
 	int ok = correctness_judge_against(z->ctx->lab, &z->shapes[k], z->seeds[k], rep, &z->e[k], first, &f,
 					   msg, sizeof(msg));
-	int stands = ok || failure_leaves_process_running(&f);
-	if (!stands && !first)
+	if (!ok && !failure_stands(&f, first, wrong_words_shown(z, k)))
 		return -1;
+	int went_on = ok || failure_leaves_process_running(&f) || f.kind == FAILURE_DIGEST_DIFFERS;
 	if (ok) {
 		test_pass(t, "%s", "");
 		if (z->traced)	/* the prediction's trace, where this size is one it traces */
 			traced_runs_keep(z->traced, z->ctx->rubric, z->ctx->lab, k, rep->metrics);
 	} else {
-		if (!stands)	/* the process's end is this size's: a time limit says which */
+		if (!went_on)	/* the process's end is this size's: a time limit says which */
 			explain_stop(z->ctx, z->times, rep, w, k, msg, sizeof(msg));
 		test_fail(t, "%s", msg);
 		t->failure = f;
 	}
 	expected_free(&z->e[k]);
-	return stands;
+	return went_on;
 }
 
 /* The run_sizes_fn of correctness_plan.h: one child, its report cut into

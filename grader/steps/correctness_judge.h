@@ -39,4 +39,11 @@ int correctness_judge_against(const struct lab *lab, const struct shape *s, uint
  * in a process, to come back whole). */
 int failure_leaves_process_running(const struct failure *f);
 
+/* Whether a size's failure f is its verdict (correctness_plan.h): one that
+ * left the process running, or any where the size ran first in its process.
+ * A digest that differs stands too where a smaller size already showed the
+ * student wrong words (wrong_words_shown): running it again whole would
+ * cost a CUDA context to show another example of the same fault. */
+int failure_stands(const struct failure *f, int first_in_process, int wrong_words_shown);
+
 #endif

@@ -1,0 +1,44 @@
+/*
+ * What one grading child asks of the CUDA driver besides kernels, timed:
+ * its context (the first CUDA call), two 16 MiB pinned staging buffers, and
+ * four rounds of a 1 GiB allocation, its memset and its free. Run many at
+ * once (driver_contention.sh), on one GPU or spread over several, to see
+ * whether these calls share something host-wide that a second GPU does not
+ * double. Prints one line: init_ms pinned_ms malloc_ms exit-free total_ms.
+ */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <time.h>
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+int main(void)
+{
+	double t0 = now_ms();
+	if (cudaFree(0) != cudaSuccess)
+		return 1;
+	double t1 = now_ms();
+	void *h[2];
+	for (int i = 0; i < 2; i++)
+		if (cudaHostAlloc(&h[i], 16 << 20, cudaHostAllocDefault) != cudaSuccess)
+			return 1;
+	for (int i = 0; i < 2; i++)
+		cudaFreeHost(h[i]);
+	double t2 = now_ms();
+	for (int r = 0; r < 4; r++) {
+		void *d;
+		if (cudaMalloc(&d, (size_t)1 << 30) != cudaSuccess)
+			return 1;
+		cudaMemset(d, 0, (size_t)1 << 30);
+		cudaDeviceSynchronize();
+		cudaFree(d);
+	}
+	double t3 = now_ms();
+	printf("%.1f %.1f %.1f %.1f\n", t1 - t0, t2 - t1, t3 - t2, t3 - t0);
+	return 0;
+}
