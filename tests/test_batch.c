@@ -439,3 +439,51 @@ Test(batch_pace, a_students_account_holds_only_its_own_grade)
 	cr_expect_geq(held_shared, 0.04, "%s", text);
 	remove_tree(dir);
 }
+
+/* The pace line's verdict from a class's accounts: contexts that took
+ * the driver most of the wall clock (each the probe's process alone) say
+ * the driver binds, whatever the GPUs and cores did. */
+static void pace_of(int contexts_each, double context_s, double wall_s, char *line, size_t len)
+{
+	static struct summary rows[2];
+	struct batch b;
+	memset(&b, 0, sizeof(b));
+	char dir[] = "/tmp/batch-pace-XXXXXX", students[64], sdir[128];
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(b.c.out_dir, sizeof(b.c.out_dir), "%s", dir);
+	snprintf(students, sizeof(students), "%s/students", dir);
+	mkdir(students, 0700);
+	b.roster.n = 2;
+	b.rows = rows;
+	b.graded = 2;
+	b.c.n_gpus = 1;
+	b.c.gpus[0].dev.probe_s = context_s;
+	for (int i = 0; i < 2; i++) {
+		char text[256];
+		snprintf(rows[i].student, sizeof(rows[i].student), "s%d", i);
+		snprintf(sdir, sizeof(sdir), "%s/s%d", students, i);
+		mkdir(sdir, 0700);
+		snprintf(text, sizeof(text), "%s/gpu-waits.txt", sdir);
+		FILE *f = fopen(text, "w");
+		cr_assert_not_null(f);
+		fprintf(f, "gpu=0 worker_s=1.00 wait_shared_s=0.00 held_shared_s=0.10 wait_alone_s=0.00 "
+			"held_alone_s=0.01 shared_runs=%d timed_runs=1 correctness_processes=1 pinned_runs=0\n",
+			contexts_each);
+		fclose(f);
+	}
+	FILE *out = fmemopen(line, len, "w");
+	cr_assert_not_null(out);
+	batch_pace_line(&b, wall_s, out);
+	fclose(out);
+	remove_tree(dir);
+}
+
+Test(batch_pace, contexts_that_fill_the_wall_clock_say_the_driver_binds)
+{
+	char line[1024] = "";
+	pace_of(20, 0.25, 10, line, sizeof(line));	/* 40 contexts x 0.25 s in 10 s */
+	cr_expect(strstr(line, "40 CUDA contexts of about 0.25 s each made (the driver busy 100%)"), "%s", line);
+	cr_expect(strstr(line, "the CUDA driver binds"), "%s", line);
+	pace_of(2, 0.25, 10, line, sizeof(line));	/* 4 contexts: 10% */
+	cr_expect(!strstr(line, "the CUDA driver binds"), "%s", line);
+}

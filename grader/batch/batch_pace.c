@@ -6,7 +6,11 @@
  * information only (common/gpu_lock.h); its whole life counts as one
  * shared run. The batch's last line sums them: the GPUs bind when
  * their time held alone nears the wall clock times their number, the CPUs
- * when the workers' CPU time nears it times the cores.
+ * when the workers' CPU time nears it times the cores, and the CUDA driver
+ * when the children's contexts, each costing what the device probe's
+ * process cost alone, near the wall clock: a host makes its contexts one
+ * at a time, for all its GPUs together (32 at once took 8.3 s on one H200
+ * and 7.8 s spread over two, docs/results/gpu-2026-11-27-contexts).
  */
 #include "batch/batch.h"
 
@@ -69,6 +73,21 @@ static int read_waits(const struct batch *b, const char *name, time_t since, str
 	return ok;
 }
 
+/* What the pace line says binds the class, from each resource's share of
+ * the wall clock. */
+static const char *binds(double cpu_busy, double gpu_busy, double driver_busy)
+{
+	if (cpu_busy < BUSY && gpu_busy < BUSY && driver_busy < BUSY)
+		return "nothing binds: the workers wait on their own steps (more --jobs, or fewer "
+		       "students each waiting out a limit)";
+	if (driver_busy >= cpu_busy && driver_busy >= gpu_busy)
+		return "the CUDA driver binds: the host makes one context at a time, whatever its GPUs "
+		       "(fewer processes a student, or more hosts, would help; more GPUs would not)";
+	if (gpu_busy > cpu_busy)
+		return "the GPUs bind (more GPUs would help)";
+	return "the CPUs bind (more cores would help)";
+}
+
 void batch_pace_line(const struct batch *b, double wall_s, FILE *out)
 {
 	struct gpu_account sum = { 0 }, a;
@@ -83,6 +102,7 @@ void batch_pace_line(const struct batch *b, double wall_s, FILE *out)
 			sum.wait_shared_s += a.wait_shared_s;
 			sum.wait_alone_s += a.wait_alone_s;
 			sum.held_alone_s += a.held_alone_s;
+			sum.shared_runs += a.shared_runs;
 		}
 	/* Only where this process ran the workers (not a Slurm merge). */
 	if (students == 0 || wall_s <= 0 || b->graded == 0)
@@ -96,17 +116,18 @@ void batch_pace_line(const struct batch *b, double wall_s, FILE *out)
 	int gpus = b->c.n_gpus;
 	double cpu_busy = cores > 0 ? cpu_s / (wall_s * (double)cores) : 0;
 	double gpu_busy = gpus > 0 ? sum.held_alone_s / (wall_s * gpus) : 0;
+	/* Every GPU child makes a context (each counts as a shared run). */
+	double context_s = gpus > 0 ? b->c.gpus[0].dev.probe_s : 0;
+	double driver_busy = sum.shared_runs * context_s / wall_s;
 	fprintf(out, "pace: %d students in %.1f s = %.0f an hour; ", students, wall_s,
 		students * 3600.0 / wall_s);
 	if (gpus > 0)
-		fprintf(out, "the GPU%s held alone %.0f%% of the time, ", gpus == 1 ? "" : "s",
-			100 * gpu_busy);
+		fprintf(out, "the GPU%s held alone %.0f%% of the time, %d CUDA contexts of about %.2f s "
+			"each made (the driver busy %.0f%%), ", gpus == 1 ? "" : "s", 100 * gpu_busy,
+			sum.shared_runs, context_s, 100 * driver_busy);
 	fprintf(out, "the %ld CPU cores busy %.0f%%; each student waited on average %.1f s for a "
 		"timed turn and %.1f s for a shared one, of %.1f s, and started %.2f correctness "
 		"processes: %s\n", cores, 100 * cpu_busy, sum.wait_alone_s / students,
 		sum.wait_shared_s / students, worker_s / students, (double)processes / students,
-		cpu_busy < BUSY && gpu_busy < BUSY ? "neither binds: the workers wait on their own steps "
-						     "(more --jobs, or fewer students each waiting out a limit)"
-		: gpus > 0 && gpu_busy > cpu_busy ? "the GPUs bind (more GPUs would help)"
-						  : "the CPUs bind (more cores would help)");
+		binds(cpu_busy, gpu_busy, driver_busy));
 }
