@@ -1,11 +1,14 @@
 /*
  * What one grading child asks of the CUDA driver besides kernels, timed:
- * its context (the first CUDA call), two 16 MiB pinned staging buffers, and
- * four rounds of a 1 GiB allocation, its memset and its free. Run many at
- * once (driver_contention.sh), on one GPU or spread over several, to see
- * whether these calls share something host-wide that a second GPU does not
- * double. Prints one line: init_ms pinned_ms malloc_ms exit-free total_ms.
+ * the driver's start (cuInit), its context (the primary context retained,
+ * then the runtime's first call), two 16 MiB pinned staging buffers, and
+ * four rounds of a 1 GiB allocation, its memset and its free, and the
+ * context's release. Run many at once (driver_contention.sh), on one GPU or
+ * spread over several, to see whether these calls share something
+ * host-wide that a second GPU does not double. Prints one line:
+ * init_ms context_ms pinned_ms malloc_ms release_ms total_ms.
  */
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <time.h>
@@ -20,7 +23,12 @@ static double now_ms(void)
 int main(void)
 {
 	double t0 = now_ms();
-	if (cudaFree(0) != cudaSuccess)
+	CUdevice dev;
+	CUcontext ctx;
+	if (cuInit(0) != CUDA_SUCCESS || cuDeviceGet(&dev, 0) != CUDA_SUCCESS)
+		return 1;
+	double ti = now_ms();
+	if (cuDevicePrimaryCtxRetain(&ctx, dev) != CUDA_SUCCESS || cudaFree(0) != cudaSuccess)
 		return 1;
 	double t1 = now_ms();
 	void *h[2];
@@ -39,6 +47,9 @@ int main(void)
 		cudaFree(d);
 	}
 	double t3 = now_ms();
-	printf("%.1f %.1f %.1f %.1f\n", t1 - t0, t2 - t1, t3 - t2, t3 - t0);
+	cudaDeviceReset();
+	cuDevicePrimaryCtxRelease(dev);
+	double t4 = now_ms();
+	printf("%.1f %.1f %.1f %.1f %.1f %.1f\n", ti - t0, t1 - ti, t2 - t1, t3 - t2, t4 - t3, t4 - t0);
 	return 0;
 }

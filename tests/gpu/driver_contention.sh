@@ -1,12 +1,14 @@
 #!/bin/bash
-# driver_contention.sh OUTDIR: P copies of driver_contention at once (P = 1,
-# 16, 32), all on GPU 0 or alternating over GPUs 0 and 1; per copy its
-# context, pinned-buffer and allocation times, and the wall time of the
-# whole wave, each wave run 3 times. Needs nvcc and (for "two") two GPUs.
+# driver_contention.sh OUTDIR [mps]: P copies of driver_contention at once
+# (P = 1, 16, 32), all on GPU 0 or alternating over GPUs 0 and 1; per copy
+# its driver start, context, pinned-buffer, allocation and release times,
+# and the wall time of the whole wave, each wave run 3 times. With "mps",
+# the same under the CUDA Multi-Process Service (a control daemon of this
+# user's, started and stopped here). Needs nvcc and (for "two") two GPUs.
 set -u
 out=$1; mkdir -p "$out"
 bin=$out/driver_contention
-nvcc -O2 -o "$bin" "$(dirname "$0")/driver_contention.cu" || exit 1
+nvcc -O2 -o "$bin" "$(dirname "$0")/driver_contention.cu" -lcuda || exit 1
 wave() {	# P SPREAD(one|two) ROUND
 	local p=$1 spread=$2 r=$3 a b
 	a=$(date +%s.%N)
@@ -16,7 +18,14 @@ wave() {	# P SPREAD(one|two) ROUND
 	done
 	wait; b=$(date +%s.%N)
 	cat "$out"/w-$p-$spread-$r-*.txt | awk -v p=$p -v s=$spread -v w=$(python3 -c "print(round($b-$a,2))") \
-		'{i+=$1; h+=$2; m+=$3; t+=$4; n++} END {printf "%-3s %2d copies: wave %6.2f s; a copy: context %7.1f ms, pinned %6.1f ms, 4 x 1 GiB %7.1f ms, all %7.1f ms (mean of %d)\n", s, p, w, i/n, h/n, m/n, t/n, n}'
+		'{i+=$1; c+=$2; h+=$3; m+=$4; r+=$5; t+=$6; n++} END {printf "%-3s %2d copies: wave %6.2f s; a copy: cuInit %6.1f ms, context %7.1f ms, pinned %6.1f ms, 4 x 1 GiB %6.1f ms, release %6.1f ms, all %7.1f ms (mean of %d)\n", s, p, w, i/n, c/n, h/n, m/n, r/n, t/n, n}'
 	rm -f "$out"/w-$p-$spread-$r-*.txt
 }
+if [ "${2:-}" = mps ]; then
+	export CUDA_MPS_PIPE_DIRECTORY=$out/mps-pipe CUDA_MPS_LOG_DIRECTORY=$out/mps-log
+	mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+	nvidia-cuda-mps-control -d || exit 1
+	trap 'echo quit | nvidia-cuda-mps-control' EXIT
+	CUDA_VISIBLE_DEVICES=0 "$bin" >/dev/null	# the server's own start, not counted
+fi
 for p in 1 16 32; do for r in 1 2 3; do wave $p one $r; wave $p two $r; done; done
