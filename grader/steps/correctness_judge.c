@@ -120,14 +120,13 @@ void expected_free(struct expected *e)
 /* What came back of the output: whole, or as a digest where one may come. */
 enum output_form { OUTPUT_BAD, OUTPUT_WHOLE, OUTPUT_DIGEST };
 
-static enum output_form output_form(const struct harness_report *rep, size_t n_out, int first_in_process)
+static enum output_form output_form(const struct harness_report *rep, size_t n_out, int digest_allowed)
 {
 	if (rep->outputs != 1)
 		return OUTPUT_BAD;
 	if (rep->output)
 		return rep->output_words == GUARD_WORDS + n_out + GUARD_WORDS ? OUTPUT_WHOLE : OUTPUT_BAD;
-	int may = output_sent_as_digest(n_out, first_in_process, 0);
-	return may && rep->digest && rep->digest->words == n_out ? OUTPUT_DIGEST : OUTPUT_BAD;
+	return digest_allowed && rep->digest && rep->digest->words == n_out ? OUTPUT_DIGEST : OUTPUT_BAD;
 }
 
 /* The digest's hash against the reference's: equal, or a failure that
@@ -144,7 +143,7 @@ static int compare_digest(const struct output_digest *d, const uint32_t *want, s
 }
 
 int correctness_judge_against(const struct lab *lab, const struct shape *s, uint64_t seed,
-		 const struct harness_report *rep, const struct expected *given, int first_in_process,
+		 const struct harness_report *rep, const struct expected *given, int digest_allowed,
 		 struct failure *f, char *msg, size_t len)
 {
 	size_t n_out = lab->out_count(s);
@@ -167,7 +166,7 @@ int correctness_judge_against(const struct lab *lab, const struct shape *s, uint
 		snprintf(f->name, sizeof(f->name), "%.64s", cuda_error);
 		return 0;
 	}
-	enum output_form form = output_form(rep, n_out, first_in_process);
+	enum output_form form = output_form(rep, n_out, digest_allowed);
 	if (form == OUTPUT_BAD) {
 		snprintf(msg, len, "%s: the harness's report is incomplete (an output of %zu words, "
 			 "expected %zu): was the process disturbed?", where, rep->output_words,
@@ -202,7 +201,7 @@ int correctness_judge_against(const struct lab *lab, const struct shape *s, uint
 int correctness_judge(const struct lab *lab, const struct shape *s, uint64_t seed,
 		      const struct harness_report *rep, struct failure *f, char *msg, size_t len)
 {
-	return correctness_judge_against(lab, s, seed, rep, NULL, 1, f, msg, len);
+	return correctness_judge_against(lab, s, seed, rep, NULL, 0, f, msg, len);
 }
 
 int failure_leaves_process_running(const struct failure *f)

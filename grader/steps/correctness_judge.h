@@ -24,12 +24,12 @@ int expected_compute(const struct lab *lab, const struct shape *s, uint64_t seed
 void expected_free(struct expected *e);
 
 /* correctness_judge, against given when it holds the reference (NULL, or
- * given->want NULL: computed here). first_in_process: the size ran first in
- * its process, where its output must come back whole (output_digest.h); a
- * later one's may come as its digest. */
+ * given->want NULL: computed here). digest_allowed: the output may come
+ * back as its digest (output_sent_as_digest, output_digest.h); otherwise
+ * only whole is believed. */
 int correctness_judge_against(const struct lab *lab, const struct shape *s, uint64_t seed,
 			      const struct harness_report *rep, const struct expected *given,
-			      int first_in_process, struct failure *f, char *msg, size_t len);
+			      int digest_allowed, struct failure *f, char *msg, size_t len);
 
 /* Whether a size that failed this way left its process running, sound for
  * the next size: its output was judged (wrong words, a canary, the input
