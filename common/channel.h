@@ -39,7 +39,9 @@ enum channel_msg {
 	MSG_STOPPED = 9,	/* JSON: the emulator is ending the process on a fault it
 				 * cannot return from (cuemu_set_stop_hook): {"kind":
 				 * "kernel_timeout" | "stack_overflow" | "kernel_crash" |
-				 * "fatal", "kernel", "where" (FILE:LINE), "message"} */
+				 * "fatal", "kernel", "where" (FILE:LINE), "message"}; or
+				 * the emulated harness, a size's run past its CPU time
+				 * (grader/harness/predict.c): "kind": "call_timeout" */
 	MSG_STUDENT_EXIT = 10,	/* JSON: in a correctness run, the entry point called
 				 * exit() and the harness went on with the next size
 				 * (grader/harness/student_exit.h): {"status"} */

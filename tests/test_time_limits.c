@@ -333,6 +333,40 @@ Test(time_limits, an_emulated_hang_among_shared_sizes_is_stopped_at_its_own_limi
 	cr_expect_eq(system(rm), 0);
 }
 
+/* A loop on the host, outside any kernel, which the emulator's watchdog
+ * does not see: the size's run is stopped by its CPU time (one and a half
+ * times the limit and a second), as a time limit, not by the grader's
+ * clock four times the limit later. */
+Test(time_limits, an_emulated_loop_on_the_host_is_stopped_by_its_cpu_time, .timeout = 120)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
+	struct rubric r;
+	char work[] = "/tmp/time-limits-host-XXXXXX", err[256];
+	struct build_result b;
+	emu_lab3_build("tests/fixtures/hostile/infinite_loop.cu", &r, work, &b);
+	struct run_context ctx = { .lab = &lab3_transpose, .rubric = &r, .harness = b.harness,
+				   .backend = BACKEND_EMU, .work_dir = work, .seed = 5 };
+	struct emu_size sizes[1] = { { .shape = r.emu_shapes[0], .seed = 1, .kernel_timeout_s = 1 } };
+	struct harness_report whole;
+	cr_assert_eq(harness_correct_sizes(&ctx, sizes, 1, NULL, &whole, err, sizeof(err)), 0, "%s", err);
+	const char *kind = json_string_value(json_object_get(whole.stopped, "kind"));
+	const char *m = json_string_value(json_object_get(whole.stopped, "message"));
+	cr_assert_not_null(m, "no MSG_STOPPED: %s", whole.child.output ? whole.child.output : "");
+	cr_expect_str_eq(kind, "call_timeout");
+	cr_expect(strstr(m, "2.5 s of CPU time") && strstr(m, "outside any kernel"), "%s", m);
+	cr_expect(harness_hung(&whole), "a time limit, counted as a hang");
+	struct failure f;
+	harness_abort_failure(&whole, &f);
+	cr_expect_eq(f.kind, FAILURE_TIME_LIMIT);
+	cr_expect(!whole.child.timed_out, "stopped by its CPU time, not by the grader's clock");
+	harness_report_free(&whole);
+	rubric_free(&r);
+	char rm[1100];
+	snprintf(rm, sizeof(rm), "rm -rf %s", work);
+	cr_expect_eq(system(rm), 0);
+}
+
 /* ---- on a GPU ----------------------------------------------------------------------- */
 
 Test(time_limits_gpu, a_hang_is_judged_in_seconds, .timeout = 300)

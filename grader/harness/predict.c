@@ -6,11 +6,15 @@
  */
 #include <cuda_runtime_api.h>
 #include <cuemu.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
 
 #include "../../common/bench_plan.h"
 #include "../../common/channel.h"
+#include "../../common/harness_report.h"
 #include "../../common/host_buffer.h"
 #include "../../common/rng.h"
 #include "../labs/lab.h"
@@ -53,6 +57,49 @@ void run_predict(const struct lab *lab, const struct shape *s, uint64_t seed)
 }
 
 /*
+ * A size's whole run watched in CPU time. The emulator's watchdog stops a
+ * kernel at the size's limit of CPU time and names its line; a loop on the
+ * host, outside any kernel, it does not see, and the grader's watch on the
+ * clock allows a busy machine four times the limit and more. So the run
+ * (the kit's fill and checks, the student's host code and kernels) gets
+ * one and a half times the limit and a second, of this process's CPU time
+ * (ITIMER_PROF: user and system, every thread), and past it ends with
+ * MSG_STOPPED "call_timeout". The kernel's own watchdog, at the limit,
+ * comes first for a kernel that hangs.
+ */
+static double watched_limit_s;
+
+static void on_call_timeout(int sig)
+{
+	(void)sig;
+	send_json(MSG_STOPPED, "{\"kind\":\"call_timeout\",\"kernel\":\"\",\"where\":\"\",\"message\":"
+		  "\"it has used %.1f s of CPU time, one and a half times this size's limit and a second, and "
+		  "is still running outside any kernel: a loop on the host that never ends?\"}",
+		  1.5 * watched_limit_s + 1);
+	_exit(CUEMU_FATAL_EXIT);
+}
+
+static void watch_call(double limit_s)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_call_timeout;
+	sa.sa_flags = SA_ONSTACK;	/* the emulator's stack for signals: a fiber's may be spent */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPROF, &sa, NULL);
+	watched_limit_s = limit_s;
+	double budget = 1.5 * limit_s + 1;
+	struct itimerval it = { { 0, 0 }, { (time_t)budget, (suseconds_t)((budget - (double)(time_t)budget) * 1e6) } };
+	setitimer(ITIMER_PROF, &it, NULL);
+}
+
+static void unwatch_call(void)
+{
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+	setitimer(ITIMER_PROF, &off, NULL);
+}
+
+/*
  * harness sizes LAB (SHAPE SEED LIMIT traced|untraced)...: an emulated
  * correctness step's child, every size in one process as on a GPU. Each size
  * has its own kernel time limit (LIMIT seconds of CPU time, the emulator's
@@ -74,6 +121,7 @@ void verb_sizes(int argc, char **argv)
 		    (!traced && strcmp(argv[i + 3], "untraced") != 0))
 			kit_fail("arguments", "bad size: harness sizes LAB (SHAPE SEED LIMIT traced|untraced)...");
 		uint64_t seed = strtoull(argv[i + 1], NULL, 10);
+		watch_call(limit_s);
 		if (traced) {
 			run_traced(lab, &s, seed, limit_s, 1, i == 3);
 		} else {
@@ -81,6 +129,7 @@ void verb_sizes(int argc, char **argv)
 			cuemu_set_kernel_timeout(limit_s);
 			run_correct(lab, &s, seed, 1, i == 3);
 		}
+		unwatch_call();
 	}
 }
 

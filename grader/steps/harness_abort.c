@@ -49,10 +49,16 @@ static const char *stop_kind(const struct harness_report *rep)
 	return rep->corrupt || rep->done ? NULL : json_string_value(json_object_get(rep->stopped, "kind"));
 }
 
+/* The emulator's stops that are a time limit: a kernel's (its watchdog),
+ * or a size's whole run in CPU time (grader/harness/predict.c). */
+static int stop_is_time_limit(const char *kind)
+{
+	return kind && (strcmp(kind, "kernel_timeout") == 0 || strcmp(kind, "call_timeout") == 0);
+}
+
 int harness_hung(const struct harness_report *rep)
 {
-	const char *kind = stop_kind(rep);
-	return rep->child.timed_out || (kind && strcmp(kind, "kernel_timeout") == 0);
+	return rep->child.timed_out || stop_is_time_limit(stop_kind(rep));
 }
 
 void harness_abort_failure(const struct harness_report *rep, struct failure *f)
@@ -68,7 +74,7 @@ void harness_abort_failure(const struct harness_report *rep, struct failure *f)
 		return;
 	}
 	if (stop && json_is_string(json_object_get(rep->stopped, "message")))
-		f->kind = strcmp(stop, "kernel_timeout") == 0 ? FAILURE_TIME_LIMIT : FAILURE_EMULATOR_STOPPED;
+		f->kind = stop_is_time_limit(stop) ? FAILURE_TIME_LIMIT : FAILURE_EMULATOR_STOPPED;
 	else if (rep->corrupt)
 		f->kind = FAILURE_CHANNEL_TAMPERED;
 	else if (c->timed_out)
