@@ -91,6 +91,13 @@ void emu_lab3_build(const char *file, struct rubric *r, char *work, struct build
 				      &dev, NULL, 120, b, log, sizeof(log)), 0, "%s", log);
 }
 
+void emu_lab3_done(struct rubric *r, const char *work)
+{
+	rubric_free(r);
+	remove_tree(work);
+	cr_expect_neq(access(work, F_OK), 0, "%s left behind", work);
+}
+
 void add_graded_test(struct grade *g, const char *name, enum test_group group, enum test_status st,
 		     double points, double max, const char *message)
 {

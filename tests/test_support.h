@@ -31,6 +31,8 @@ void add_bench_point(struct grade *g, size_t rows, size_t cols, double student, 
  * template) and builds FILE (relative to the kit) there for the emulator:
  * b->harness is the linked harness. Asserts on any failure. */
 void emu_lab3_build(const char *file, struct rubric *r, char *work, struct build_result *b);
+/* After it: the rubric freed and the work folder removed. */
+void emu_lab3_done(struct rubric *r, const char *work);
 
 /* Appends a test of group to g, with its status, points, most points and message. */
 void add_graded_test(struct grade *g, const char *name, enum test_group group, enum test_status st,

@@ -296,10 +296,7 @@ Test(time_limits, a_hang_in_the_shared_run_counts_and_the_rest_is_not_waited_out
 	 * makes the seconds themselves no test). */
 	cr_log_info("a hang in the shared run judged in %.1f s", took);
 	grade_free(&g);
-	rubric_free(&r);
-	char rm[1100];
-	snprintf(rm, sizeof(rm), "rm -rf %s", work);
-	cr_expect_eq(system(rm), 0);
+	emu_lab3_done(&r, work);
 }
 
 Test(time_limits, an_emulated_hang_among_shared_sizes_is_stopped_at_its_own_limit, .timeout = 120)
@@ -327,10 +324,7 @@ Test(time_limits, an_emulated_hang_among_shared_sizes_is_stopped_at_its_own_limi
 	cr_expect(strstr(m, "kernel_hang.cu:15"), "%s", m);
 	harness_part_free(&parts[0]);
 	harness_report_free(&whole);
-	rubric_free(&r);
-	char rm[1100];
-	snprintf(rm, sizeof(rm), "rm -rf %s", work);
-	cr_expect_eq(system(rm), 0);
+	emu_lab3_done(&r, work);
 }
 
 /* A loop on the host, outside any kernel, which the emulator's watchdog
@@ -361,10 +355,7 @@ Test(time_limits, an_emulated_loop_on_the_host_is_stopped_by_its_cpu_time, .time
 	cr_expect_eq(f.kind, FAILURE_TIME_LIMIT);
 	cr_expect(!whole.child.timed_out, "stopped by its CPU time, not by the grader's clock");
 	harness_report_free(&whole);
-	rubric_free(&r);
-	char rm[1100];
-	snprintf(rm, sizeof(rm), "rm -rf %s", work);
-	cr_expect_eq(system(rm), 0);
+	emu_lab3_done(&r, work);
 }
 
 /* ---- on a GPU ----------------------------------------------------------------------- */
