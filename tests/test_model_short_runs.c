@@ -97,23 +97,30 @@ Test(model_short_runs, cost_dram_time_and_wait)
 	cr_assert_float_eq(bar2.t[BOUND_LATENCY] - bar1.t[BOUND_LATENCY], waves * 50, 1e-6 * waves);
 }
 
-/* A coalesced request that straddles two lines (lanes from mid-line) is
- * split as a request over 2 rows is; half the requests doing so wait half as
- * much a run. */
-Test(model_short_runs, a_split_request_is_one_over_more_than_one_line)
+/* A request is split when it touches more lines than its sectors fill: half
+ * the requests over 2 lines wait half as much a run; a coalesced request of
+ * 16 bytes a lane fills its 4 lines (16 sectors) and waits nothing more. */
+Test(model_short_runs, a_split_request_touches_more_lines_than_its_sectors_fill)
 {
 	struct gpu_model g = shipped("NVIDIA H100 80GB HBM3");
 	g.short_run_ns = g.short_run_barrier_ns = 0;
 	g.short_run_latency_ns = 0;
-	struct model_launch l = rows(256, 128, 1, 0);
-	struct model_terms none, half_split;
+	struct model_launch l = rows(256, 128, 1, 0), wide = rows(256, 128, 1, 0);
+	wide.load_lines = wide.store_lines = 4 * wide.load_requests;
+	wide.load_sectors = wide.store_sectors = wide.load_block_sectors = wide.store_block_sectors =
+		16 * wide.load_requests;
+	wide.store_bytes = 512 * wide.store_requests;
+	struct model_terms none, half_split, wide0, wide1;
 	model_launch_cost(&g, &l, &none);
+	model_launch_cost(&g, &wide, &wide0);
 	l.load_lines = 1.5 * l.load_requests;
 	l.store_lines = 1.5 * l.store_requests;
 	g.short_run_latency_ns = 100;
 	model_launch_cost(&g, &l, &half_split);
+	model_launch_cost(&g, &wide, &wide1);
 	double waves = l.grid_blocks / (g.sms * model_blocks_per_sm(&g, &l));
 	cr_assert_float_eq(half_split.t[BOUND_LATENCY] - none.t[BOUND_LATENCY], waves * 50, 1e-6 * waves);
+	cr_assert_float_eq(wide1.t[BOUND_LATENCY], wide0.t[BOUND_LATENCY], 1e-9);
 }
 
 /* rows.*.sync (docs/results/gpu-2026-11-27/call5-h100/physics.txt, H100): a
