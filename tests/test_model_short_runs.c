@@ -57,9 +57,10 @@ static double short_run_dram(struct gpu_model g, const struct model_launch *l)
 /* A request over 2 rows of 64 bytes gives DRAM a run more than its 4 sectors
  * would in one line, one over 4 rows of 32 bytes three more: short_run_ns each,
  * counted over the sectors that reach DRAM (a block sum that every warp of a
- * block reads is one sector, one run). The round trip waits
- * short_run_latency_ns a run more per request, and a run that a barrier
- * closes short_run_barrier_ns besides. Runs of 128 bytes cost none of it. */
+ * block reads is one sector, one run). A request over several lines waits
+ * for the later of them: short_run_latency_ns more a run of such requests,
+ * over 2 rows or 4 alike, and short_run_barrier_ns besides when a barrier
+ * closes the run. Runs of 128 bytes cost none of it. */
 Test(model_short_runs, cost_dram_time_and_wait)
 {
 	struct gpu_model g = shipped("NVIDIA H100 80GB HBM3");
@@ -76,18 +77,79 @@ Test(model_short_runs, cost_dram_time_and_wait)
 	cr_assert_float_eq(short_run_dram(g, &sum), sum.grid_blocks * 0.75 * 0.01, 1e-6);
 
 	struct model_launch tile = rows(256, 64, 1, 1);
-	struct model_terms open0, open1, bar0, bar1, bar2;
+	struct model_terms open0, open1, four0, four1, long0, long1, bar0, bar1, bar2;
 	model_launch_cost(&g, &half, &open0);
+	model_launch_cost(&g, &quarter, &four0);
+	model_launch_cost(&g, &line, &long0);
 	model_launch_cost(&g, &tile, &bar0);
 	g.short_run_latency_ns = 100;
 	model_launch_cost(&g, &half, &open1);
+	model_launch_cost(&g, &quarter, &four1);
+	model_launch_cost(&g, &line, &long1);
 	model_launch_cost(&g, &tile, &bar1);
 	g.short_run_barrier_ns = 50;
 	model_launch_cost(&g, &tile, &bar2);
 	double waves = half.grid_blocks / (g.sms * model_blocks_per_sm(&g, &half));
 	cr_assert_float_eq(open1.t[BOUND_LATENCY] - open0.t[BOUND_LATENCY], waves * 100, 1e-6 * waves);
+	cr_assert_float_eq(four1.t[BOUND_LATENCY] - four0.t[BOUND_LATENCY], waves * 100, 1e-6 * waves);
+	cr_assert_float_eq(long1.t[BOUND_LATENCY] - long0.t[BOUND_LATENCY], 0, 1e-9);
 	cr_assert_float_eq(bar1.t[BOUND_LATENCY] - bar0.t[BOUND_LATENCY], waves * 100, 1e-6 * waves);
 	cr_assert_float_eq(bar2.t[BOUND_LATENCY] - bar1.t[BOUND_LATENCY], waves * 50, 1e-6 * waves);
+}
+
+/* A request is split when it touches more lines than its sectors fill: half
+ * the requests over 2 lines wait half as much a run; a coalesced request of
+ * 16 bytes a lane fills its 4 lines (16 sectors) and waits nothing more. */
+Test(model_short_runs, a_split_request_touches_more_lines_than_its_sectors_fill)
+{
+	struct gpu_model g = shipped("NVIDIA H100 80GB HBM3");
+	g.short_run_ns = g.short_run_barrier_ns = 0;
+	g.short_run_latency_ns = 0;
+	struct model_launch l = rows(256, 128, 1, 0), wide = rows(256, 128, 1, 0);
+	wide.load_lines = wide.store_lines = 4 * wide.load_requests;
+	wide.load_sectors = wide.store_sectors = wide.load_block_sectors = wide.store_block_sectors =
+		16 * wide.load_requests;
+	wide.store_bytes = 512 * wide.store_requests;
+	struct model_terms none, half_split, wide0, wide1;
+	model_launch_cost(&g, &l, &none);
+	model_launch_cost(&g, &wide, &wide0);
+	l.load_lines = 1.5 * l.load_requests;
+	l.store_lines = 1.5 * l.store_requests;
+	g.short_run_latency_ns = 100;
+	model_launch_cost(&g, &l, &half_split);
+	model_launch_cost(&g, &wide, &wide1);
+	double waves = l.grid_blocks / (g.sms * model_blocks_per_sm(&g, &l));
+	cr_assert_float_eq(half_split.t[BOUND_LATENCY] - none.t[BOUND_LATENCY], waves * 50, 1e-6 * waves);
+	cr_assert_float_eq(wide1.t[BOUND_LATENCY], wide0.t[BOUND_LATENCY], 1e-9);
+}
+
+/* rows.*.sync (docs/results/gpu-2026-11-27/call5-h100/physics.txt, H100): a
+ * barrier between a block's loads and its stores costs one word a thread the
+ * same at every run length: 256 threads, the four orders averaged, 4.4, 4.7,
+ * 4.8 points of copy at runs of 32, 64 and 512 bytes (1024 threads: 4.9, 3.1,
+ * 4.2). So the H100 file's short_run_barrier_ns is 0, and what its barrier
+ * costs the model's rows blocks differs by less than 1.5 points (the sweep's
+ * spread) from one run length to another. */
+Test(model_short_runs, a_barrier_costs_short_runs_what_it_costs_long_ones)
+{
+	struct gpu_model g = shipped("NVIDIA H100 80GB HBM3");
+	cr_assert_float_eq(g.short_run_barrier_ns, 0, 1e-12);
+	const double run[3] = { 32, 64, 512 }, threads[2] = { 256, 1024 };
+	const double bytes = 8.0 * (1u << 28);
+	for (int ti = 0; ti < 2; ti++) {
+		double cost[3];
+		for (int r = 0; r < 3; r++) {
+			struct model_launch open = rows(threads[ti], run[r], 1, 0), closed = rows(threads[ti], run[r], 1, 1);
+			struct model_prediction po, pc;
+			cr_assert_eq(model_predict(&g, &open, 1, bytes, &po), 0);
+			cr_assert_eq(model_predict(&g, &closed, 1, bytes, &pc), 0);
+			cost[r] = po.percent_of_copy - pc.percent_of_copy;
+			cr_assert(cost[r] > 0, "%g threads, R = %g: the barrier costs nothing", threads[ti], run[r]);
+		}
+		for (int r = 1; r < 3; r++)
+			cr_assert(fabs(cost[r] - cost[0]) < 1.5, "%g threads: the barrier costs %.1f points at R = %g, %.1f at 32",
+				  threads[ti], cost[r], run[r], cost[0]);
+	}
 }
 
 /* The H100's rows.* sweep (docs/results/model-rows-2026-11-27/physics-h100.txt,

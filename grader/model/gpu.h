@@ -30,7 +30,7 @@ struct gpu_model {
 	 * lines (rows of a tile narrower than a line) gives DRAM a run of work per
 	 * line, more than one per 128 bytes moved. */
 	double short_run_ns;		/* chip-wide DRAM time per run beyond one per 128 bytes */
-	double short_run_latency_ns;	/* a round trip's extra wait per such run of a request */
+	double short_run_latency_ns;	/* a run of requests split over several lines: its longer round trip */
 	double short_run_barrier_ns;	/* and a barrier-closed run's, besides */
 	/* [shared] */
 	double shared_wavefronts_per_ns;	/* per SM */

@@ -58,7 +58,7 @@ lists >"$WORK/all.txt"
 regs_pid=$!
 
 # The mechanisms first (about 30 s).
-if timeout 120 nvcc -O3 -arch="$arch" -o build/gpu/model_physics tests/gpu/model_physics.cu tests/gpu/model_physics_rows.cu >"$WORK/physics-build.log" 2>&1; then
+if timeout 120 nvcc -O3 -arch="$arch" -o build/gpu/model_physics tests/gpu/model_physics.cu tests/gpu/model_physics_rows.cu tests/gpu/model_physics_path.cu >"$WORK/physics-build.log" 2>&1; then
 	timeout 90 build/gpu/model_physics >"$OUT/physics.txt" 2>&1
 	log "model_physics exit $?"
 else

@@ -34,13 +34,16 @@
  *                           what a run of loads closed by a barrier costs
  *   rows.*, transpose.*     short runs on many rows, and the tiled transposes:
  *                           model_physics_rows.cu says what each key is
+ *   tilepath.*              what a tiled transpose's block does beyond rows.*.sync's
+ *                           (its shared exchange, index arithmetic, bounds checks,
+ *                           dependent instructions): model_physics_path.cu
  *   launch.back_to_back_us  empty launches back to back
  *
  *   model_physics [SECTION...]
  *
- * runs the sections named (merge req chain tile rows transpose launch), or
- * every one; copy.gbps always comes first. Built from model_physics.cu and
- * model_physics_rows.cu.
+ * runs the sections named (merge req chain tile rows transpose tilepath
+ * launch), or every one; copy.gbps always comes first. Built from
+ * model_physics.cu, model_physics_rows.cu and model_physics_path.cu.
  */
 #include <string.h>
 
@@ -240,7 +243,7 @@ static void do_copy(void *p)
 	CHECK(cudaMemcpy(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice));
 }
 
-static const char *const sections[] = { "merge", "req", "chain", "tile", "rows", "transpose", "launch" };
+static const char *const sections[] = { "merge", "req", "chain", "tile", "rows", "transpose", "tilepath", "launch" };
 
 /* Whether the command line names this section (or names none). */
 static int wanted(int argc, char **argv, const char *section)
@@ -262,7 +265,7 @@ static int sections_known(int argc, char **argv)
 		while (s < known && strcmp(argv[i], sections[s]) != 0)
 			s++;
 		if (s == known) {
-			fprintf(stderr, "model_physics: no section '%s' (merge req chain tile rows transpose launch)\n",
+			fprintf(stderr, "model_physics: no section '%s' (merge req chain tile rows transpose tilepath launch)\n",
 				argv[i]);
 			return 0;
 		}
@@ -347,6 +350,8 @@ int main(int argc, char **argv)
 		rows_sweep(copy_gbps);
 	if (wanted(argc, argv, "transpose"))
 		transpose_sweep(copy_gbps);
+	if (wanted(argc, argv, "tilepath"))
+		tile_path_sweep(copy_gbps);
 	if (wanted(argc, argv, "launch"))
 		printf("launch.back_to_back_us=%.3f\n", time_ms(do_launches, NULL, 0));
 	return 0;

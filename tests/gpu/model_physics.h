@@ -40,4 +40,7 @@ __device__ __forceinline__ void pass_through_shared(unsigned *stage, unsigned (&
 void rows_sweep(double copy_gbps);
 void transpose_sweep(double copy_gbps);
 
+/* model_physics_path.cu: the tiled transposes' blocks taken apart. */
+void tile_path_sweep(double copy_gbps);
+
 #endif

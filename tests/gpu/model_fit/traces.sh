@@ -1,9 +1,9 @@
 #!/bin/bash
 # The emulator's prediction traces of lab files, as a grade's prediction step
 # takes them (steps/prediction.c): the largest of the rubric's emulator sizes
-# and the largest with at most half its elements, each a correctness run with
-# a sample of blocks traced; and a CASES file for model_eval pairing them with
-# the measured % of copy.
+# that it traces and the largest with at most half its elements, each a
+# correctness run with a sample of blocks traced; and a CASES file for
+# model_eval pairing them with the measured % of copy.
 #
 #   tests/gpu/model_fit/traces.sh MEASURED OUT_DIR > CASES
 #
@@ -14,6 +14,12 @@ set -eu
 measured=$1 out=$2
 kit=$(cd "$(dirname "$0")/../../.." && pwd)
 mkdir -p "$out"
+# The prediction step traces no size above TRACED_MAX_ELEMENTS
+# (grader/steps/traced_sizes.h): larger emulator sizes (lab 3's 8191x3073,
+# labs 2 and 4's 2^24) run untraced.
+lg_max=$(sed -n 's/^#define TRACED_MAX_ELEMENTS ((size_t)1 << \([0-9]*\))$/\1/p' "$kit/grader/steps/traced_sizes.h")
+[ -n "$lg_max" ] || { echo "traces.sh: no TRACED_MAX_ELEMENTS in grader/steps/traced_sizes.h" >&2; exit 1; }
+traced_max=$(( 1 << lg_max ))
 
 # elems SHAPE: a shape's elements (N, 2^K, 2^K+C, RxC).
 elems() {
@@ -29,7 +35,7 @@ while read -r lab file pct; do
 	ini=$(ls "$kit"/labs/"$lab"-*/lab.ini)
 	graded=$(sed -n '/^\[performance\]/,/^\[/s/^shape *= *//p' "$ini" | head -1)
 	shapes=$(sed -n '/^\[correctness\]/,/^\[/s/^emu_shapes *= *//p' "$ini" | tr ' ' '\n')
-	big=$(for s in $shapes; do echo "$(elems "$s") $s"; done | sort -n | tail -1)
+	big=$(for s in $shapes; do echo "$(elems "$s") $s"; done | sort -n | awk -v m="$traced_max" '$1 <= m' | tail -1)
 	half=$(for s in $shapes; do echo "$(elems "$s") $s"; done | sort -n |
 		awk -v b="${big% *}" '2 * $1 <= b' | tail -1)
 	name=$lab-$(echo "${file%.cu}" | tr '/' '_')
