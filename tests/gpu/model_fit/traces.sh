@@ -1,9 +1,9 @@
 #!/bin/bash
 # The emulator's prediction traces of lab files, as a grade's prediction step
-# takes them (steps/prediction.c): the largest of the rubric's emulator sizes
-# and the largest with at most half its elements, each a correctness run with
-# a sample of blocks traced; and a CASES file for model_eval pairing them with
-# the measured % of copy.
+# takes them (steps/traced_sizes.h): the largest of the rubric's emulator sizes
+# of at most TRACED_MAX_ELEMENTS and the largest with at most half its
+# elements, each a correctness run with a sample of blocks traced; and a CASES
+# file for model_eval pairing them with the measured % of copy.
 #
 #   tests/gpu/model_fit/traces.sh MEASURED OUT_DIR > CASES
 #
@@ -14,6 +14,8 @@ set -eu
 measured=$1 out=$2
 kit=$(cd "$(dirname "$0")/../../.." && pwd)
 mkdir -p "$out"
+# The largest size a grade traces (larger emulator sizes run untraced).
+traced_max=$(( $(sed -n 's/^#define TRACED_MAX_ELEMENTS ((size_t)\(.*\))$/\1/p' "$kit/grader/steps/traced_sizes.h") ))
 
 # elems SHAPE: a shape's elements (N, 2^K, 2^K+C, RxC).
 elems() {
@@ -29,7 +31,7 @@ while read -r lab file pct; do
 	ini=$(ls "$kit"/labs/"$lab"-*/lab.ini)
 	graded=$(sed -n '/^\[performance\]/,/^\[/s/^shape *= *//p' "$ini" | head -1)
 	shapes=$(sed -n '/^\[correctness\]/,/^\[/s/^emu_shapes *= *//p' "$ini" | tr ' ' '\n')
-	big=$(for s in $shapes; do echo "$(elems "$s") $s"; done | sort -n | tail -1)
+	big=$(for s in $shapes; do echo "$(elems "$s") $s"; done | sort -n | awk -v m="$traced_max" '$1 <= m' | tail -1)
 	half=$(for s in $shapes; do echo "$(elems "$s") $s"; done | sort -n |
 		awk -v b="${big% *}" '2 * $1 <= b' | tail -1)
 	name=$lab-$(echo "${file%.cu}" | tr '/' '_')
