@@ -3,13 +3,17 @@
 # (tests/gpu/model_heldout.sh grades the same files on a GPU): each graded with
 # --backend emu, the report's predicted % of copy kept. No GPU needed.
 #
-#   OUT=/tmp/pred bash tests/gpu/model_heldout_predict.sh [heldout|training]
+#   OUT=/tmp/pred [GPU="NVIDIA H200"] bash tests/gpu/model_heldout_predict.sh [heldout|training]
 #
+# An emulated grade predicts for the H100 wherever the rubric has its section
+# (steps/prediction.c); GPU: predict for that GPU instead, each lab graded with
+# --rubric, a copy of its lab.ini without the other GPUs' sections.
 # Writes $OUT/predicted.tsv (set, lab, file, predicted % of copy, score,
 # predicted bound, grade exit status, seconds) and each grade's JSON and log.
 set -u
 OUT=${OUT:-build/model-heldout-predict}
 only=${1:-}
+GPU=${GPU:-}
 mkdir -p "$OUT"
 export NO_COLOR=1
 {
@@ -24,9 +28,14 @@ while read -r set lab f; do
 	mkdir -p "$(dirname "$sub")"
 	# A submission is compiled alone: its local headers pasted in.
 	python3 tests/gpu/student_copy.py "$f" "$sub"
+	rubric=()
+	if [ -n "$GPU" ]; then
+		rubric=(--rubric "$OUT/$lab.ini")
+		awk -v keep="[gpu \"$GPU\"]" '/^\[/ { skip = /^\[gpu / && $0 != keep } !skip' labs/"$lab"-*/lab.ini >"$OUT/$lab.ini"
+	fi
 	t0=$(date +%s.%N)
 	timeout 300 ./grade "$lab" --submission "$sub" --backend emu --plot none --json "$OUT/$name.json" \
-		>"$OUT/$name.log" 2>&1
+		"${rubric[@]}" >"$OUT/$name.log" 2>&1
 	rc=$?
 	python3 - "$OUT/$name.json" "$set" "$lab" "$f" "$rc" "$t0" >>"$OUT/predicted.tsv" <<'PY'
 import json, sys, time
