@@ -137,10 +137,16 @@ cudaError_t rt_gate(void);		/* the sticky error, or cudaSuccess */
 
 /* fiber.c */
 void fiber_pool_reserve(int nthreads);
-void fiber_start(struct thr *t, void (*entry)(void));
+/* A block starts: none of its threads has run; each starts at `start` when
+ * first resumed or switched to. */
+void fiber_block_begin(int nthreads, void (*start)(void));
 void fiber_resume(struct thr *t);	/* scheduler -> t, returns when t yields */
 void fiber_yield(struct thr *t);	/* t -> scheduler */
 void fiber_switch(struct thr *from, struct thr *to);	/* one fiber to another */
+void fiber_end(struct thr *t);		/* t has ended: its stack is free once it switches away */
+/* from has ended; if to has not run yet, to takes over from's stack and
+ * becomes the running thread (returns 1): the caller runs it in place. */
+int fiber_adopt(struct thr *from, struct thr *to);
 int fiber_guard_hit(uintptr_t addr, int *thread);
 void fiber_stack(int id, uintptr_t *lo, uintptr_t *hi);
 

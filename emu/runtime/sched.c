@@ -30,25 +30,42 @@ static int parked;		/* lanes of the running warp waiting to issue */
 static int waiting, exited;	/* threads of the block at the barrier, ended */
 static int pred_sum;		/* __syncthreads_count's predicates, summed */
 
-/* Hands control from t, which has just parked, to the next runnable lane
- * of its warp, or back to the scheduler after the last: one switch per lane
- * and step instead of two. The order is the scheduler's own. */
-static void pass_on(struct thr *t)
+/* The lane of t's warp that runs after t, or NULL after the last: the
+ * order is the scheduler's own. */
+static struct thr *next_lane(const struct thr *t)
 {
 	int lane = t->id - warp_lo;
 	uint32_t rest = lane == WARP - 1 ? 0 : chain >> (lane + 1) << (lane + 1);
-	if (rest)
-		fiber_switch(t, &rt.threads[warp_lo + __builtin_ctz(rest)]);
+	return rest ? &rt.threads[warp_lo + __builtin_ctz(rest)] : NULL;
+}
+
+/* Hands control from t, which has just parked, to the next runnable lane
+ * of its warp, or back to the scheduler after the last: one switch per lane
+ * and step instead of two. */
+static void pass_on(struct thr *t)
+{
+	struct thr *next = next_lane(t);
+	if (next)
+		fiber_switch(t, next);
 	else
 		fiber_yield(t);
 }
 
+/* Runs threads until one ends and the next lane has run already: the
+ * lanes that had not run yet run here, on the stack of the one before. */
 static void thread_main(void)
 {
 	struct thr *t = rt.cur;
-	rt.launch->thunk(rt.launch->args);
-	t->state = T_EXITED;
-	exited++;
+	for (;;) {
+		rt.launch->thunk(rt.launch->args);
+		t->state = T_EXITED;
+		exited++;
+		struct thr *next = next_lane(t);
+		if (!next || !fiber_adopt(t, next))
+			break;
+		t = next;
+	}
+	fiber_end(t);
 	pass_on(t);
 	abort();		/* an exited fiber is never resumed */
 }
@@ -199,8 +216,8 @@ static void block_threads(struct launch *L)
 		t->state = T_RUNNABLE;
 		t->last_site = 0;
 		work_thread_reset(t);
-		fiber_start(t, thread_main);
 	}
+	fiber_block_begin(L->nthreads, thread_main);
 }
 
 /* A GPU block starts with shared memory of no particular content; here it
