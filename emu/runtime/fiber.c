@@ -42,7 +42,7 @@ static char *pool;		/* n_stacks * (GUARD + stack_size) bytes */
 static int n_stacks;
 static size_t slot_size;
 static void (*entry)(void);	/* where a thread starts */
-static int *slot_of;		/* by thread id: its stack slot, or -1 until it starts */
+static int *slot_of;		/* by thread id: its stack slot, once it has started */
 static int *thread_on;		/* by slot: the thread that runs on it last */
 static int *free_slots;		/* the free slots, the most recently freed last */
 static int n_free;
@@ -126,7 +126,7 @@ void fiber_block_begin(int nthreads, void (*start)(void))
 {
 	entry = start;
 	for (int i = 0; i < nthreads; i++)
-		slot_of[i] = -1;
+		rt.threads[i].sp = NULL;	/* not started */
 	if (n_free == n_stacks)
 		return;		/* every thread of the last block ended: keep their order */
 	/* A launch that stopped left threads on their stacks: all are free now. */
@@ -150,11 +150,12 @@ void fiber_end(struct thr *t)
 
 int fiber_adopt(struct thr *from, struct thr *to)
 {
-	if (slot_of[to->id] >= 0)
+	if (to->sp)
 		return 0;
 	int slot = slot_of[from->id];
 	slot_of[to->id] = slot;
 	thread_on[slot] = to->id;
+	to->sp = from->sp;	/* started; it runs on, so the value is never resumed */
 	rt.cur = to;
 	cuemu_threadIdx = to->tid;
 	return 1;
@@ -182,13 +183,14 @@ int fiber_guard_hit(uintptr_t addr, int *thread)
 /* t's saved stack pointer, made on a free stack when t has not run yet. */
 static void *resume_sp(struct thr *t)
 {
-	if (slot_of[t->id] >= 0)
+	if (likely(t->sp))
 		return t->sp;
 	void **sp = (void **)stack_top(take_slot(t));
 	*--sp = NULL;			/* entry's return address: it never returns */
 	*--sp = (void *)entry;		/* cuemu_switch's ret lands here */
 	for (int i = 0; i < 6; i++)
 		*--sp = NULL;		/* rbp rbx r12 r13 r14 r15 */
+	t->sp = sp;		/* started */
 	return sp;
 }
 
@@ -217,8 +219,9 @@ void fiber_switch(struct thr *from, struct thr *to)
 static ucontext_t *resume_uc(struct thr *t)
 {
 	ucontext_t *uc = &thread_uc[t->id];
-	if (slot_of[t->id] >= 0)
+	if (t->sp)
 		return uc;
+	t->sp = uc;		/* started */
 	int slot = take_slot(t);
 	getcontext(uc);
 	char *top = stack_top(slot);

@@ -38,8 +38,11 @@ enum tstate { T_RUNNABLE, T_PARKED, T_BARRIER, T_EXITED };
 /* Warp collectives beyond the header's shuffle and reduce codes. */
 enum { W_BALLOT = 32, W_ANY, W_ALL, W_ACTIVEMASK, W_SYNCWARP };
 
-struct thr {
-	void *sp;		/* saved stack pointer while switched out (fiber.c) */
+/* One cache line holds the fields every switch reads or writes (sp to
+ * last_site): a record that straddled two lines cost a block of 1024
+ * threads twice the lines each barrier interval. */
+struct __attribute__((aligned(64))) thr {
+	void *sp;		/* saved stack pointer while switched out, NULL before it starts (fiber.c) */
 	uint3 tid;
 	int id;			/* linear index in the block */
 	int state;
