@@ -79,9 +79,8 @@ static ucontext_t *thread_uc;
 
 static char *stack_top(int slot)
 {
-	int i = slot;
-	char *top = pool + (size_t)i * slot_size + slot_size;
-	return top - STAGGER * (1 + (unsigned)i % STAGGER_SLOTS);
+	char *top = pool + (size_t)slot * slot_size + slot_size;
+	return top - STAGGER * (1 + (unsigned)slot % STAGGER_SLOTS);
 }
 
 void fiber_pool_reserve(int nthreads)
@@ -180,26 +179,28 @@ int fiber_guard_hit(uintptr_t addr, int *thread)
 }
 
 #ifdef FIBER_ASM
-/* t's saved stack pointer, made on a free stack when t has not run yet. */
-static void *resume_sp(struct thr *t)
+/* t has not run yet: starts it on a free stack, saving the running side's
+ * stack pointer in *save. Out of line, so that a switch to a thread that
+ * has run needs no frame of its own. */
+static __attribute__((noinline)) void start(void **save, struct thr *t)
 {
-	if (likely(t->sp))
-		return t->sp;
 	void **sp = (void **)stack_top(take_slot(t));
 	*--sp = NULL;			/* entry's return address: it never returns */
 	*--sp = (void *)entry;		/* cuemu_switch's ret lands here */
 	for (int i = 0; i < 6; i++)
 		*--sp = NULL;		/* rbp rbx r12 r13 r14 r15 */
 	t->sp = sp;		/* started */
-	return sp;
+	cuemu_switch(save, sp);
 }
 
 void fiber_resume(struct thr *t)
 {
-	void *sp = resume_sp(t);
 	rt.cur = t;
 	cuemu_threadIdx = t->tid;
-	cuemu_switch(&sched_sp, sp);
+	if (unlikely(!t->sp))
+		start(&sched_sp, t);
+	else
+		cuemu_switch(&sched_sp, t->sp);
 }
 
 void fiber_yield(struct thr *t)
@@ -209,10 +210,12 @@ void fiber_yield(struct thr *t)
 
 void fiber_switch(struct thr *from, struct thr *to)
 {
-	void *sp = resume_sp(to);
 	rt.cur = to;
 	cuemu_threadIdx = to->tid;
-	cuemu_switch(&from->sp, sp);
+	if (unlikely(!to->sp))
+		start(&from->sp, to);
+	else
+		cuemu_switch(&from->sp, to->sp);
 }
 #else
 /* t's context, made on a free stack when t has not run yet. */
