@@ -101,7 +101,10 @@ void fiber_pool_reserve(int nthreads)
 	rt.stack_lo = (uintptr_t)pool;
 	rt.stack_span = bytes;
 	free(rt.threads);
-	rt.threads = calloc((size_t)nthreads, sizeof *rt.threads);
+	/* Aligned as struct thr says: one record, one cache line for the hot part. */
+	rt.threads = aligned_alloc(_Alignof(struct thr), (size_t)nthreads * sizeof *rt.threads);
+	if (rt.threads)
+		memset(rt.threads, 0, (size_t)nthreads * sizeof *rt.threads);
 	free(slot_of);
 	free(thread_on);
 	free(free_slots);
