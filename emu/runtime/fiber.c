@@ -10,8 +10,15 @@
  *
  * Stacks come from one mapping, each with a PROT_NONE guard page below it,
  * so an overflow faults at once and fault.c can say so. Stack tops are
- * staggered by 64 bytes a thread: when every stack starts at the same offset
+ * staggered by 64 bytes a slot: when every stack starts at the same offset
  * in a page, the threads' top frames share one L1 cache set (1.8x slower).
+ *
+ * A thread gets its stack when it first runs, not when its block starts:
+ * the most recently freed one, whose top lines are still in the cache. A
+ * thread that ends frees its stack, and when the next lane has not started
+ * yet it runs on that stack at once, without a switch (fiber_adopt): a
+ * kernel without barriers runs each warp on one warm stack, where every
+ * thread's first resumption used to load a cold one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +41,11 @@
 static char *pool;		/* n_stacks * (GUARD + stack_size) bytes */
 static int n_stacks;
 static size_t slot_size;
+static void (*entry)(void);	/* where a thread starts */
+static int *slot_of;		/* by thread id: its stack slot, once it has started */
+static int *thread_on;		/* by slot: the thread that runs on it last */
+static int *free_slots;		/* the free slots, the most recently freed last */
+static int n_free;
 static void *sched_sp;
 
 #ifdef FIBER_ASM
@@ -65,10 +77,10 @@ static ucontext_t sched_uc;
 static ucontext_t *thread_uc;
 #endif
 
-static char *stack_top(int i)
+static char *stack_top(int slot)
 {
-	char *top = pool + (size_t)i * slot_size + slot_size;
-	return top - STAGGER * (1 + (unsigned)i % STAGGER_SLOTS);
+	char *top = pool + (size_t)slot * slot_size + slot_size;
+	return top - STAGGER * (1 + (unsigned)slot % STAGGER_SLOTS);
 }
 
 void fiber_pool_reserve(int nthreads)
@@ -89,7 +101,19 @@ void fiber_pool_reserve(int nthreads)
 	rt.stack_lo = (uintptr_t)pool;
 	rt.stack_span = bytes;
 	free(rt.threads);
-	rt.threads = calloc((size_t)nthreads, sizeof *rt.threads);
+	/* Aligned as struct thr says: one record, one cache line for the hot part. */
+	rt.threads = aligned_alloc(_Alignof(struct thr), (size_t)nthreads * sizeof *rt.threads);
+	if (rt.threads)
+		memset(rt.threads, 0, (size_t)nthreads * sizeof *rt.threads);
+	free(slot_of);
+	free(thread_on);
+	free(free_slots);
+	slot_of = malloc((size_t)nthreads * sizeof *slot_of);
+	thread_on = calloc((size_t)nthreads, sizeof *thread_on);
+	free_slots = malloc((size_t)nthreads * sizeof *free_slots);
+	n_free = 0;
+	if (!slot_of || !thread_on || !free_slots)
+		fault_fatal("out of memory for %d fibers", nthreads);
 #ifndef FIBER_ASM
 	free(thread_uc);
 	thread_uc = calloc((size_t)nthreads, sizeof *thread_uc);
@@ -100,11 +124,51 @@ void fiber_pool_reserve(int nthreads)
 		fault_fatal("out of memory for %d fibers", nthreads);
 }
 
-/* The stack of thread id: [lo, hi). */
+void fiber_block_begin(int nthreads, void (*start)(void))
+{
+	entry = start;
+	for (int i = 0; i < nthreads; i++)
+		rt.threads[i].sp = NULL;	/* not started */
+	if (n_free == n_stacks)
+		return;		/* every thread of the last block ended: keep their order */
+	/* A launch that stopped left threads on their stacks: all are free now. */
+	for (n_free = 0; n_free < n_stacks; n_free++)
+		free_slots[n_free] = n_stacks - 1 - n_free;
+}
+
+/* t has not run yet: gives it the most recently freed stack. */
+static int take_slot(struct thr *t)
+{
+	int slot = free_slots[--n_free];
+	slot_of[t->id] = slot;
+	thread_on[slot] = t->id;
+	return slot;
+}
+
+void fiber_end(struct thr *t)
+{
+	free_slots[n_free++] = slot_of[t->id];
+}
+
+int fiber_adopt(struct thr *from, struct thr *to)
+{
+	if (to->sp)
+		return 0;
+	int slot = slot_of[from->id];
+	slot_of[to->id] = slot;
+	thread_on[slot] = to->id;
+	to->sp = from->sp;	/* started; it runs on, so the value is never resumed */
+	rt.cur = to;
+	cuemu_threadIdx = to->tid;
+	return 1;
+}
+
+/* The stack of thread id, which is running: [lo, hi). */
 void fiber_stack(int id, uintptr_t *lo, uintptr_t *hi)
 {
-	*lo = (uintptr_t)pool + (size_t)id * slot_size + GUARD;
-	*hi = (uintptr_t)pool + (size_t)(id + 1) * slot_size;
+	int slot = slot_of[id];
+	*lo = (uintptr_t)pool + (size_t)slot * slot_size + GUARD;
+	*hi = (uintptr_t)pool + (size_t)(slot + 1) * slot_size;
 }
 
 int fiber_guard_hit(uintptr_t addr, int *thread)
@@ -113,26 +177,33 @@ int fiber_guard_hit(uintptr_t addr, int *thread)
 		return 0;
 	size_t off = addr - (uintptr_t)pool;
 	/* Below the guard page counts too: a big frame may skip over it. */
-	*thread = (int)(off / slot_size);
+	*thread = thread_on[off / slot_size];
 	return off % slot_size < GUARD + 256;
 }
 
 #ifdef FIBER_ASM
-void fiber_start(struct thr *t, void (*entry)(void))
+/* t has not run yet: starts it on a free stack, saving the running side's
+ * stack pointer in *save. Out of line, so that a switch to a thread that
+ * has run needs no frame of its own. */
+static __attribute__((noinline)) void start(void **save, struct thr *t)
 {
-	void **sp = (void **)stack_top(t->id);
+	void **sp = (void **)stack_top(take_slot(t));
 	*--sp = NULL;			/* entry's return address: it never returns */
 	*--sp = (void *)entry;		/* cuemu_switch's ret lands here */
 	for (int i = 0; i < 6; i++)
 		*--sp = NULL;		/* rbp rbx r12 r13 r14 r15 */
-	t->sp = sp;
+	t->sp = sp;		/* started */
+	cuemu_switch(save, sp);
 }
 
 void fiber_resume(struct thr *t)
 {
 	rt.cur = t;
 	cuemu_threadIdx = t->tid;
-	cuemu_switch(&sched_sp, t->sp);
+	if (unlikely(!t->sp))
+		start(&sched_sp, t);
+	else
+		cuemu_switch(&sched_sp, t->sp);
 }
 
 void fiber_yield(struct thr *t)
@@ -144,27 +215,37 @@ void fiber_switch(struct thr *from, struct thr *to)
 {
 	rt.cur = to;
 	cuemu_threadIdx = to->tid;
-	cuemu_switch(&from->sp, to->sp);
+	if (unlikely(!to->sp))
+		start(&from->sp, to);
+	else
+		cuemu_switch(&from->sp, to->sp);
 }
 #else
-void fiber_start(struct thr *t, void (*entry)(void))
+/* t's context, made on a free stack when t has not run yet. */
+static ucontext_t *resume_uc(struct thr *t)
 {
 	ucontext_t *uc = &thread_uc[t->id];
+	if (t->sp)
+		return uc;
+	t->sp = uc;		/* started */
+	int slot = take_slot(t);
 	getcontext(uc);
-	char *top = stack_top(t->id);
-	char *lo = pool + (size_t)t->id * slot_size + GUARD;
+	char *top = stack_top(slot);
+	char *lo = pool + (size_t)slot * slot_size + GUARD;
 	uc->uc_stack.ss_sp = lo;
 	uc->uc_stack.ss_size = (size_t)(top - lo);
 	uc->uc_link = NULL;
 	makecontext(uc, entry, 0);
 	(void)sched_sp;
+	return uc;
 }
 
 void fiber_resume(struct thr *t)
 {
+	ucontext_t *uc = resume_uc(t);
 	rt.cur = t;
 	cuemu_threadIdx = t->tid;
-	swapcontext(&sched_uc, &thread_uc[t->id]);
+	swapcontext(&sched_uc, uc);
 }
 
 void fiber_yield(struct thr *t)
@@ -174,8 +255,9 @@ void fiber_yield(struct thr *t)
 
 void fiber_switch(struct thr *from, struct thr *to)
 {
+	ucontext_t *uc = resume_uc(to);
 	rt.cur = to;
 	cuemu_threadIdx = to->tid;
-	swapcontext(&thread_uc[from->id], &thread_uc[to->id]);
+	swapcontext(&thread_uc[from->id], uc);
 }
 #endif

@@ -38,8 +38,11 @@ enum tstate { T_RUNNABLE, T_PARKED, T_BARRIER, T_EXITED };
 /* Warp collectives beyond the header's shuffle and reduce codes. */
 enum { W_BALLOT = 32, W_ANY, W_ALL, W_ACTIVEMASK, W_SYNCWARP };
 
-struct thr {
-	void *sp;		/* saved stack pointer while switched out (fiber.c) */
+/* One cache line holds the fields every switch reads or writes (sp to
+ * last_site): a record that straddled two lines cost a block of 1024
+ * threads twice the lines each barrier interval. */
+struct __attribute__((aligned(64))) thr {
+	void *sp;		/* saved stack pointer while switched out, NULL before it starts (fiber.c) */
 	uint3 tid;
 	int id;			/* linear index in the block */
 	int state;
@@ -137,10 +140,16 @@ cudaError_t rt_gate(void);		/* the sticky error, or cudaSuccess */
 
 /* fiber.c */
 void fiber_pool_reserve(int nthreads);
-void fiber_start(struct thr *t, void (*entry)(void));
+/* A block starts: none of its threads has run; each starts at `start` when
+ * first resumed or switched to. */
+void fiber_block_begin(int nthreads, void (*start)(void));
 void fiber_resume(struct thr *t);	/* scheduler -> t, returns when t yields */
 void fiber_yield(struct thr *t);	/* t -> scheduler */
 void fiber_switch(struct thr *from, struct thr *to);	/* one fiber to another */
+void fiber_end(struct thr *t);		/* t has ended: its stack is free once it switches away */
+/* from has ended; if to has not run yet, to takes over from's stack and
+ * becomes the running thread (returns 1): the caller runs it in place. */
+int fiber_adopt(struct thr *from, struct thr *to);
 int fiber_guard_hit(uintptr_t addr, int *thread);
 void fiber_stack(int id, uintptr_t *lo, uintptr_t *hi);
 

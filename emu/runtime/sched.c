@@ -23,32 +23,53 @@
 
 static int bar_count, bar_any, bar_all;
 
-/* Kept as the threads change state, so that no loop has to count them. */
+/* Kept as the threads change state, so that no loop has to count them, nor
+ * read every thread's record to find the runnable ones. */
+static uint32_t to_run[MAX_WARPS];	/* by warp: lanes to resume */
+static uint32_t ended[MAX_WARPS];	/* by warp: lanes that have ended */
 static int warp_lo;		/* the first thread of the running warp */
 static uint32_t chain;		/* its lanes that were runnable when the scheduler resumed it */
 static int parked;		/* lanes of the running warp waiting to issue */
 static int waiting, exited;	/* threads of the block at the barrier, ended */
 static int pred_sum;		/* __syncthreads_count's predicates, summed */
 
-/* Hands control from t, which has just parked, to the next runnable lane
- * of its warp, or back to the scheduler after the last: one switch per lane
- * and step instead of two. The order is the scheduler's own. */
-static void pass_on(struct thr *t)
+/* The lane of t's warp that runs after t, or NULL after the last: the
+ * order is the scheduler's own. */
+static struct thr *next_lane(const struct thr *t)
 {
 	int lane = t->id - warp_lo;
 	uint32_t rest = lane == WARP - 1 ? 0 : chain >> (lane + 1) << (lane + 1);
-	if (rest)
-		fiber_switch(t, &rt.threads[warp_lo + __builtin_ctz(rest)]);
+	return rest ? &rt.threads[warp_lo + __builtin_ctz(rest)] : NULL;
+}
+
+/* Hands control from t, which has just parked, to the next runnable lane
+ * of its warp, or back to the scheduler after the last: one switch per lane
+ * and step instead of two. */
+static void pass_on(struct thr *t)
+{
+	struct thr *next = next_lane(t);
+	if (next)
+		fiber_switch(t, next);
 	else
 		fiber_yield(t);
 }
 
+/* Runs threads until one ends and the next lane has run already: the
+ * lanes that had not run yet run here, on the stack of the one before. */
 static void thread_main(void)
 {
 	struct thr *t = rt.cur;
-	rt.launch->thunk(rt.launch->args);
-	t->state = T_EXITED;
-	exited++;
+	for (;;) {
+		rt.launch->thunk(rt.launch->args);
+		t->state = T_EXITED;
+		exited++;
+		ended[t->id / WARP] |= 1u << t->id % WARP;
+		struct thr *next = next_lane(t);
+		if (!next || !fiber_adopt(t, next))
+			break;
+		t = next;
+	}
+	fiber_end(t);
 	pass_on(t);
 	abort();		/* an exited fiber is never resumed */
 }
@@ -117,19 +138,28 @@ static void barrier_divergence(struct launch *L, int exited, uintptr_t site)
 	warn_exited_before_barrier(L->name, exited, L->nthreads, site);
 }
 
-/* Every thread is at a barrier or has ended. Returns 0 when all ended. */
+/* The lanes of warp w, all of them but in a block's last, short warp. */
+static uint32_t warp_lanes(const struct launch *L, int w)
+{
+	int lanes = L->nthreads - w * WARP;
+	return lanes >= WARP ? ~0u : (1u << lanes) - 1;
+}
+
+/* Every thread is at a barrier or has ended: the ones that have not ended
+ * run on. They stay T_BARRIER until they run, which they all do before
+ * anything reads their state again. Returns 0 when all ended. */
 static int barrier_release(struct launch *L)
 {
 	if (waiting == 0)
 		return 0;
-	uintptr_t site = 0;
-	for (int i = 0; i < L->nthreads; i++)
-		if (rt.threads[i].state == T_BARRIER) {
-			site = rt.threads[i].site;
-			rt.threads[i].state = T_RUNNABLE;
-		}
+	int last = 0;		/* the last thread at the barrier */
+	for (int w = 0; w * WARP < L->nthreads; w++) {
+		to_run[w] = warp_lanes(L, w) & ~ended[w];
+		if (to_run[w])
+			last = w * WARP + 31 - __builtin_clz(to_run[w]);
+	}
 	if (exited && !L->divergence_seen)
-		barrier_divergence(L, exited, site);
+		barrier_divergence(L, exited, rt.threads[last].site);
 	bar_count = pred_sum;
 	bar_any = pred_sum > 0;
 	bar_all = pred_sum == waiting;
@@ -163,10 +193,8 @@ static void run_warp(int lo, int hi)
 	warp_lo = lo;
 	for (;;) {
 		/* Resume the first runnable lane: each passes on to the next. */
-		chain = 0;
-		for (int i = lo; i < hi; i++)
-			if (T[i].state == T_RUNNABLE)
-				chain |= 1u << (i - lo);
+		chain = to_run[lo / WARP];
+		to_run[lo / WARP] = 0;
 		if (chain) {
 			fiber_resume(&T[lo + __builtin_ctz(chain)]);
 			if (unlikely(rt.aborted))
@@ -180,8 +208,10 @@ static void run_warp(int lo, int hi)
 			warp_issue(group, n, lo, hi);
 		else
 			trace_request(group, n);
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < n; i++) {
 			group[i]->state = T_RUNNABLE;
+			to_run[lo / WARP] |= 1u << (group[i]->id - lo);
+		}
 	}
 }
 
@@ -189,18 +219,27 @@ static void run_warp(int lo, int hi)
 
 static void block_threads(struct launch *L)
 {
-	unsigned bx = L->block.x, by = L->block.y;
+	uint3 tid = { 0, 0, 0 };
 	for (int i = 0; i < L->nthreads; i++) {
 		struct thr *t = &rt.threads[i];
 		t->id = i;
-		t->tid.x = (unsigned)i % bx;
-		t->tid.y = ((unsigned)i / bx) % by;
-		t->tid.z = (unsigned)i / (bx * by);
+		t->tid = tid;
 		t->state = T_RUNNABLE;
 		t->last_site = 0;
 		work_thread_reset(t);
-		fiber_start(t, thread_main);
+		if (++tid.x == L->block.x) {
+			tid.x = 0;
+			if (++tid.y == L->block.y) {
+				tid.y = 0;
+				tid.z++;
+			}
+		}
 	}
+	for (int w = 0; w * WARP < L->nthreads; w++) {
+		to_run[w] = warp_lanes(L, w);
+		ended[w] = 0;
+	}
+	fiber_block_begin(L->nthreads, thread_main);
 }
 
 /* A GPU block starts with shared memory of no particular content; here it

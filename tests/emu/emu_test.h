@@ -28,6 +28,11 @@ cudaError_t fk_shuffle_exited(void);
 cudaError_t fk_bad_config(void);
 cudaError_t fk_memcpy_direction(void);
 cudaError_t fk_memcpy_overrun(void);
+/* kernels/stacks.cu: the wrong results of threads with 8 KiB local arrays,
+ * without a barrier (0) or keeping them across one while every third lane
+ * has ended (1); lane 5 of a block overflowing its stack */
+long xk_local_arrays(int across_barrier);
+void xk_lane_stack_overflow(void);
 /* kernels/features.cu */
 long fx_atomics(void);
 long fx_warps(void);

@@ -142,6 +142,12 @@ Test(faults, stack_overflow_is_reported)
 	expect_fatal(fk_stack_overflow, NULL, "at faults.cu:");
 }
 
+Test(faults, stack_overflow_names_the_lane_on_a_stack_it_took_over)
+{
+	expect_fatal(xk_lane_stack_overflow, NULL, "stack overflow in kernel one_lane_overflows, "
+		     "block (0,0,0), thread (5,0,0)");
+}
+
 Test(faults, host_dereferencing_a_device_pointer)
 {
 	expect_fatal(fk_host_deref, "@host_deref", "the host dereferenced device pointer");

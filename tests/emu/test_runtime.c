@@ -44,6 +44,23 @@ Test(runtime, events_and_properties)
 	both_modes(fx_host_api, "events and properties");
 }
 
+static long local_arrays_without_a_barrier(void)
+{
+	return xk_local_arrays(0);
+}
+
+static long local_arrays_across_a_barrier(void)
+{
+	return xk_local_arrays(1);
+}
+
+/* Threads take over the stacks of threads that ended: each keeps its own. */
+Test(runtime, local_arrays_on_shared_stacks)
+{
+	both_modes(local_arrays_without_a_barrier, "local arrays, no barrier");
+	both_modes(local_arrays_across_a_barrier, "local arrays across a barrier");
+}
+
 Test(runtime, scans_are_right)
 {
 	for (int mode = 0; mode < 2; mode++) {
