@@ -13,13 +13,15 @@
 
 #include "steps/correctness_plan.h"
 
-enum fate { PASS, WRONG, CRASH, HANG, TAMPER, UNSET };
+/* OTHER_CRASH: a process ended another way than CRASH (another signal). */
+enum fate { PASS, WRONG, CRASH, OTHER_CRASH, HANG, TAMPER, UNSET };
 #define N 10
 
 struct script {
 	enum fate fresh[N], later[N];	/* first in its process; after another size */
 	enum fate verdict[N];
 	int settled_times[N];		/* a verdict is written once */
+	int order[N], settled_n;	/* the sizes in the order they were settled */
 	int calls;
 };
 
@@ -43,10 +45,12 @@ static struct size_run scripted(void *arg, int first, int count)
 		}
 		s->verdict[i] = f;
 		s->settled_times[i]++;
+		s->order[s->settled_n++] = i;
 		r.settled++;
 		if (!stands) {
 			r.ended_at_first = 1;
 			r.hung = f == HANG;
+			r.ending = f == HANG ? 0 : 100 + (unsigned)f;
 			return r;
 		}
 	}
@@ -63,14 +67,20 @@ static void script_every(struct script *s, enum fate fresh, enum fate later)
 	}
 }
 
-static void plan(struct script *s, struct correctness_plan *p)
+/* Runs the plan; returns how many sizes it gave up on (no verdict), each
+ * other size settled exactly once. */
+static int plan(struct script *s, struct correctness_plan *p)
 {
+	int not_run = 0;
 	correctness_plan_run(N, 0, scripted, s, p);
 	cr_expect_eq(p->processes, s->calls);
-	for (int i = 0; i < p->not_run_from; i++)
-		cr_expect_eq(s->settled_times[i], 1, "size %d settled %d times", i, s->settled_times[i]);
-	for (int i = p->not_run_from; i < N; i++)
-		cr_expect_eq(s->verdict[i], UNSET, "size %d was given up on, yet has a verdict", i);
+	for (int i = 0; i < N; i++) {
+		not_run += s->verdict[i] == UNSET;
+		if (s->verdict[i] != UNSET)
+			cr_expect_eq(s->settled_times[i], 1, "size %d settled %d times", i, s->settled_times[i]);
+	}
+	cr_expect_eq(p->why != NOT_RUN_NONE, not_run > 0, "why %d, %d sizes not run", p->why, not_run);
+	return not_run;
 }
 
 Test(correctness_plan, every_size_passing_costs_one_process)
@@ -80,7 +90,7 @@ Test(correctness_plan, every_size_passing_costs_one_process)
 	script_every(&s, PASS, PASS);
 	plan(&s, &p);
 	cr_expect_eq(p.processes, 1);
-	cr_expect_eq(p.not_run_from, N);
+	cr_expect_eq(p.why, NOT_RUN_NONE);
 	for (int i = 0; i < N; i++)
 		cr_expect_eq(s.verdict[i], PASS);
 }
@@ -92,7 +102,7 @@ Test(correctness_plan, a_kernel_wrong_at_every_size_costs_one_process)
 	script_every(&s, WRONG, WRONG);
 	plan(&s, &p);
 	cr_expect_eq(p.processes, 1, "%d processes (before: 1 + %d)", p.processes, N);
-	cr_expect_eq(p.not_run_from, N);
+	cr_expect_eq(p.why, NOT_RUN_NONE);
 	for (int i = 0; i < N; i++)
 		cr_expect_eq(s.verdict[i], WRONG, "size %d", i);
 }
@@ -131,11 +141,12 @@ Test(correctness_plan, a_hang_at_size_3_is_judged_again_alone_then_the_rest_is_n
 	struct correctness_plan p;
 	script_every(&s, PASS, PASS);
 	s.fresh[3] = s.later[3] = HANG;
-	plan(&s, &p);
+	int not_run = plan(&s, &p);
 	/* As before: the shared run's hang is the first, size 3 alone the second. */
 	cr_expect_eq(p.processes, 2);
 	cr_expect_eq(p.hangs, HANGS_BEFORE_GIVING_UP);
-	cr_expect_eq(p.not_run_from, 4);
+	cr_expect_eq(p.why, NOT_RUN_HUNG);
+	cr_expect_eq(not_run, N - 4);
 	cr_expect_eq(s.verdict[3], HANG);
 }
 
@@ -146,25 +157,84 @@ Test(correctness_plan, a_kernel_hanging_at_every_size_costs_two_limits)
 	struct script s;
 	struct correctness_plan p;
 	script_every(&s, HANG, HANG);
-	plan(&s, &p);
+	int not_run = plan(&s, &p);
 	cr_expect_eq(p.processes, 2);
 	cr_expect_eq(p.hangs, 2);
-	cr_expect_eq(p.not_run_from, 2);
+	cr_expect_eq(not_run, N - 2);
 	cr_expect_eq(s.verdict[0], HANG);
 	cr_expect_eq(s.verdict[1], HANG);
 }
 
-/* The opening run's first size stands where it ended the process: a
- * size a process, and no more. */
-Test(correctness_plan, a_process_ending_at_every_size_costs_a_process_a_size)
+/* The opening run's first size stands where it ended the process, and
+ * the next size's, alone: the same way twice brings the last size and a
+ * middle one forward. They end it the same way: the rest are not run. */
+Test(correctness_plan, a_process_ending_the_same_way_at_every_size_costs_four_processes)
 {
 	struct script s;
 	struct correctness_plan p;
 	script_every(&s, CRASH, CRASH);	/* an illegal address at every size, say */
-	plan(&s, &p);
-	cr_expect_eq(p.processes, N, "%d processes for %d sizes", p.processes, N);
+	int not_run = plan(&s, &p);
+	cr_expect_eq(p.processes, 4, "%d processes for %d sizes (before: %d)", p.processes, N, N);
+	cr_expect_eq(p.why, NOT_RUN_SAME_ENDING);
+	cr_expect_eq(not_run, N - 4);
+	int order[] = { 0, 1, N - 1, 2 + (N - 1 - 2) / 2 };
+	for (int i = 0; i < 4; i++) {
+		cr_expect_eq(s.order[i], order[i], "run %d: size %d", i, s.order[i]);
+		cr_expect_eq(p.same_at[i], order[i], "same_at[%d] = %d", i, p.same_at[i]);
+		cr_expect_eq(s.verdict[order[i]], CRASH);
+	}
+}
+
+/* A fault only at the small sizes (a grid of n / 1024 blocks is empty
+ * below 1024): the last size, brought forward, passes, and every other
+ * size runs as before, each with its own verdict. */
+Test(correctness_plan, a_fault_only_at_small_sizes_costs_one_process_more_and_docks_nothing)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, PASS, PASS);
+	for (int i = 0; i < 4; i++)
+		s.fresh[i] = s.later[i] = CRASH;
+	int not_run = plan(&s, &p);
+	cr_expect_eq(not_run, 0);
+	cr_expect_eq(p.why, NOT_RUN_NONE);
 	for (int i = 0; i < N; i++)
-		cr_expect_eq(s.verdict[i], CRASH, "size %d", i);
+		cr_expect_eq(s.verdict[i], i < 4 ? CRASH : PASS, "size %d", i);
+	/* shared (0), 1, the last (passes), 2, 3, then 4 to 8 in one */
+	cr_expect_eq(p.processes, 6, "%d processes (before: 5)", p.processes);
+}
+
+/* A fault at the small sizes and at the largest: the middle one passes,
+ * and the sizes between run as before. */
+Test(correctness_plan, a_fault_at_both_ends_runs_the_sizes_between)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, PASS, PASS);
+	s.fresh[0] = s.later[0] = s.fresh[1] = s.later[1] = CRASH;
+	s.fresh[N - 1] = s.later[N - 1] = CRASH;
+	int not_run = plan(&s, &p);
+	cr_expect_eq(not_run, 0);
+	for (int i = 0; i < N; i++)
+		cr_expect_eq(s.verdict[i], i < 2 || i == N - 1 ? CRASH : PASS, "size %d", i);
+	/* shared (0), 1, the last, the middle (passes), 2 to 3, 5 to 8 */
+	cr_expect_eq(p.processes, 6, "%d processes", p.processes);
+}
+
+/* Two endings in a row that are not the same (another signal) bring
+ * nothing forward: a size a process, each with its own verdict. */
+Test(correctness_plan, endings_that_differ_bring_nothing_forward)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, CRASH, CRASH);
+	for (int i = 1; i < N; i += 2)
+		s.fresh[i] = s.later[i] = OTHER_CRASH;
+	int not_run = plan(&s, &p);
+	cr_expect_eq(not_run, 0);
+	cr_expect_eq(p.processes, N);
+	for (int i = 0; i < N; i++)
+		cr_expect_eq(s.order[i], i, "run %d: size %d", i, s.order[i]);
 }
 
 Test(correctness_plan, a_crash_then_a_later_hang_resume_as_the_sizes_alone_would_have)
@@ -177,7 +247,7 @@ Test(correctness_plan, a_crash_then_a_later_hang_resume_as_the_sizes_alone_would
 	plan(&s, &p);
 	/* Before: sizes 3 to 9 alone, one hang counted (size 7's), 8 and 9 run. */
 	cr_expect_eq(p.hangs, 1);
-	cr_expect_eq(p.not_run_from, N);
+	cr_expect_eq(p.why, NOT_RUN_NONE);
 	for (int i = 0; i < N; i++)
 		cr_expect_eq(s.verdict[i], i == 3 ? CRASH : i == 7 ? HANG : PASS, "size %d", i);
 	/* shared; 3 alone; resumed at 4 (hangs at 7); then alone: 7, 8, 9 */
@@ -215,11 +285,26 @@ Test(correctness_plan, a_report_that_cannot_be_cut_sends_the_rest_alone)
 	struct script s;
 	struct correctness_plan p;
 	script_every(&s, TAMPER, TAMPER);
-	plan(&s, &p);
+	for (int i = 1; i < N; i += 2)	/* it writes into the channel at every other size */
+		s.fresh[i] = s.later[i] = PASS;
+	int not_run = plan(&s, &p);
+	cr_expect_eq(not_run, 0);
 	cr_expect_eq(p.processes, 1 + N);
-	cr_expect_eq(p.not_run_from, N);
 	for (int i = 0; i < N; i++)
-		cr_expect_eq(s.verdict[i], TAMPER, "size %d", i);
+		cr_expect_eq(s.verdict[i], i % 2 ? PASS : TAMPER, "size %d", i);
+}
+
+/* Written into at every size: the opening run, two sizes alone, then the
+ * last and a middle one brought forward. */
+Test(correctness_plan, a_channel_written_into_at_every_size_costs_five_processes)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, TAMPER, TAMPER);
+	int not_run = plan(&s, &p);
+	cr_expect_eq(p.processes, 5, "%d processes (before: %d)", p.processes, 1 + N);
+	cr_expect_eq(p.why, NOT_RUN_SAME_ENDING);
+	cr_expect_eq(not_run, N - 4);
 }
 
 /* The harness could not be started at all: no process, each size says so. */
@@ -237,7 +322,7 @@ Test(correctness_plan, a_harness_that_cannot_start_costs_no_process)
 	struct correctness_plan p;
 	correctness_plan_run(N, 0, not_started, verdicts, &p);
 	cr_expect_eq(p.processes, 0);
-	cr_expect_eq(p.not_run_from, N);
+	cr_expect_eq(p.why, NOT_RUN_NONE);
 	for (int i = 0; i < N; i++)
 		cr_expect_eq(verdicts[i], 1, "size %d", i);
 }

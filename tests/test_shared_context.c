@@ -28,16 +28,18 @@ static const struct shape sizes[SIZES] = {
 	{ 2, { 31, 33 } }, { 2, { 33, 31 } }, { 2, { 64, 64 } }, { 2, { 1, 1000 } },
 };
 
-/* Builds FILE for the emulator and runs the GPU's correctness path on it;
- * with pids, also returns how many different processes wrote pids.txt. */
-static int shared_grade_pids(const char *file, double timeout_s, struct grade *g, int *pids)
+/* Builds FILE for the emulator and runs the GPU's correctness path on it
+ * at n shapes; with pids, also returns how many different processes wrote
+ * pids.txt. */
+static int grade_shapes(const char *file, double timeout_s, const struct shape *shapes, int n, struct grade *g,
+			int *pids)
 {
 	struct rubric r;
 	char work[] = "/tmp/shared-context-XXXXXX";
 	struct build_result b;
 	emu_lab3_build(file, &r, work, &b);
-	memcpy(r.shapes, sizes, sizeof(sizes));
-	r.n_shapes = SIZES;
+	memcpy(r.shapes, shapes, sizeof(*shapes) * (size_t)n);
+	r.n_shapes = n;
 	r.test_timeout_s = timeout_s;
 	struct run_context ctx = { .lab = &lab3_transpose, .rubric = &r, .harness = b.harness, .work_dir = work,
 				   .backend = BACKEND_EMU, .seed = 7 };
@@ -56,6 +58,11 @@ static int shared_grade_pids(const char *file, double timeout_s, struct grade *g
 	cr_expect_eq(system(rm), 0);
 	rubric_free(&r);
 	return failed;
+}
+
+static int shared_grade_pids(const char *file, double timeout_s, struct grade *g, int *pids)
+{
+	return grade_shapes(file, timeout_s, sizes, SIZES, g, pids);
 }
 
 static int shared_grade(const char *file, double timeout_s, struct grade *g)
@@ -124,6 +131,49 @@ Test(shared_context, a_crash_costs_its_size_alone_and_one_process_for_the_rest)
 	cr_expect_eq(g.tests[1].failure.kind, FAILURE_CRASH, "%s", g.tests[1].message);
 	cr_expect_eq(g.correctness_processes, 3, "%d processes (before: 1 + %d)", g.correctness_processes,
 		     SIZES - 1);
+	grade_free(&g);
+}
+
+/* Six sizes, the first two with 33 rows. */
+#define SIX 6
+static const struct shape six[SIX] = {
+	{ 2, { 33, 31 } }, { 2, { 33, 64 } }, { 2, { 64, 64 } },
+	{ 2, { 1, 1000 } }, { 2, { 31, 33 } }, { 2, { 48, 48 } },
+};
+
+/* A crash at every size: the opening run (33x31), 33x64 alone, then the
+ * last (48x48) and a middle size (1x1000) brought forward, each crashing
+ * the same way: 64x64 and 31x33 are not run, and say why. */
+Test(shared_context, a_crash_at_every_size_costs_four_processes_not_one_a_size)
+{
+	struct grade g;
+	cr_expect_eq(grade_shapes("tests/fixtures/hostile/segfault.cu", 30, six, SIX, &g, NULL), SIX);
+	cr_assert_eq(g.n_tests, SIX);
+	for (int i = 0; i < SIX; i++) {
+		const struct test_result *t = &g.tests[i];
+		int not_run = i == 2 || i == 4;
+		cr_expect_eq(t->failure.kind, not_run ? FAILURE_NOT_RUN : FAILURE_CRASH, "%s: %s", t->name,
+			     t->message);
+		if (not_run)
+			cr_expect(strstr(t->message, "not run: transpose() ended its process the same way at "
+					 "33x31 and 33x64, then at 48x48 and 1x1000"), "%s: %s", t->name, t->message);
+	}
+	cr_expect_eq(g.correctness_processes, 4, "%d processes (before: %d)", g.correctness_processes, SIX);
+	grade_free(&g);
+}
+
+/* A crash at the first two sizes only (33 rows): the last size, brought
+ * forward, passes, and every other size is run and passes. */
+Test(shared_context, a_crash_at_the_first_sizes_only_docks_no_other_size)
+{
+	struct grade g;
+	cr_expect_eq(grade_shapes("tests/fixtures/shared/crash_at_33_rows.cu", 30, six, SIX, &g, NULL), 2);
+	cr_assert_eq(g.n_tests, SIX);
+	for (int i = 0; i < SIX; i++)
+		cr_expect_eq(g.tests[i].status == TEST_PASSED, i >= 2, "%s: %s", g.tests[i].name,
+			     g.tests[i].message);
+	/* the opening run, 33x64 alone, 48x48 alone, 64x64 to 31x33 */
+	cr_expect_eq(g.correctness_processes, 4);
 	grade_free(&g);
 }
 

@@ -24,6 +24,7 @@ struct sizes {
 	const struct shape *shapes;
 	uint64_t seeds[RUBRIC_MAX_SHAPES];
 	struct test_result *tests[RUBRIC_MAX_SHAPES];
+	int settled[RUBRIC_MAX_SHAPES];	/* the size has its verdict */
 	struct expected e[RUBRIC_MAX_SHAPES];
 	int first, count;		/* what the thread computes */
 	struct traced_runs *traced;	/* the emulator's: the prediction's sizes' traces */
@@ -178,6 +179,7 @@ static int settle(struct sizes *z, int k, const struct harness_report *rep,
 		test_fail(t, "%s", msg);
 		t->failure = f;
 	}
+	z->settled[k] = 1;
 	expected_free(&z->e[k]);
 	return went_on;
 }
@@ -196,6 +198,7 @@ static struct size_run run_child(void *arg, int first, int count)
 	if (start(z, first, count, watch, &whole, err, sizeof(err)) < 0) {
 		test_fail_as(z->tests[first], FAILURE_NOT_STARTED, "the grader could not start the harness: %s",
 			     err);
+		z->settled[first] = 1;
 		out.settled = 1;
 		goto done;
 	}
@@ -221,6 +224,7 @@ static struct size_run run_child(void *arg, int first, int count)
 		}
 		if (!stands) {
 			out.ended_at_first = 1;
+			out.ending = failure_ending_key(&z->tests[first + i]->failure);
 			break;
 		}
 	}
@@ -230,6 +234,32 @@ static struct size_run run_child(void *arg, int first, int count)
 done:
 	free(w);
 	return out;
+}
+
+/* Size k, which the plan gave up on, fails saying why. */
+static void fail_not_run(const struct sizes *z, const struct correctness_plan *plan, int hangs, int k)
+{
+	_Static_assert(SAME_ENDINGS_IN_A_ROW + SAME_ENDINGS_PROBES == 4, "the message names four sizes");
+	char at[4][64], size[64];
+	const char *entry = z->ctx->lab->entry;
+	shape_format(&z->shapes[k], size, sizeof(size));
+	for (int i = 0; i < 4; i++)
+		shape_format(&z->shapes[plan->same_at[i]], at[i], sizeof(at[i]));
+	switch (plan->why) {
+	case NOT_RUN_HUNG:
+		test_fail_as(z->tests[k], FAILURE_NOT_RUN, "%s: not run: %s() already ran past the time limit "
+			     "on %d sizes", size, entry, hangs);
+		break;
+	case NOT_RUN_SAME_ENDING:
+		test_fail_as(z->tests[k], FAILURE_NOT_RUN, "%s: not run: %s() ended its process the same "
+			     "way at %s and %s, then at %s and %s, each run first in a new process: it "
+			     "ends it at every size", size, entry, at[0], at[1], at[2], at[3]);
+		break;
+	default:
+		test_fail_as(z->tests[k], FAILURE_NOT_RUN, "%s: not run: the harness's run before it "
+			     "judged no size", size);
+		break;
+	}
 }
 
 int correctness_run(const struct run_context *ctx, enum backend backend,
@@ -256,12 +286,9 @@ int correctness_run(const struct run_context *ctx, enum backend backend,
 	correctness_plan_run(n, g->hangs, run_child, &z, &plan);
 	g->hangs = plan.hangs;
 	g->correctness_processes += plan.processes;
-	for (int i = plan.not_run_from; i < n; i++) {
-		char shape_text[64];
-		test_fail_as(z.tests[i], FAILURE_NOT_RUN, "%s: not run: %s() already ran past the time limit "
-			     "on %d sizes", shape_format(&shapes[i], shape_text, sizeof(shape_text)),
-			     ctx->lab->entry, g->hangs);
-	}
+	for (int i = 0; i < n; i++)
+		if (!z.settled[i])
+			fail_not_run(&z, &plan, g->hangs, i);
 	for (int i = 0; i < n; i++) {
 		failed += z.tests[i]->status != TEST_PASSED;
 		expected_free(&z.e[i]);

@@ -226,3 +226,29 @@ int failure_stands(const struct failure *f, int first_in_process, int wrong_word
 		return 1;
 	return f->kind == FAILURE_DIGEST_DIFFERS && wrong_words_shown;
 }
+
+unsigned failure_ending_key(const struct failure *f)
+{
+	switch (f->kind) {
+	case FAILURE_CRASH:
+	case FAILURE_CUDA_ERROR:
+	case FAILURE_CHANNEL_TAMPERED:
+	case FAILURE_EMULATOR_STOPPED:
+	case FAILURE_DIED_BEFORE_CALL:
+		break;
+	case FAILURE_EXIT_INSIDE_CALL:
+		if (!f->exit_caught)
+			break;
+		return 0;
+	default:
+		return 0;
+	}
+	/* FNV-1a over the kind, the signal and the error's name; never 0. */
+	unsigned h = 2166136261u;
+	unsigned parts[2] = { (unsigned)f->kind, (unsigned)f->signal };
+	for (size_t i = 0; i < sizeof(parts); i++)
+		h = (h ^ ((const unsigned char *)parts)[i]) * 16777619u;
+	for (const char *c = f->name; *c; c++)
+		h = (h ^ (unsigned char)*c) * 16777619u;
+	return h ? h : 1;
+}

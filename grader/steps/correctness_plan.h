@@ -24,6 +24,25 @@
  * hang are not run. */
 #define HANGS_BEFORE_GIVING_UP 2
 
+/* A file whose process ended the same way at two sizes in a row, each
+ * first in its process (a crash by the same signal, the same CUDA error,
+ * the channel written into), most likely ends it at every size: a class's
+ * hostile files and kernels that fault everywhere cost a CUDA context a
+ * size, and are the longest students of a batch. So the last size runs
+ * next, then the middle one of those between, each first in its process.
+ * Where both end the same way too, the other sizes are not run; where
+ * one does not (a fault only at small sizes, or only at large ones), the
+ * rest run as before. */
+#define SAME_ENDINGS_IN_A_ROW 2
+#define SAME_ENDINGS_PROBES 2
+/* Why sizes were not run. */
+enum not_run_reason {
+	NOT_RUN_NONE,
+	NOT_RUN_HUNG,		/* HANGS_BEFORE_GIVING_UP hangs */
+	NOT_RUN_SAME_ENDING,	/* SAME_ENDINGS_IN_A_ROW, then the probes */
+	NOT_RUN_RUNNER_STUCK,	/* a run settled no size: the rest cannot be judged */
+};
+
 /* What one process made of the sizes [first, first + count) it was given. */
 struct size_run {
 	int started;		/* a process was started (0: the harness could not be) */
@@ -31,6 +50,10 @@ struct size_run {
 	int hung;		/* the process was stopped for taking too long */
 	int ended_at_first;	/* it ended at its first size, and that was its verdict */
 	int uncut;		/* its report of several sizes could not be cut into sizes */
+	/* Where ended_at_first: how it ended, as a key that two endings share
+	 * when they are the same (correctness.c); 0 for an ending that says
+	 * nothing of other sizes (a time limit, memory, a wrong output). */
+	unsigned ending;
 };
 
 /*
@@ -45,7 +68,12 @@ typedef struct size_run (*run_sizes_fn)(void *arg, int first, int count);
 struct correctness_plan {
 	int processes;		/* children started: CUDA contexts on a GPU */
 	int hangs;		/* hangs counted toward HANGS_BEFORE_GIVING_UP */
-	int not_run_from;	/* sizes [not_run_from, n) were given up on; n when none */
+	/* Why the sizes that run settled none were not run; NOT_RUN_NONE
+	 * when every size was settled. */
+	enum not_run_reason why;
+	/* NOT_RUN_SAME_ENDING: the sizes that ended the same way, in the
+	 * order they ran. */
+	int same_at[SAME_ENDINGS_IN_A_ROW + SAME_ENDINGS_PROBES];
 };
 
 /*
@@ -56,7 +84,9 @@ struct correctness_plan {
  * the rest run one size a process, so that a kernel that hangs only after
  * another size costs one limit, not one a size; so they do once a report
  * could not be cut into sizes (the student's code wrote into the channel:
- * no size of it is believed).
+ * no size of it is believed). Sizes that end their processes the same way
+ * in a row bring the last and a middle size forward (SAME_ENDINGS_IN_A_ROW).
+ * The sizes run settles none of are not run, for out->why.
  */
 void correctness_plan_run(int n, int hangs, run_sizes_fn run, void *arg, struct correctness_plan *out);
 
