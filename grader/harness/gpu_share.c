@@ -25,7 +25,8 @@ void gpu_share_begin(void)
 	/* The context is the driver's work on the CPU, the longest part of a
 	 * child's start; made before the GPU is taken, it overlaps other
 	 * students' timed runs. Timed for the batch's pace line, which
-	 * counts the moments some child of the host's was making one. */
+	 * counts the moments some child of the host's was making one
+	 * (information only: no grade believes it). */
 	context_at_ms = harness_now_ms();
 	kit_check(cudaFree(0), "making the CUDA context");
 	context_ms = harness_now_ms() - context_at_ms;
