@@ -13,8 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "batch/batch.h"
 #include "steps/harness_door.h"
 #include "steps/rubric.h"
+#include "sys/clock.h"
+#include "sys/kit_paths.h"
+#include "test_support.h"
 
 extern const struct lab lab3_transpose;
 
@@ -92,4 +96,61 @@ Test(gpu_children, the_emulators_children_take_no_lock)
 	run_verbs(stand_in("harness-cuda", harness, sizeof(harness)), BACKEND_EMU, 1);
 	cr_expect_str_eq(calls, "");
 	remove_stand_in(harness);
+}
+
+/* The kit's real harness, built for the emulator, runs the solution's
+ * correctness at one size under ctx's backend, lent a batch's lock in a
+ * folder of its own; its done frame in rep, the worker's account in a. */
+static void lent_correctness(enum backend backend, struct harness_report *rep, struct gpu_account *a)
+{
+	struct rubric r;
+	char work[] = "/tmp/test-gpu-children-XXXXXX", err[256];
+	struct build_result b;
+	emu_lab3_build("solutions/lab3-transpose/transpose.cu", &r, work, &b);
+	struct gpu_slot slot;
+	memset(&slot, 0, sizeof(slot));
+	snprintf(slot.lock_path, sizeof(slot.lock_path), "%s/gpu.lock", work);
+	snprintf(slot.turn_path, sizeof(slot.turn_path), "%s/gpu.turn", work);
+	slot.lock_fd = slot.turn_fd = -1;
+	struct run_context ctx = { .lab = &lab3_transpose, .rubric = &r, .harness = b.harness,
+				   .backend = backend, .work_dir = work, .seed = 1,
+				   .share = { .phase = batch_gpu_phase, .lend = batch_gpu_lend, .arg = &slot } };
+	struct shape s = { 2, { 32, 32 } };
+	cr_assert_eq(harness_correct(&ctx, &s, 1, 0, NULL, rep, err, sizeof(err)), 0, "%s", err);
+	cr_assert_not_null(rep->done, "%s", rep->child.output);
+	batch_gpu_account(a);
+	emu_lab3_done(&r, work);
+}
+
+/* A child lent the lock times its CUDA context's making (here the
+ * emulator's cudaFree(0), standing in for the driver's) on the host's
+ * monotonic clock, the grader's own: the worker notes when and how long. */
+Test(gpu_children, a_lent_childs_context_reaches_the_account, .timeout = 120)
+{
+	struct harness_report rep;
+	struct gpu_account a;
+	double before = now_s();
+	lent_correctness(BACKEND_CUDA, &rep, &a);
+	double after = now_s();
+	cr_expect(json_is_number(json_object_get(rep.done, "context_ms")));
+	cr_assert_eq(a.contexts, 1);
+	const struct context_span *c = batch_gpu_contexts();
+	cr_expect(c[0].at_s >= before && c[0].at_s + c[0].s <= after, "[%.3f, +%.3f] not in [%.3f, %.3f]",
+		  c[0].at_s, c[0].s, before, after);
+	cr_expect(c[0].s >= 0 && c[0].s < 60, "%.3f s", c[0].s);
+	harness_report_free(&rep);
+}
+
+/* The emulator's children are lent no lock: the harness makes no
+ * context for a batch and says none. */
+Test(gpu_children, an_emulator_child_says_no_context, .timeout = 120)
+{
+	struct harness_report rep;
+	struct gpu_account a;
+	lent_correctness(BACKEND_EMU, &rep, &a);
+	cr_expect(json_object_get(rep.done, "shared_wait_ms"), "the hold's fields are there");
+	cr_expect_null(json_object_get(rep.done, "context_ms"));
+	cr_expect_null(json_object_get(rep.done, "context_at_ms"));
+	cr_expect_eq(a.contexts, 0);
+	harness_report_free(&rep);
 }

@@ -341,7 +341,7 @@ void batch_finish(struct batch *b, int jobs, double start)
 	fprintf(stderr, "gradebook: %s/gradebook.csv: %d student%s, %d passed, %d graded now, %d "
 		"unchanged since the last run (%s)\n", b->c.out_dir, rows, rows == 1 ? "" : "s", passed,
 		b->graded, b->resumed, progress_duration(now_s() - start, took, sizeof(took)));
-	batch_pace_line(b, now_s() - start, stderr);
+	batch_pace_line(b, start, now_s(), stderr);
 }
 
 void batch_cleanup(struct batch *b)

@@ -230,28 +230,47 @@ int batch_gpu_lend(void *slot, int begin, int fds[2], const struct gpu_hold *sai
 
 /* What this worker's student waited for on the GPU, and held it for
  * (seconds): written beside its reports (gpu-waits.txt), summed by the
- * batch's last line, which says whether the GPUs or the CPUs bind. */
+ * batch's last line, which says whether the GPUs, the CPUs or the CUDA
+ * driver bind. */
 struct gpu_account {
 	double wait_shared_s, held_shared_s;	/* correctness: shared with other checks */
 	double wait_alone_s, held_alone_s;	/* timing: the GPU alone */
 	int shared_runs, timed_runs;
 	int pinned_runs;	/* children that kept the GPU to their end */
+	int contexts;		/* children that said when they made their CUDA context */
 };
 void batch_gpu_account(struct gpu_account *out);
+
+/* A child's CUDA context in the making, as it said (information only):
+ * from at_s, seconds on CLOCK_MONOTONIC (sys/clock.h's now_s, the host's
+ * one clock), for s seconds. */
+struct context_span {
+	double at_s, s;
+};
+/* This worker's children's contexts, the account's contexts of them, in
+ * the order they ended. */
+const struct context_span *batch_gpu_contexts(void);
 
 /* The student's gpu-waits.txt: its GPU account since start (the
  * account when its grade began: a worker is forked from the batch, whose
  * reference timing is in the account it inherits), its grade's seconds,
  * and the children its correctness started (struct grade's
- * correctness_processes: on a GPU, each a CUDA context). */
+ * correctness_processes: on a GPU, each a CUDA context); then a line for
+ * each context its children said they made. */
 void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall_s,
 			   int correctness_processes, const struct gpu_account *start);
 
+/* The seconds of [from, to] in which at least one of spans[0..n) was
+ * under way: their union, clipped (spans sorted by start in place). */
+double batch_spans_union(struct context_span *spans, int n, double from, double to);
+
 struct batch;
 
-/* The class's pace and what binds it, from the students graded now: the
- * GPUs' time held alone against the CPUs' time used (the batch's last line). */
-void batch_pace_line(const struct batch *b, double wall_s, FILE *out);
+/* The class's pace and what binds it, from the students graded now
+ * (the batch's last line), the batch having run from start_s to end_s
+ * (now_s): the GPUs' time held alone, the CPUs' time used, and the share
+ * of the wall clock in which some child was making its CUDA context. */
+void batch_pace_line(const struct batch *b, double start_s, double end_s, FILE *out);
 
 /* ---- batch_student.c: one student, in a worker --------------------------------- */
 

@@ -136,9 +136,29 @@ static void open_locks(struct gpu_slot *s)
 }
 
 /* This worker's waits for the GPU and its holds of it (a worker grades one
- * student: batch_gpu_account). */
+ * student: batch_gpu_account), and its children's contexts' making, as
+ * they said it (account.contexts of them). */
 static struct gpu_account account;
 static double asked_at, got_at;
+static struct context_span *contexts;
+static int contexts_room;
+
+/* A child's context, where it said one: information for the pace line
+ * only, so one that finds no memory is left out. */
+static void note_context(const struct gpu_hold *said)
+{
+	if (said->context_s < 0)
+		return;
+	if (account.contexts == contexts_room) {
+		int room = contexts_room ? 2 * contexts_room : 64;
+		struct context_span *more = realloc(contexts, sizeof(*more) * (size_t)room);
+		if (!more)
+			return;
+		contexts = more;
+		contexts_room = room;
+	}
+	contexts[account.contexts++] = (struct context_span){ .at_s = said->context_at_s, .s = said->context_s };
+}
 
 void batch_gpu_phase(void *arg, int timed, int begin)
 {
@@ -180,12 +200,18 @@ int batch_gpu_lend(void *arg, int begin, int fds[2], const struct gpu_hold *said
 	account.held_alone_s += said->held_alone_s;
 	*(said->timed ? &account.timed_runs : &account.shared_runs) += 1;
 	account.pinned_runs += said->pinned;
+	note_context(said);
 	return 0;
 }
 
 void batch_gpu_account(struct gpu_account *out)
 {
 	*out = account;
+}
+
+const struct context_span *batch_gpu_contexts(void)
+{
+	return contexts;
 }
 
 /* ---- before the workers start ---------------------------------------------------- */

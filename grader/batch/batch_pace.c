@@ -4,17 +4,23 @@
  * (gpu-waits.txt): a timed child's time alone (wait_alone_s, held_alone_s)
  * is what its harness measured around its timed launches and reported,
  * information only (common/gpu_lock.h); its whole life counts as one
- * shared run. The batch's last line sums them: the GPUs bind when
- * their time held alone nears the wall clock times their number, the CPUs
- * when the workers' CPU time nears it times the cores, and the CUDA driver
- * when the children's contexts, each costing what the device probe's
- * process cost alone, near the wall clock: a host makes its contexts one
- * at a time, for all its GPUs together (32 at once took 8.3 s on one H200
- * and 7.8 s spread over two, docs/results/gpu-2026-11-27-contexts).
+ * shared run. Below that first line, one line for each CUDA context its
+ * children said they made: when each began, on the host's monotonic
+ * clock, and how long it took (grader/harness/gpu_share.c), information
+ * only as well. The batch's last line sums them: the GPUs bind when their
+ * time held alone nears the wall clock times their number, the CPUs when
+ * the workers' CPU time nears it times the cores, and the CUDA driver
+ * when some child was making its context most of the wall clock (the
+ * union of their spans): a host makes its contexts one at a time, for
+ * all its GPUs together (32 at once took 8.3 s on one H200 and 7.8 s
+ * spread over two, docs/results/gpu-2026-11-27-contexts), so while any
+ * child makes one the driver is busy and those beside it wait on it.
  */
 #include "batch/batch.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -24,6 +30,8 @@
 #include "sys/atomic_file.h"
 
 #define WAITS_FILE "gpu-waits.txt"
+/* A context's line's room: two numbers of the monotonic clock's seconds. */
+#define CONTEXT_LINE 96
 /* Busier than this, a resource is what binds the class. */
 #define BUSY 0.6
 
@@ -31,7 +39,7 @@ void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall
 			   int correctness_processes, const struct gpu_account *start)
 {
 	struct gpu_account a;
-	char text[512], path[PATH_MAX + 32], err[256];
+	char line[512], path[PATH_MAX + 32], err[256];
 	batch_gpu_account(&a);
 	a.wait_shared_s -= start->wait_shared_s;
 	a.held_shared_s -= start->held_shared_s;
@@ -40,22 +48,67 @@ void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall
 	a.shared_runs -= start->shared_runs;
 	a.timed_runs -= start->timed_runs;
 	a.pinned_runs -= start->pinned_runs;
-	int n = snprintf(text, sizeof(text),
+	int n = snprintf(line, sizeof(line),
 			 "gpu=%s worker_s=%.2f wait_shared_s=%.2f held_shared_s=%.2f wait_alone_s=%.2f "
 			 "held_alone_s=%.2f shared_runs=%d timed_runs=%d correctness_processes=%d "
 			 "pinned_runs=%d\n",
 			 gpu && *gpu ? gpu : "-", wall_s, a.wait_shared_s, a.held_shared_s, a.wait_alone_s,
 			 a.held_alone_s, a.shared_runs, a.timed_runs, correctness_processes, a.pinned_runs);
+	if (n <= 0 || (size_t)n >= sizeof(line))
+		return;
+	/* The contexts' lines too, where there is memory for them (information only). */
+	const struct context_span *spans = batch_gpu_contexts();
+	int first = start->contexts, spans_n = a.contexts - first;
+	size_t len = (size_t)n, room = len + (spans_n > 0 ? (size_t)spans_n * CONTEXT_LINE : 0);
+	char *text = malloc(room + 1);
+	if (!text)
+		spans_n = 0;
+	else
+		memcpy(text, line, len);
+	for (int i = 0; i < spans_n; i++) {
+		int k = snprintf(text + len, room + 1 - len, "context_at_s=%.4f context_s=%.4f\n",
+				 spans[first + i].at_s, spans[first + i].s);
+		if (k > 0 && (size_t)k <= room - len)
+			len += (size_t)k;
+	}
 	snprintf(path, sizeof(path), "%s/" WAITS_FILE, student_dir);
-	if (n > 0 && atomic_write(path, text, (size_t)n, err, sizeof(err)) < 0)
+	if (atomic_write(path, text ? text : line, len, err, sizeof(err)) < 0)
 		fprintf(stderr, "grade: %s\n", err);
+	free(text);
 }
 
-/* A student's account, when it was written by this run (not a resumed one). */
-static int read_waits(const struct batch *b, const char *name, time_t since, struct gpu_account *a,
-		      double *worker_s, int *processes)
+/* The contexts the class's students' children said they made. */
+struct spans {
+	struct context_span *v;
+	int n, room;
+};
+
+/* A context's line of a student's file, into spans where it is one and
+ * believable (a child's word: its span is clipped to the batch's wall
+ * clock later); a line that is not, or no memory, counts nothing. */
+static void read_context(const char *line, struct spans *spans)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 32];
+	struct context_span c;
+	if (sscanf(line, "context_at_s=%lf context_s=%lf", &c.at_s, &c.s) != 2 || !isfinite(c.at_s) ||
+	    !(c.s >= 0 && c.s < 1e6))
+		return;
+	if (spans->n == spans->room) {
+		int room = spans->room ? 2 * spans->room : 256;
+		struct context_span *more = realloc(spans->v, sizeof(*more) * (size_t)room);
+		if (!more)
+			return;
+		spans->v = more;
+		spans->room = room;
+	}
+	spans->v[spans->n++] = c;
+}
+
+/* A student's account and its contexts, when it was written by this run
+ * (not a resumed one). */
+static int read_waits(const struct batch *b, const char *name, time_t since, struct gpu_account *a,
+		      double *worker_s, int *processes, struct spans *spans)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 32], line[256];
 	struct stat st;
 	batch_student_dir(&b->c, name, dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/" WAITS_FILE, dir);
@@ -69,8 +122,39 @@ static int read_waits(const struct batch *b, const char *name, time_t since, str
 			   "held_alone_s=%lf shared_runs=%d timed_runs=%d correctness_processes=%d", gpu,
 			worker_s, &a->wait_shared_s, &a->held_shared_s, &a->wait_alone_s, &a->held_alone_s,
 			&a->shared_runs, &a->timed_runs, processes) == 9;
+	/* The first line's rest, then the contexts'. */
+	while (ok && fgets(line, sizeof(line), f))
+		read_context(line, spans);
 	fclose(f);
 	return ok;
+}
+
+static int earlier(const void *a, const void *b)
+{
+	double x = ((const struct context_span *)a)->at_s, y = ((const struct context_span *)b)->at_s;
+	return (x > y) - (x < y);
+}
+
+double batch_spans_union(struct context_span *spans, int n, double from, double to)
+{
+	double sum = 0, run_from = 0, run_to = 0;
+	int running = 0;
+	qsort(spans, (size_t)n, sizeof(*spans), earlier);
+	for (int i = 0; i < n; i++) {
+		double a = spans[i].at_s > from ? spans[i].at_s : from;
+		double z = spans[i].at_s + spans[i].s < to ? spans[i].at_s + spans[i].s : to;
+		if (z <= a)
+			continue;
+		if (running && a <= run_to) {
+			run_to = z > run_to ? z : run_to;
+			continue;
+		}
+		sum += running ? run_to - run_from : 0;
+		run_from = a;
+		run_to = z;
+		running = 1;
+	}
+	return sum + (running ? run_to - run_from : 0);
 }
 
 /* What the pace line says binds the class, from each resource's share of
@@ -88,25 +172,26 @@ static const char *binds(double cpu_busy, double gpu_busy, double driver_busy)
 	return "the CPUs bind (more cores would help)";
 }
 
-void batch_pace_line(const struct batch *b, double wall_s, FILE *out)
+void batch_pace_line(const struct batch *b, double start_s, double end_s, FILE *out)
 {
 	struct gpu_account sum = { 0 }, a;
-	double worker_s = 0, w;
+	struct spans spans = { 0 };
+	double worker_s = 0, w, wall_s = end_s - start_s;
 	int students = 0, processes = 0, p;
 	time_t since = time(NULL) - (time_t)wall_s - 1;
 	for (int i = 0; i < b->roster.n; i++)
-		if (b->rows[i].student[0] && read_waits(b, b->rows[i].student, since, &a, &w, &p)) {
+		if (b->rows[i].student[0] &&
+		    read_waits(b, b->rows[i].student, since, &a, &w, &p, &spans)) {
 			students++;
 			processes += p;
 			worker_s += w;
 			sum.wait_shared_s += a.wait_shared_s;
 			sum.wait_alone_s += a.wait_alone_s;
 			sum.held_alone_s += a.held_alone_s;
-			sum.shared_runs += a.shared_runs;
 		}
 	/* Only where this process ran the workers (not a Slurm merge). */
 	if (students == 0 || wall_s <= 0 || b->graded == 0)
-		return;
+		goto out;
 	struct rusage ru;
 	double cpu_s = 0;
 	if (getrusage(RUSAGE_CHILDREN, &ru) == 0)
@@ -116,18 +201,22 @@ void batch_pace_line(const struct batch *b, double wall_s, FILE *out)
 	int gpus = b->c.n_gpus;
 	double cpu_busy = cores > 0 ? cpu_s / (wall_s * (double)cores) : 0;
 	double gpu_busy = gpus > 0 ? sum.held_alone_s / (wall_s * gpus) : 0;
-	/* Every GPU child makes a context (each counts as a shared run). */
-	double context_s = gpus > 0 ? b->c.gpus[0].dev.probe_s : 0;
-	double driver_busy = sum.shared_runs * context_s / wall_s;
+	/* A lower bound: a context's release at its process's end, about a
+	 * fifth of the driver's work for it alone (cuInit 124 ms, the context
+	 * 105-128 ms, its release 62-74 ms, measured on an H200), is in no
+	 * span; nor is the context of a child that said nothing. */
+	double driver_busy = batch_spans_union(spans.v, spans.n, start_s, end_s) / wall_s;
 	fprintf(out, "pace: %d students in %.1f s = %.0f an hour; ", students, wall_s,
 		students * 3600.0 / wall_s);
 	if (gpus > 0)
-		fprintf(out, "the GPU%s held alone %.0f%% of the time, %d CUDA contexts of about %.2f s "
-			"each made (the driver busy %.0f%%), ", gpus == 1 ? "" : "s", 100 * gpu_busy,
-			sum.shared_runs, context_s, 100 * driver_busy);
+		fprintf(out, "the GPU%s held alone %.0f%% of the time, %d CUDA context%s made, the driver "
+			"busy making them %.0f%% of the time, ", gpus == 1 ? "" : "s", 100 * gpu_busy,
+			spans.n, spans.n == 1 ? "" : "s", 100 * driver_busy);
 	fprintf(out, "the %ld CPU cores busy %.0f%%; each student waited on average %.1f s for a "
 		"timed turn and %.1f s for a shared one, of %.1f s, and started %.2f correctness "
 		"processes: %s\n", cores, 100 * cpu_busy, sum.wait_alone_s / students,
 		sum.wait_shared_s / students, worker_s / students, (double)processes / students,
 		binds(cpu_busy, gpu_busy, driver_busy));
+out:
+	free(spans.v);
 }

@@ -15,10 +15,12 @@ void gpu_share_begin(void);
 void gpu_share_end(void);
 
 /* For a report's JSON object, at buf + at (len bytes in all): how long
- * this process has waited for the GPU shared and held it so far, and
- * whether it keeps it to its end (information for the batch's account;
- * the grader trusts none of it). Returns the new end, or at where it did
- * not fit. */
+ * this process has waited for the GPU shared and held it so far, whether
+ * it keeps it to its end, and, where it made its context for a batch,
+ * when it began (context_at_ms, CLOCK_MONOTONIC) and how long it took
+ * (context_ms): information for the batch's account and pace line; the
+ * grader trusts none of it for a grade. Returns the new end, or at where
+ * it did not fit. */
 size_t gpu_share_json(char *buf, size_t len, size_t at);
 
 /* The lock, for bench.c's holds alone. */

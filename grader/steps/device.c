@@ -44,7 +44,6 @@ int device_probe(struct device_info *d, const char *gpu)
 	snprintf(d->why_absent, sizeof(d->why_absent), "the device probe failed (no driver?)");
 	if (rep.device)
 		read_device_json(rep.device, d);
-	d->probe_s = rep.child.wall_s;
 	harness_report_free(&rep);
 	return 0;
 }

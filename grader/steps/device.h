@@ -15,8 +15,6 @@ struct device_info {
 	long l2_bytes;
 	double memory_bytes;
 	double peak_gbps;	/* from the memory clock and bus width */
-	double probe_s;		/* the probe's process on the clock: its start, its CUDA
-				 * context, the query and its end (the cost of a context) */
 	char why_absent[256];	/* when !present: no toolkit, no driver, no device */
 };
 

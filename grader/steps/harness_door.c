@@ -161,19 +161,37 @@ static double reported_total_ms(const struct harness_report *rep, const char *fi
 	return v > 0 && v < 1e9 ? v : 0;
 }
 
+/* When the child says it began making its CUDA context and how long that
+ * took, into hold; context_s stays -1 where it said none or nothing
+ * believable. The start is a moment on the host's monotonic clock (its
+ * uptime, which passes 1e9 ms after 11.6 days): bounded far above that. */
+static void context_said(const struct harness_report *rep, struct gpu_hold *hold)
+{
+	json_t *said = last_said(rep);
+	json_t *at = json_object_get(said, "context_at_ms"), *ms = json_object_get(said, "context_ms");
+	double at_ms = json_number_value(at), took_ms = json_number_value(ms);
+	hold->context_at_s = 0;
+	hold->context_s = -1;
+	if (json_is_number(at) && json_is_number(ms) && at_ms >= 0 && at_ms < 1e15 && took_ms >= 0 &&
+	    took_ms < 1e9) {
+		hold->context_at_s = at_ms / 1e3;
+		hold->context_s = took_ms / 1e3;
+	}
+}
+
 /* What a child lent the lock says it waited for and held. */
 static struct gpu_hold child_said(const struct harness_report *rep, int ran, int timed)
 {
+	struct gpu_hold hold = { .timed = timed, .context_s = -1 };
 	if (!ran)
-		return (struct gpu_hold){ .timed = timed };
-	return (struct gpu_hold){
-		.timed = timed,
-		.pinned = json_is_true(json_object_get(last_said(rep), "pinned")),
-		.wait_shared_s = reported_total_ms(rep, "shared_wait_ms") / 1e3,
-		.held_shared_s = reported_total_ms(rep, "shared_ms") / 1e3,
-		.wait_alone_s = reported_ms(rep, "alone_wait_ms") / 1e3,
-		.held_alone_s = reported_ms(rep, "alone_ms") / 1e3,
-	};
+		return hold;
+	hold.pinned = json_is_true(json_object_get(last_said(rep), "pinned"));
+	hold.wait_shared_s = reported_total_ms(rep, "shared_wait_ms") / 1e3;
+	hold.held_shared_s = reported_total_ms(rep, "shared_ms") / 1e3;
+	hold.wait_alone_s = reported_ms(rep, "alone_wait_ms") / 1e3;
+	hold.held_alone_s = reported_ms(rep, "alone_ms") / 1e3;
+	context_said(rep, &hold);
+	return hold;
 }
 
 /* A verb that runs student code: the rubric's limits, the run's folder. */

@@ -14,12 +14,17 @@ struct isolation_policy;
 
 /* What a child that was lent the GPU's lock says it waited for and held,
  * in seconds (its reports' shared_wait_ms, shared_ms, alone_wait_ms and
- * alone_ms), and whether it kept it to its end (pinned): a batch's
- * account, never a grade. */
+ * alone_ms), whether it kept it to its end (pinned), and when it made its
+ * CUDA context (context_at_ms, context_ms): a batch's account and pace
+ * line, never a grade. */
 struct gpu_hold {
 	int timed;	/* a timed child (the grader's word, not the child's) */
 	int pinned;	/* it kept the GPU to its end (common/gpu_lock.h) */
 	double wait_shared_s, held_shared_s, wait_alone_s, held_alone_s;
+	/* Its context's making, from context_at_s (CLOCK_MONOTONIC seconds,
+	 * as sys/clock.h's now_s) for context_s; context_s < 0 where it said
+	 * none or nothing believable. */
+	double context_at_s, context_s;
 };
 
 /* How a batch shares a GPU among its workers; all zero for a grade alone
