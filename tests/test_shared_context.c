@@ -341,4 +341,7 @@ Test(shared_context_gpu, each_failure_costs_the_processes_it_must, .timeout = 30
 	/* An exit() ends only its size: before, 1 + 10 and 1 + 6. */
 	cr_expect_eq(gpu_processes("tests/fixtures/hostile/exit_in_entry.cu", "fail"), 1);
 	cr_expect_eq(gpu_processes("tests/fixtures/shared/exit_at_33_rows.cu", "fail"), 1);
+	/* A crash at every size: the first two, then the last and a middle
+	 * one; before, 10. */
+	cr_expect_eq(gpu_processes("tests/fixtures/hostile/segfault.cu", "fail"), 4);
 }
