@@ -303,3 +303,16 @@ Test(batch_pace_gpu, a_class_measures_its_contexts, .timeout = 900)
 	cr_expect(strstr(log, want), "the pace line does not say '%s':\n%s", want, log);
 	remove_tree(tmp);
 }
+
+/* A host makes its CUDA contexts one at a time for all its GPUs: the
+ * workers on GPUs stop at 16 for the host, however many GPUs it has. */
+Test(batch_pace, the_workers_on_gpus_stop_at_16_for_the_host)
+{
+	cr_expect_eq(batch_default_jobs(0, 32, BACKEND_CUDA, 1), 16);
+	cr_expect_eq(batch_default_jobs(0, 32, BACKEND_CUDA, 2), 16, "two GPUs: 16, not 32");
+	cr_expect_eq(batch_default_jobs(0, 128, BACKEND_CUDA, 8), 16);
+	cr_expect_eq(batch_default_jobs(0, 8, BACKEND_CUDA, 2), 8, "one a core below that");
+	cr_expect_eq(batch_default_jobs(0, 32, BACKEND_EMU, 0), 32, "the emulator: one a core");
+	cr_expect_eq(batch_default_jobs(40, 32, BACKEND_CUDA, 2), 40, "--jobs wins");
+	cr_expect_eq(batch_default_jobs(0, -1, BACKEND_EMU, 0), 1, "no core count: one");
+}

@@ -13,8 +13,11 @@
 
 #include "steps/correctness_plan.h"
 
-/* OTHER_CRASH: a process ended another way than CRASH (another signal). */
-enum fate { PASS, WRONG, CRASH, OTHER_CRASH, HANG, TAMPER, UNSET };
+/* OTHER_CRASH: a process ended another way than CRASH (another signal).
+ * EXIT: an exit() the harness caught, which leaves the process running.
+ * TAMPER_EXIT: a report of several sizes that cannot be cut (a GPU's
+ * forged output before an exit()), an EXIT where the size runs alone. */
+enum fate { PASS, WRONG, CRASH, OTHER_CRASH, HANG, TAMPER, EXIT, TAMPER_EXIT, UNSET };
 #define N 10
 
 struct script {
@@ -33,12 +36,14 @@ static struct size_run scripted(void *arg, int first, int count)
 	s->calls++;
 	for (int i = first; i < first + count; i++) {
 		enum fate f = i == first ? s->fresh[i] : s->later[i];
-		if (f == TAMPER && count > 1) {	/* nothing of the report is believed */
+		if ((f == TAMPER || f == TAMPER_EXIT) && count > 1) {	/* nothing of the report is believed */
 			r.settled = 0;
 			r.uncut = 1;
 			return r;
 		}
-		int stands = f == PASS || f == WRONG;
+		if (f == TAMPER_EXIT)
+			f = EXIT;
+		int stands = f == PASS || f == WRONG || f == EXIT;
 		if (!stands && i != first) {
 			r.hung = f == HANG;
 			return r;
@@ -53,6 +58,11 @@ static struct size_run scripted(void *arg, int first, int count)
 			r.ending = f == HANG ? 0 : 100 + (unsigned)f;
 			return r;
 		}
+	}
+	/* One size a process: the process ends with it, an exit() caught too. */
+	if (count == 1 && r.settled == 1 && !r.ended_at_first) {
+		r.ended_at_first = 1;
+		r.ending = s->verdict[first] == EXIT ? 100 + (unsigned)EXIT : 0;
 	}
 	return r;
 }
@@ -325,4 +335,30 @@ Test(correctness_plan, a_harness_that_cannot_start_costs_no_process)
 	cr_expect_eq(p.why, NOT_RUN_NONE);
 	for (int i = 0; i < N; i++)
 		cr_expect_eq(verdicts[i], 1, "size %d", i);
+}
+
+/* On a GPU, a file that forges its output before an exit() at every size
+ * leaves a report that cannot be cut: the sizes run one a process, and
+ * each is the exit() it was. Two in a row bring the last and a middle size
+ * forward, as a crash's would. */
+Test(correctness_plan, an_exit_at_every_size_run_alone_brings_the_last_forward)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, TAMPER_EXIT, TAMPER_EXIT);
+	int not_run = plan(&s, &p);
+	cr_expect_eq(p.processes, 5, "%d processes (before: %d)", p.processes, 1 + N);
+	cr_expect_eq(p.why, NOT_RUN_SAME_ENDING);
+	cr_expect_eq(not_run, N - 4);
+}
+
+/* An exit() at every size, in one process: each size is judged there, and
+ * nothing is brought forward. */
+Test(correctness_plan, an_exit_caught_at_every_size_stays_one_process)
+{
+	struct script s;
+	struct correctness_plan p;
+	script_every(&s, EXIT, EXIT);
+	cr_expect_eq(plan(&s, &p), 0);
+	cr_expect_eq(p.processes, 1);
 }

@@ -353,24 +353,27 @@ void batch_cleanup(struct batch *b)
 }
 
 /*
- * One worker a core, and on GPUs at most WORKERS_PER_GPU a GPU: past that
- * the workers queue for the GPU's turns and each size's time floor grows
- * with them (reference_times.h), so a class goes slower and a hang takes
- * longer. Measured with the lab 3 class of 65 on H200s
- * (docs/results/gpu-2026-11-27/): 16 workers on one GPU graded 3,606 an
- * hour and an endless loop in 14.0 s; 32 on one GPU, 2,957 an hour and
- * 40.4 s.
+ * One worker a core, and on GPUs at most WORKERS_ON_GPUS for the host,
+ * however many GPUs it has: past that the workers queue for the GPU's
+ * turns and each size's time floor grows with them (reference_times.h),
+ * so a class goes slower and a hang takes longer. Measured with the lab 3
+ * class of 65 on H200s (docs/results/gpu-2026-11-27/): 16 workers on one
+ * GPU graded 3,606 an hour and an endless loop in 14.0 s; 32 on one GPU,
+ * 2,957 an hour and 40.4 s. A second GPU does not raise the bound: the
+ * host makes its CUDA contexts one at a time for all its GPUs together,
+ * and 32 workers on two H200s graded 4,168 an hour against 4,055 for 16 on
+ * one, each student taking 22.2 s against 12.8
+ * (docs/results/gpu-2026-11-27-contexts/).
  */
-#define WORKERS_PER_GPU 16
+#define WORKERS_ON_GPUS 16
 
-static int default_jobs(const struct options *o, const struct batch_config *c)
+int batch_default_jobs(int asked, long cores, enum backend backend, int n_gpus)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	int jobs = n > 0 ? (int)n : 1;
-	if (o->jobs > 0)
-		return o->jobs;
-	if (c->backend == BACKEND_CUDA && c->n_gpus > 0 && jobs > WORKERS_PER_GPU * c->n_gpus)
-		jobs = WORKERS_PER_GPU * c->n_gpus;
+	int jobs = cores > 0 ? (int)cores : 1;
+	if (asked > 0)
+		return asked;
+	if (backend == BACKEND_CUDA && n_gpus > 0 && jobs > WORKERS_ON_GPUS)
+		jobs = WORKERS_ON_GPUS;
 	return jobs;
 }
 
@@ -391,7 +394,7 @@ int batch_run(const struct options *o, const struct lab *lab, const struct rubri
 		return 2;
 	}
 	batch_write_skipped(&b);
-	int n_todo, jobs = default_jobs(o, &b.c);
+	int n_todo, jobs = batch_default_jobs(o->jobs, sysconf(_SC_NPROCESSORS_ONLN), b.c.backend, b.c.n_gpus);
 	int *todo = batch_plan(&b, &n_todo);
 	if (!todo) {
 		fprintf(stderr, "grade: out of memory\n");

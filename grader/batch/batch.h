@@ -39,6 +39,10 @@
 
 struct bench_run;
 
+/* How many students a batch grades at once: asked (--jobs) where given,
+ * else one a core, and on GPUs at most 16 for the host (batch.c says why). */
+int batch_default_jobs(int asked, long cores, enum backend backend, int n_gpus);
+
 /* Returns the exit status: 0 when every student has a row, 2 for bad
  * arguments, 4 when it could not run or a student hit a grader error. */
 int batch_run(const struct options *o, const struct lab *lab, const struct rubric *r,

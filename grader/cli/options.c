@@ -32,7 +32,7 @@ void options_usage(FILE *out)
 	      "                      and write this GPU's band into the rubric\n"
 	      "  --batch DIR         grade every submission in DIR (one per student)\n"
 	      "    --out DIR         where the gradebook and reports go (default: DIR-graded)\n"
-	      "    --jobs N          students graded at once (default: one per core, at most 16 a GPU)\n"
+	      "    --jobs N          students graded at once (default: one per core, at most 16 on GPUs)\n"
 	      "    --salt SECRET     mix a secret into every seed\n"
 	      "    --slurm           grade on a Slurm cluster, one job array (--no-wait: submit\n"
 	      "                      and return; --collect: merge later; --max-tasks K at once)\n"

@@ -228,6 +228,13 @@ static struct size_run run_child(void *arg, int first, int count)
 			break;
 		}
 	}
+	/* A process given one size ends with it, whatever its verdict: an
+	 * exit() the harness caught too, where the sizes run one a process. */
+	if (count == 1 && out.settled == 1 && !out.ended_at_first) {
+		out.ended_at_first = 1;
+		if (z->tests[first]->status != TEST_PASSED)
+			out.ending = failure_ending_key(&z->tests[first]->failure);
+	}
 	for (int i = 0; i < began; i++)
 		harness_part_free(&parts[i]);
 	harness_report_free(&whole);

@@ -235,11 +235,8 @@ unsigned failure_ending_key(const struct failure *f)
 	case FAILURE_CHANNEL_TAMPERED:
 	case FAILURE_EMULATOR_STOPPED:
 	case FAILURE_DIED_BEFORE_CALL:
-		break;
 	case FAILURE_EXIT_INSIDE_CALL:
-		if (!f->exit_caught)
-			break;
-		return 0;
+		break;
 	default:
 		return 0;
 	}

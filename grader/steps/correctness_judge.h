@@ -46,13 +46,13 @@ int failure_leaves_process_running(const struct failure *f);
  * cost a CUDA context to show another example of the same fault. */
 int failure_stands(const struct failure *f, int first_in_process, int wrong_words_shown);
 
-/* How a failure that ended its process ended, as a key that the same
- * ending at another size shares (correctness_plan.h's size_run.ending): a
- * crash by its signal, a CUDA error by its name, the channel written into,
- * an exit that ended the process, the emulator's stop. 0 for the endings
- * that say nothing of other sizes: a time limit (its own rule), memory,
- * the harness's trouble before or after the call, any failure that left
- * the process running. */
+/* How a failure that ended its process ended (or its size's process,
+ * where the sizes run one a process), as a key that the same ending at
+ * another size shares (correctness_plan.h's size_run.ending): a crash by
+ * its signal, a CUDA error by its name, the channel written into, an
+ * exit() in the entry point, the emulator's stop. 0 for the endings that
+ * say nothing of other sizes: a time limit (its own rule), memory, the
+ * harness's trouble before or after the call, a wrong output. */
 unsigned failure_ending_key(const struct failure *f);
 
 #endif
