@@ -32,20 +32,17 @@
 #define MARK "<!-- fig "
 #define H100 "[gpu \"NVIDIA H100 80GB HBM3\"]"
 
-static char *slurp_kit(const char *rel)
+/* A kit file's text, the caller's to free. */
+static char *read_kit(const char *rel)
 {
 	char path[PATH_MAX];
 	FILE *f = fopen(kit_path(path, sizeof(path), rel), "r");
 	cr_assert_not_null(f, "cannot open %s", path);
-	static char *keep[16];
-	static int next;
 	char *text = calloc(1, 1 << 20);
+	cr_assert_not_null(text);
 	size_t n = fread(text, 1, (1 << 20) - 1, f);
 	fclose(f);
 	text[n] = '\0';
-	free(keep[next]);
-	keep[next] = text;
-	next = (next + 1) % 16;
 	return text;
 }
 
@@ -124,8 +121,9 @@ static void trim_cell(char *s)
 /* The second cell of the row of FILE's tables whose first cell is key. */
 static int results_value(const char *rel, const char *key, struct value *v)
 {
-	char *text = slurp_kit(rel);
-	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+	char *text = read_kit(rel);
+	int rc = -1;
+	for (char *line = strtok(text, "\n"); line && rc < 0; line = strtok(NULL, "\n")) {
 		if (line[0] != '|')
 			continue;
 		char first[128], second[128];
@@ -143,9 +141,10 @@ static int results_value(const char *rel, const char *key, struct value *v)
 		v->number = strtod(second, &end);
 		v->is_number = end != second && *end == '\0';
 		snprintf(v->text, sizeof(v->text), "%s", second);
-		return 0;
+		rc = 0;
 	}
-	return -1;
+	free(text);
+	return rc;
 }
 
 /* The figure after a mark: a number (its decimals in *decimals) or a shape. */
@@ -182,7 +181,7 @@ static double figure_number(const char *p, int shape, int *decimals, char *shown
 /* Checks every mark of one handout; returns how many, and which sources. */
 static int check_handout(const char *rel, char sources[][160], int max_sources)
 {
-	char *text = slurp_kit(rel);
+	char *text = read_kit(rel);
 	int n = 0;
 	for (char *p = strstr(text, MARK); p; p = strstr(p, MARK)) {
 		char source[160];
@@ -228,6 +227,7 @@ static int check_handout(const char *rel, char sources[][160], int max_sources)
 			      "%s: %s after <!-- fig %s -->, where the source says %.10g", rel, shown, source,
 			      v.number);
 	}
+	free(text);
 	return n;
 }
 

@@ -361,9 +361,9 @@ void batch_cleanup(struct batch *b)
  * GPU graded 3,606 an hour and an endless loop in 14.0 s; 32 on one GPU,
  * 2,957 an hour and 40.4 s. A second GPU does not raise the bound: the
  * host makes its CUDA contexts one at a time for all its GPUs together,
- * and 32 workers on two H200s graded 4,168 an hour against 4,055 for 16 on
- * one, each student taking 22.2 s against 12.8
- * (docs/results/gpu-2026-11-27-contexts/).
+ * and on two H200s 32 workers graded 4,643 and 4,677 an hour, 16 workers
+ * 4,964 and 4,865, each student taking 19.7 s against 9.5
+ * (docs/results/gpu-2026-11-27-contexts/, calls 13 and 13b).
  */
 #define WORKERS_ON_GPUS 16
 
