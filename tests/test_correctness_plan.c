@@ -304,17 +304,23 @@ Test(correctness_plan, a_report_that_cannot_be_cut_sends_the_rest_alone)
 		cr_expect_eq(s.verdict[i], i % 2 ? PASS : TAMPER, "size %d", i);
 }
 
-/* Written into at every size: the opening run, two sizes alone, then the
- * last and a middle one brought forward. */
-Test(correctness_plan, a_channel_written_into_at_every_size_costs_five_processes)
+/* A report that cannot be cut at every size, then each size alone ending
+ * the same way: the opening run, two sizes alone, then the last and a
+ * middle one brought forward; the other sizes are not run. */
+static void expect_five_processes(enum fate every)
 {
 	struct script s;
 	struct correctness_plan p;
-	script_every(&s, TAMPER, TAMPER);
+	script_every(&s, every, every);
 	int not_run = plan(&s, &p);
 	cr_expect_eq(p.processes, 5, "%d processes (before: %d)", p.processes, 1 + N);
 	cr_expect_eq(p.why, NOT_RUN_SAME_ENDING);
 	cr_expect_eq(not_run, N - 4);
+}
+
+Test(correctness_plan, a_channel_written_into_at_every_size_costs_five_processes)
+{
+	expect_five_processes(TAMPER);
 }
 
 /* The harness could not be started at all: no process, each size says so. */
@@ -343,13 +349,7 @@ Test(correctness_plan, a_harness_that_cannot_start_costs_no_process)
  * forward, as a crash's would. */
 Test(correctness_plan, an_exit_at_every_size_run_alone_brings_the_last_forward)
 {
-	struct script s;
-	struct correctness_plan p;
-	script_every(&s, TAMPER_EXIT, TAMPER_EXIT);
-	int not_run = plan(&s, &p);
-	cr_expect_eq(p.processes, 5, "%d processes (before: %d)", p.processes, 1 + N);
-	cr_expect_eq(p.why, NOT_RUN_SAME_ENDING);
-	cr_expect_eq(not_run, N - 4);
+	expect_five_processes(TAMPER_EXIT);
 }
 
 /* An exit() at every size, in one process: each size is judged there, and

@@ -79,6 +79,9 @@ static void on_call_timeout(int sig)
 	_exit(CUEMU_FATAL_EXIT);
 }
 
+/* The handler is installed again for each size: the student's code of an
+ * earlier size may have replaced or ignored it (the grader's clock, at a
+ * few times the limit, stops such a run all the same). */
 static void watch_call(double limit_s)
 {
 	struct sigaction sa;

@@ -212,6 +212,7 @@ int failure_leaves_process_running(const struct failure *f)
 	case FAILURE_WROTE_BEFORE_OUTPUT:
 	case FAILURE_WROTE_PAST_OUTPUT:
 	case FAILURE_WROTE_INPUT:
+	case FAILURE_DIGEST_DIFFERS:
 		return 1;
 	case FAILURE_EXIT_INSIDE_CALL:
 		return f->exit_caught;
@@ -222,9 +223,11 @@ int failure_leaves_process_running(const struct failure *f)
 
 int failure_stands(const struct failure *f, int first_in_process, int wrong_words_shown)
 {
-	if (first_in_process || failure_leaves_process_running(f))
+	if (first_in_process)
 		return 1;
-	return f->kind == FAILURE_DIGEST_DIFFERS && wrong_words_shown;
+	if (f->kind == FAILURE_DIGEST_DIFFERS)
+		return wrong_words_shown;
+	return failure_leaves_process_running(f);
 }
 
 unsigned failure_ending_key(const struct failure *f)

@@ -33,17 +33,17 @@ int correctness_judge_against(const struct lab *lab, const struct shape *s, uint
 
 /* Whether a size that failed this way left its process running, sound for
  * the next size: its output was judged (wrong words, a canary, the input
- * written), or the harness caught its exit() and went on. Not a crash, a
- * time limit, an exit that ended the process, a CUDA error, a report that
- * was not believed, nor a digest that differs (the size runs again, first
- * in a process, to come back whole). */
+ * written, a digest that differs), or the harness caught its exit() and
+ * went on. Not a crash, a time limit, an exit that ended the process, a
+ * CUDA error, nor a report that was not believed. */
 int failure_leaves_process_running(const struct failure *f);
 
-/* Whether a size's failure f is its verdict (correctness_plan.h): one that
- * left the process running, or any where the size ran first in its process.
- * A digest that differs stands too where a smaller size already showed the
- * student wrong words (wrong_words_shown): running it again whole would
- * cost a CUDA context to show another example of the same fault. */
+/* Whether a size's failure f is its verdict (correctness_plan.h): any where
+ * the size ran first in its process, and after another size one that left
+ * the process running, except a digest that differs: that stands only
+ * where a smaller size already showed the student wrong words
+ * (wrong_words_shown), since otherwise the size runs again first in a new
+ * process to come back whole and name its first wrong element. */
 int failure_stands(const struct failure *f, int first_in_process, int wrong_words_shown);
 
 /* How a failure that ended its process ended (or its size's process,
