@@ -10,20 +10,25 @@
 
 #define GRID 1000
 
-/* Runs mark<<<GRID>>> in a prediction run with 4 traced blocks and seed;
+/* Runs mark<<<grid>>> in a prediction run with 4 traced blocks and seed;
  * the blocks that ran, into seen. Returns how many. */
-static int sampled(unsigned long long seed, unsigned int *seen)
+static int sampled_of(int grid, unsigned long long seed, unsigned int *seen)
 {
 	cuemu_set_tracing(1);
 	cuemu_set_traced_blocks(4);
 	cuemu_set_sample_seed(seed);
 	cuemu_set_skip_untraced(1);
 	cuemu_metrics_reset();
-	cr_assert_eq(mk_which_blocks(GRID, seen), 0);
+	cr_assert_eq(mk_which_blocks(grid, seen), 0);
 	int n = 0;
-	for (int b = 0; b < GRID; b++)
+	for (int b = 0; b < grid; b++)
 		n += seen[b] != 0;
 	return n;
+}
+
+static int sampled(unsigned long long seed, unsigned int *seen)
+{
+	return sampled_of(GRID, seed, seen);
 }
 
 Test(model_figures, traced_blocks_are_block_0_and_one_in_each_quarter)
@@ -48,6 +53,21 @@ Test(model_figures, traced_blocks_are_block_0_and_one_in_each_quarter)
 	json_t *m = metrics_now(), *l = launch_of(m, "mark");
 	cr_expect_eq(json_integer_value(json_object_get(l, "traced_blocks")), 4);
 	json_decref(m);
+}
+
+/* A grid of ceil(n / per_block) blocks leaves its last block partial or
+ * idle: traced for a quarter of the grid, it would hide a quarter of the
+ * work. 257 blocks: a quarter holds 64, so 1,000 seeds would draw it with
+ * odds 1 - (63/64)^1000 if it could be drawn (seeds 511, 582, ... do). */
+Test(model_figures, the_grids_last_block_is_not_drawn)
+{
+	unsigned int seen[257];
+	for (unsigned long long s = 0; s < 1000; s++) {
+		cr_assert_eq(sampled_of(257, s, seen), 4);
+		cr_assert_eq(seen[256], 0, "seed %llu traced the grid's last block", s);
+	}
+	cr_assert_eq(sampled_of(5, 1, seen), 4);
+	cr_expect(seen[4], "a quarter of one block traces that block: 5 blocks, 4 quarters");
 }
 
 Test(model_figures, device_reports_the_predicted_sm_count)
