@@ -162,6 +162,28 @@ Test(shared_context, a_crash_at_every_size_costs_four_processes_not_one_a_size)
 	grade_free(&g);
 }
 
+/* A file that leaves a forged trace (MSG_METRICS) in the channel at every
+ * size: the GPU's correctness run never sends one, so each report holding
+ * it is the student's, and fails. The shared run cannot be cut (two traces
+ * in its last size); 33x64 alone and 33x31 alone end the same way, so the
+ * last and a middle size are brought forward: 5 processes, not 1 + 6, and
+ * no size passes. Before, each size alone passed: the forged frame came
+ * only where no trace was expected, and was ignored. */
+Test(shared_context, a_frame_its_run_never_sends_fails_the_size)
+{
+	struct grade g;
+	cr_expect_eq(grade_shapes("tests/fixtures/hostile/forge_metrics_stream.cu", 30, six, SIX, &g, NULL), SIX);
+	cr_assert_eq(g.n_tests, SIX);
+	for (int i = 0; i < SIX; i++) {
+		const struct test_result *t = &g.tests[i];
+		int not_run = i == 2 || i == 4;
+		cr_expect_eq(t->failure.kind, not_run ? FAILURE_NOT_RUN : FAILURE_CHANNEL_TAMPERED, "%s: %s",
+			     t->name, t->message);
+	}
+	cr_expect_eq(g.correctness_processes, 5, "%d processes (before: 1 + %d)", g.correctness_processes, SIX);
+	grade_free(&g);
+}
+
 /* A crash at the first two sizes only (33 rows): the last size, brought
  * forward, passes, and every other size is run and passes. */
 Test(shared_context, a_crash_at_the_first_sizes_only_docks_no_other_size)
@@ -344,4 +366,7 @@ Test(shared_context_gpu, each_failure_costs_the_processes_it_must, .timeout = 30
 	/* A crash at every size: the first two, then the last and a middle
 	 * one; before, 10. */
 	cr_expect_eq(gpu_processes("tests/fixtures/hostile/segfault.cu", "fail"), 4);
+	/* A forged trace at every size: the shared run, two alone, then the
+	 * last and a middle one; before, 1 + 10, every size passing. */
+	cr_expect_eq(gpu_processes("tests/fixtures/hostile/forge_metrics_stream.cu", "fail"), 5);
 }

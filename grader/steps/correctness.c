@@ -184,6 +184,14 @@ static int settle(struct sizes *z, int k, const struct harness_report *rep,
 	return went_on;
 }
 
+/* What size k's report may hold: a frame of another type (a trace where
+ * none was asked for, a timing) was the student's code's. */
+static unsigned size_frames(const struct sizes *z, int k)
+{
+	int traced = z->traced && traced_sizes_has(z->ctx->rubric, z->ctx->lab, k);
+	return HARNESS_SIZE_FRAMES | (traced ? 1u << MSG_METRICS : 0);
+}
+
 /* The run_sizes_fn of correctness_plan.h: one child, its report cut into
  * sizes (a report of one size is that size's), each judged in order. */
 static struct size_run run_child(void *arg, int first, int count)
@@ -210,8 +218,10 @@ static struct size_run run_child(void *arg, int first, int count)
 	for (int i = 0; i < count; i++) {
 		/* A process that ended before its first size began: its report
 		 * is that size's, as if it ran alone. */
-		const struct harness_report *rep = i < began ? &parts[i]
-						 : i == 0 && (count == 1 || !whole.began) ? &whole : NULL;
+		struct harness_report *rep = i < began ? &parts[i]
+					   : i == 0 && (count == 1 || !whole.began) ? &whole : NULL;
+		if (rep)
+			harness_refuse_frames(rep, size_frames(z, first + i));
 		int stands = rep ? settle(z, first + i, rep, watch, i == 0) : -1;
 		if (stands < 0)
 			break;	/* not settled here: it runs again, first in a new process */

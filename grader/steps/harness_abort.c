@@ -117,8 +117,8 @@ void harness_explain_abort(const struct harness_report *rep, const char *entry, 
 		break;
 	case FAILURE_CHANNEL_TAMPERED:
 		snprintf(buf, len, "%s: the grader's report channel (file descriptor 3) was tampered "
-			 "with: it holds data that is not the harness's (a frame out of order, or after the "
-			 "harness's last), so nothing it says is believed", where);
+			 "with: it holds data that is not the harness's (a frame out of order, of a kind its "
+			 "run never sends, or after the harness's last), so nothing it says is believed", where);
 		break;
 	case FAILURE_CRASH:
 	case FAILURE_OUT_OF_MEMORY:

@@ -50,6 +50,7 @@ static void read_frames(struct harness_report *rep, const unsigned char *data, s
 			rep->corrupt = 1;
 			return;
 		}
+		rep->kinds |= 1u << type;
 		if (type != MSG_OUTPUT && type != MSG_OUTPUT_DIGEST && type != MSG_END) {
 			j = parse_json(p, len);
 			if (!j) {
@@ -438,6 +439,12 @@ int harness_occupancy(const struct run_context *ctx, const char *path, int n,
 	size_t want = (size_t)n * sizeof(struct occ_result);
 	return run_student(ctx, ctx->backend, argv, ctx->rubric->occupancy_timeout_s, want + 65536,
 			   GPU_NONE, NULL, rep, err, errlen);
+}
+
+void harness_refuse_frames(struct harness_report *rep, unsigned may_send)
+{
+	if (rep->kinds & ~may_send)
+		rep->corrupt = 1;
 }
 
 void harness_part_free(struct harness_report *part)

@@ -16,6 +16,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "channel.h"
 #include "output_digest.h"
 #include "steps/run_context.h"
 #include "sys/channel_watch.h"
@@ -39,6 +40,7 @@ struct harness_report {
 	size_t output_words;
 	const struct output_digest *digest;	/* MSG_OUTPUT_DIGEST (inside child.channel), or NULL */
 	int outputs;			/* how many MSG_OUTPUT and MSG_OUTPUT_DIGEST frames came */
+	unsigned kinds;			/* a bit (1 << type) for each type of frame that came */
 };
 
 /* device: the GPU the program sees (MSG_DEVICE) with gpu as its
@@ -88,6 +90,16 @@ int harness_correct_sizes(const struct run_context *ctx, const struct emu_size *
  */
 int harness_split(const struct harness_report *whole, struct harness_report *parts, int max);
 void harness_part_free(struct harness_report *part);
+
+/* The frames the correct and sizes verbs send for one size (a traced
+ * emulated size sends its trace, MSG_METRICS, besides). */
+#define HARNESS_SIZE_FRAMES                                                                            \
+	((1u << MSG_BEGIN) | (1u << MSG_OUTPUT) | (1u << MSG_OUTPUT_DIGEST) | (1u << MSG_DONE) |       \
+	 (1u << MSG_ERROR) | (1u << MSG_END) | (1u << MSG_STOPPED) | (1u << MSG_STUDENT_EXIT))
+
+/* Marks rep corrupt where it holds a type of frame outside may_send: its
+ * verb never sends one, so the student's code wrote it into the channel. */
+void harness_refuse_frames(struct harness_report *rep, unsigned may_send);
 
 /* bench: harness (the submission's or the reference's) timed at each of
  * shapes[0..n), rubric->runs runs each, beside a copy of the same bytes;
