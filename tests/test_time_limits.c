@@ -106,6 +106,27 @@ Test(time_limits, the_floor_grows_with_the_workers_sharing_the_gpu)
 	rubric_free(&r);
 }
 
+/* A large size run first in its process sends its output whole, which the
+ * reference's stage (a digest) did not: 1 GiB gets 2.1 s more, within the
+ * cap, and the report says so. */
+Test(time_limits, a_size_sent_whole_gets_the_time_to_send_it)
+{
+	char buf[256];
+	double gib = 1024.0 * 1024 * 1024;
+	struct time_limit l = time_limit_with_whole_output(&rule, time_limit_derive(&rule, 0.052), gib);
+	cr_expect_float_eq(l.limit_s, 1.04 + gib / WHOLE_OUTPUT_BYTES_PER_S, 1e-9);
+	cr_expect_float_eq(l.whole_output_s, gib / WHOLE_OUTPUT_BYTES_PER_S, 1e-9);
+	cr_expect_eq(l.kind, LIMIT_SCALED);
+	time_limit_explain(&rule, &l, "on this GPU", buf, sizeof(buf));
+	cr_expect(strstr(buf, "20x the reference's 0.052 s on this GPU, and 2.1 s to send the output whole"),
+		  "%s", buf);
+	l = time_limit_with_whole_output(&rule, time_limit_derive(&rule, 1.4), 100 * gib);
+	cr_expect_float_eq(l.limit_s, 30.0, 1e-9, "the cap holds");
+	l = time_limit_with_whole_output(&rule, time_limit_derive(&rule, 0), gib);
+	cr_expect_float_eq(l.limit_s, 30.0, 1e-9);
+	cr_expect_null(strstr(time_limit_explain(&rule, &l, "here", buf, sizeof(buf)), "whole"), "%s", buf);
+}
+
 /* ---- the watch: a stage past its own limit, and one that is only slow -------------- */
 
 /* A shell line that writes an empty-JSON MSG_BEGIN frame ("{}") to the
@@ -388,6 +409,21 @@ Test(time_limits_gpu, a_kernel_five_times_the_work_is_not_hung, .timeout = 300)
 		cr_skip_test("needs a CUDA GPU: %s", why);
 	struct graded g;
 	cr_assert_eq(run_grade("lab3", "tests/fixtures/time_limits/slow_fivefold.cu", "cuda", NULL, &g), 0);
+	cr_assert_not_null(g.report, "%s", g.output);
+	cr_expect_str_eq(group_verdict(g.report, "correctness"), "pass", "%s", g.output);
+	cr_expect_null(strstr(g.output, "did not finish"), "%s", g.output);
+	graded_free(&g);
+}
+
+/* The largest size alone (as a size brought forward runs) sends 1 GiB
+ * whole: the solution must pass it, never be called hung. */
+Test(time_limits_gpu, the_largest_size_alone_sends_its_output_in_time, .timeout = 300)
+{
+	char why[512];
+	if (!have_gpu(why, sizeof(why)))
+		cr_skip_test("needs a CUDA GPU: %s", why);
+	struct graded g;
+	cr_assert_eq(run_grade("lab3", NULL, "cuda", "--only 16384x16384", &g), 0);
 	cr_assert_not_null(g.report, "%s", g.output);
 	cr_expect_str_eq(group_verdict(g.report, "correctness"), "pass", "%s", g.output);
 	cr_expect_null(strstr(g.output, "did not finish"), "%s", g.output);

@@ -55,16 +55,31 @@ struct size_watch {
 	double limit_s[RUBRIC_MAX_SHAPES + 1];
 };
 
-static struct size_watch *watch_sizes(const struct run_context *ctx, const struct reference_times *times,
-				      int first, int n)
+/* Size k's limit in a run where it comes first or not (time_limit.h: on
+ * a GPU, a large size first in its process sends its output whole). */
+static struct time_limit size_limit(const struct sizes *z, int k, int first)
 {
+	const struct run_context *ctx = z->ctx;
+	struct time_limit l = reference_times_limit(ctx->rubric, ctx->share.sharers, z->times, k);
+	size_t out = ctx->lab->out_count(&z->shapes[k]);
+	int emulated = ctx->backend == BACKEND_EMU;
+	if (!output_sent_as_digest(out, first, emulated) && output_sent_as_digest(out, 0, emulated)) {
+		struct time_rule rule = reference_times_rule(ctx->rubric, ctx->share.sharers);
+		l = time_limit_with_whole_output(&rule, l, 4.0 * (double)out);
+	}
+	return l;
+}
+
+static struct size_watch *watch_sizes(const struct sizes *z, int first, int n)
+{
+	const struct run_context *ctx = z->ctx;
 	struct size_watch *w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
 	int emulated = ctx->backend == BACKEND_EMU;
 	w->limit_s[0] = ctx->rubric->test_timeout_s;
 	for (int i = 0; i < n; i++) {
-		double l = reference_times_limit(ctx->rubric, ctx->share.sharers, times, first + i).limit_s;
+		double l = size_limit(z, first + i, i == 0).limit_s;
 		double slack_s = EMU_CLOCK_SLACK * (l + 1);
 		w->limit_s[i + 1] = !emulated ? l : slack_s < w->limit_s[0] ? slack_s : w->limit_s[0];
 	}
@@ -74,18 +89,19 @@ static struct size_watch *watch_sizes(const struct run_context *ctx, const struc
 }
 
 /* Why a run that was stopped was stopped, after msg: how long its size
- * ran, and which limit applied. size: its index in the rubric's list. */
-static void explain_stop(const struct run_context *ctx, const struct reference_times *times,
-			 const struct harness_report *rep, const struct channel_watch *w, int size,
-			 char *msg, size_t len)
+ * ran, and which limit applied. size: its index in the rubric's list;
+ * first: it ran first in its process. */
+static void explain_stop(const struct sizes *z, const struct harness_report *rep, const struct channel_watch *w,
+			 int size, int first, char *msg, size_t len)
 {
+	const struct run_context *ctx = z->ctx;
 	char why[256];
 	size_t at = strlen(msg);
 	if (!harness_hung(rep) || at >= len)
 		return;
 	struct time_rule rule = reference_times_rule(ctx->rubric, ctx->share.sharers);
-	struct time_limit l = reference_times_limit(ctx->rubric, ctx->share.sharers, times, size);
-	time_limit_explain(&rule, &l, times->where, why, sizeof(why));
+	struct time_limit l = size_limit(z, size, first);
+	time_limit_explain(&rule, &l, z->times->where, why, sizeof(why));
 	if (!rep->child.timed_out)	/* the emulator's watchdog, at the size's limit */
 		snprintf(msg + at, len - at, "\n(the limit: %s)", why);
 	else if (w && w->stopped && w->stopped_stage > 0 && ctx->backend == BACKEND_EMU)
@@ -175,7 +191,7 @@ static int settle(struct sizes *z, int k, const struct harness_report *rep,
 			traced_runs_keep(z->traced, z->ctx->rubric, z->ctx->lab, k, rep->metrics);
 	} else {
 		if (!went_on)	/* the process's end is this size's: a time limit says which */
-			explain_stop(z->ctx, z->times, rep, w, k, msg, sizeof(msg));
+			explain_stop(z, rep, w, k, first, msg, sizeof(msg));
 		test_fail(t, "%s", msg);
 		t->failure = f;
 	}
@@ -200,7 +216,7 @@ static struct size_run run_child(void *arg, int first, int count)
 	struct size_run out = { 0 };
 	struct harness_report whole, parts[RUBRIC_MAX_SHAPES];
 	char err[256];
-	struct size_watch *w = watch_sizes(z->ctx, z->times, first, count);
+	struct size_watch *w = watch_sizes(z, first, count);
 	struct channel_watch *watch = w ? &w->watch : NULL;
 	int began = 0;
 	if (start(z, first, count, watch, &whole, err, sizeof(err)) < 0) {

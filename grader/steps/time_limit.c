@@ -2,10 +2,11 @@
 #include "steps/time_limit.h"
 
 #include <stdio.h>
+#include <string.h>
 
 struct time_limit time_limit_derive(const struct time_rule *rule, double reference_s)
 {
-	struct time_limit l = { rule->cap_s, reference_s, LIMIT_UNKNOWN_REFERENCE };
+	struct time_limit l = { rule->cap_s, reference_s, LIMIT_UNKNOWN_REFERENCE, 0 };
 	if (!(reference_s > 0))
 		return l;
 	l.limit_s = rule->factor * reference_s;
@@ -19,6 +20,17 @@ struct time_limit time_limit_derive(const struct time_rule *rule, double referen
 		l.limit_s = rule->cap_s;
 		l.kind = LIMIT_CAP;
 	}
+	return l;
+}
+
+struct time_limit time_limit_with_whole_output(const struct time_rule *rule, struct time_limit l,
+					       double out_bytes)
+{
+	double add = out_bytes > 0 ? out_bytes / WHOLE_OUTPUT_BYTES_PER_S : 0;
+	if (l.limit_s + add > rule->cap_s)
+		add = rule->cap_s > l.limit_s ? rule->cap_s - l.limit_s : 0;
+	l.limit_s += add;
+	l.whole_output_s = add;
 	return l;
 }
 
@@ -42,5 +54,8 @@ const char *time_limit_explain(const struct time_rule *rule, const struct time_l
 			 where);
 		break;
 	}
+	size_t at = strlen(buf);
+	if (l->whole_output_s > 0 && at < len)
+		snprintf(buf + at, len - at, ", and %.1f s to send the output whole", l->whole_output_s);
 	return buf;
 }
