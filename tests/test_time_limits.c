@@ -423,7 +423,7 @@ Test(time_limits_gpu, the_largest_size_alone_sends_its_output_in_time, .timeout 
 	if (!have_gpu(why, sizeof(why)))
 		cr_skip_test("needs a CUDA GPU: %s", why);
 	struct graded g;
-	cr_assert_eq(run_grade("lab3", NULL, "cuda", "--only 16384x16384", &g), 0);
+	cr_assert_eq(run_grade("lab3", NULL, "cuda", "--only=16384x16384", &g), 0);
 	cr_assert_not_null(g.report, "%s", g.output);
 	cr_expect_str_eq(group_verdict(g.report, "correctness"), "pass", "%s", g.output);
 	cr_expect_null(strstr(g.output, "did not finish"), "%s", g.output);
