@@ -45,7 +45,7 @@ static int grade_shapes(const char *file, double timeout_s, const struct shape *
 				   .backend = BACKEND_EMU, .seed = 7 };
 	grade_init(g, &lab3_transpose);
 	struct reference_times untimed = { .where = "here" };	/* every size: the rubric's limit */
-	int failed = correctness_run(&ctx, BACKEND_CUDA, &untimed, NULL, g);
+	int failed = correctness_run(&ctx, BACKEND_CUDA, &untimed, NULL, NULL, NULL, g);
 	if (pids) {
 		char cmd[1200];
 		snprintf(cmd, sizeof(cmd), "sort -u %s/pids.txt | wc -l", work);
@@ -369,4 +369,26 @@ Test(shared_context_gpu, each_failure_costs_the_processes_it_must, .timeout = 30
 	/* A forged trace at every size: the shared run, two alone, then the
 	 * last and a middle one; before, 1 + 10, every size passing. */
 	cr_expect_eq(gpu_processes("tests/fixtures/hostile/forge_metrics_stream.cu", "fail"), 5);
+}
+
+/* A correct file is timed by its correctness run's process, after its
+ * sizes: one CUDA context for the grade (the performance step starts no
+ * child), and the full marks of an answer key, lab 4's sweep included. */
+Test(shared_context_gpu, a_correct_file_is_timed_in_its_correctness_process, .timeout = 300)
+{
+	char why[512];
+	if (!have_gpu(why, sizeof(why)))
+		cr_skip_test("needs a CUDA GPU: %s", why);
+	const char *labs[] = { "lab3", "lab4" };
+	for (int i = 0; i < 2; i++) {
+		struct graded g;
+		cr_assert_eq(run_grade(labs[i], NULL, "cuda", NULL, &g), 0);
+		cr_assert_not_null(g.report, "%s", g.output);
+		json_t *c = json_object_get(g.report, "correctness_processes");
+		json_t *t = json_object_get(g.report, "timing_processes");
+		cr_expect(json_is_integer(c) && json_integer_value(c) == 1, "%s\n%s", labs[i], g.output);
+		cr_expect(json_is_integer(t) && json_integer_value(t) == 0, "%s\n%s", labs[i], g.output);
+		cr_expect_eq(g.exit_status, 0, "%s: exit %d\n%s", labs[i], g.exit_status, g.output);
+		graded_free(&g);
+	}
 }

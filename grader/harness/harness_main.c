@@ -2,7 +2,8 @@
  * The harness: the child process that calls the student's entry point.
  *
  *   harness device
- *   harness correct LAB SHAPE SEED [SHAPE SEED ...]   (one CUDA context for all)
+ *   harness correct LAB SHAPE SEED [SHAPE SEED ...] [bench RUNS SEED SHAPE...]
+ *                                          (one CUDA context for all, the timing too)
  *   harness bench LAB RUNS SEED SHAPE [SHAPE ...] [sweep RUNS SHAPE]   (bench.c; the
  *                                          sweep: lab 4's bandwidth against occupancy)
  *   harness analysis LAB SHAPE SEED [SMS]  (emulator build only)
@@ -259,7 +260,8 @@ static void run_occupancy(const char *path)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: harness device | correct LAB [kernel_timeout S] (SHAPE SEED)... | bench LAB RUNS SEED SHAPE... "
+	fprintf(stderr, "usage: harness device | correct LAB [kernel_timeout S] (SHAPE SEED)... [bench RUNS SEED SHAPE...] | "
+			"bench LAB RUNS SEED SHAPE... "
 			"[sweep RUNS SHAPE] | analysis LAB SHAPE SEED [SMS] | predict LAB SHAPE SEED | "
 			"occupancy LAB QUERIES\n");
 	exit(2);
@@ -272,10 +274,32 @@ static void verb_device(int argc, char **argv)
 	send_device();
 }
 
+/* A timing: argv[at] on is RUNS SEED SHAPE... [sweep RUNS SHAPE]. */
+static void bench_from(const struct lab *lab, int argc, char **argv, int at)
+{
+	int runs = atoi(argv[at]), n = 0;
+	uint64_t seed = strtoull(argv[at + 1], NULL, 10);
+	struct shape shapes[HARNESS_MAX_BENCH];
+	for (at += 2; at < argc && strcmp(argv[at], "sweep") != 0; at++) {
+		if (n == HARNESS_MAX_BENCH)
+			usage();
+		shapes[n++] = need_shape(lab, argv[at]);
+	}
+	/* Lab 4's sweep in the same process: one CUDA context, one start. */
+	int sweep_runs = at + 2 < argc ? atoi(argv[at + 1]) : 0;
+	if (runs < 1 || runs > 10000 || n == 0 || (at < argc && (at + 3 != argc || sweep_runs < 1 ||
+								    sweep_runs > 10000 || !lab_sweep_call)))
+		usage();
+	send_device();
+	bench_sizes(lab, shapes, n, runs, seed);
+	if (at < argc) {
+		struct shape s = need_shape(lab, argv[at + 2]);
+		bench_sweep(lab, &s, sweep_runs, seed);
+	}
+}
+
 static void verb_correct(int argc, char **argv)
 {
-	if (argc % 2 == 0)
-		usage();
 	const struct lab *lab = need_lab(argv[2]);
 	/* kernel_timeout S: the size's own limit, from the reference's time
 	 * (grader/steps/time_limit.h), for the emulator's watchdog, which
@@ -290,37 +314,31 @@ static void verb_correct(int argc, char **argv)
 		if (!(kernel_timeout > 0) || argc < 7)
 			usage();
 	}
+	/* bench RUNS SEED SHAPE...: after the sizes, a GPU's timing in the
+	 * same process and CUDA context (grader/steps/correctness.c), as one
+	 * more part of the report. */
+	int end = first;
+	while (end < argc && strcmp(argv[end], "bench") != 0)
+		end++;
+	if (end == first || (end - first) % 2 != 0 || (end < argc && end + 3 >= argc))
+		usage();
 	emulator_untraced(kernel_timeout);
 	gpu_share_begin();
-	for (int i = first; i < argc; i += 2) {
+	for (int i = first; i < end; i += 2) {
 		struct shape s = need_shape(lab, argv[i]);
 		run_correct(lab, &s, strtoull(argv[i + 1], NULL, 10), 1, i == first);
+	}
+	if (end < argc) {
+		send_json(MSG_BEGIN, "{\"bench\":true}");
+		bench_from(lab, argc, argv, end + 1);
 	}
 }
 
 static void verb_bench(int argc, char **argv)
 {
 	const struct lab *lab = need_lab(argv[2]);
-	int runs = atoi(argv[3]), n = 0, at = 5;
-	uint64_t seed = strtoull(argv[4], NULL, 10);
-	struct shape shapes[HARNESS_MAX_BENCH];
-	for (; at < argc && strcmp(argv[at], "sweep") != 0; at++) {
-		if (n == HARNESS_MAX_BENCH)
-			usage();
-		shapes[n++] = need_shape(lab, argv[at]);
-	}
-	/* Lab 4's sweep in the same process: one CUDA context, one start. */
-	int sweep_runs = at + 2 < argc ? atoi(argv[at + 1]) : 0;
-	if (runs < 1 || runs > 10000 || n == 0 || (at < argc && (at + 3 != argc || sweep_runs < 1 ||
-								    sweep_runs > 10000 || !lab_sweep_call)))
-		usage();
 	gpu_share_begin();
-	send_device();
-	bench_sizes(lab, shapes, n, runs, seed);
-	if (at < argc) {
-		struct shape s = need_shape(lab, argv[at + 2]);
-		bench_sweep(lab, &s, sweep_runs, seed);
-	}
+	bench_from(lab, argc, argv, 3);
 }
 
 static void verb_occupancy(int argc, char **argv)

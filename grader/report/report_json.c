@@ -284,6 +284,7 @@ json_t *report_json(const struct grade *g)
 	rc |= put(o, "bench", array_of_bench(g));
 	rc |= put(o, "step_seconds", step_seconds_json(g));
 	rc |= put(o, "correctness_processes", json_integer(g->correctness_processes));
+	rc |= put(o, "timing_processes", json_integer(g->timing_processes));
 	if (g->analysis)
 		rc |= put(o, "analysis", json_deep_copy(g->analysis));
 	if (g->build_failed)

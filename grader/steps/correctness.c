@@ -27,7 +27,10 @@ struct sizes {
 	int settled[RUBRIC_MAX_SHAPES];	/* the size has its verdict */
 	struct expected e[RUBRIC_MAX_SHAPES];
 	int first, count;		/* what the thread computes */
+	int n;				/* the sizes */
 	struct traced_runs *traced;	/* the emulator's: the prediction's sizes' traces */
+	const struct bench_order *bench;	/* a GPU's timing, after the first run of every size */
+	struct early_bench *early;	/* where that timing's report is kept */
 };
 
 static void *expect_ahead(void *arg)
@@ -52,7 +55,7 @@ static void *expect_ahead(void *arg)
 
 struct size_watch {
 	struct channel_watch watch;
-	double limit_s[RUBRIC_MAX_SHAPES + 1];
+	double limit_s[RUBRIC_MAX_SHAPES + 2];
 };
 
 /* Size k's limit in a run where it comes first or not (time_limit.h: on
@@ -70,6 +73,13 @@ static struct time_limit size_limit(const struct sizes *z, int k, int first)
 	return l;
 }
 
+/* Whether a run of sizes [first, first + count) also times: the first run
+ * of every size (a later one reruns sizes that failed: no timing counts). */
+static int with_bench(const struct sizes *z, int first, int count)
+{
+	return z->bench && first == 0 && count == z->n && count > 1;
+}
+
 static struct size_watch *watch_sizes(const struct sizes *z, int first, int n)
 {
 	const struct run_context *ctx = z->ctx;
@@ -85,6 +95,8 @@ static struct size_watch *watch_sizes(const struct sizes *z, int first, int n)
 	}
 	w->watch.limit_s = w->limit_s;
 	w->watch.n_limits = n + 1;
+	if (with_bench(z, first, n))	/* the timing after the sizes: a stage of its own */
+		w->limit_s[w->watch.n_limits++] = ctx->rubric->bench_timeout_s;
 	return w;
 }
 
@@ -135,7 +147,8 @@ static int start_emulated(struct sizes *z, int first, int count, struct channel_
 
 /* Starts sizes [first, first + count) in one child: in an emulator build
  * through start_emulated; on a GPU one size through harness_correct,
- * several through harness_correct_many. */
+ * several through harness_correct_many, with the timing after them where
+ * with_bench says so. */
 static int start(struct sizes *z, int first, int count, struct channel_watch *w,
 		 struct harness_report *whole, char *err, size_t len)
 {
@@ -146,8 +159,8 @@ static int start(struct sizes *z, int first, int count, struct channel_watch *w,
 	int computing = pthread_create(&ahead, NULL, expect_ahead, z) == 0;
 	int rc = ctx->backend == BACKEND_EMU ? start_emulated(z, first, count, w, whole, err, len)
 		 : count == 1 ? harness_correct(ctx, &z->shapes[first], z->seeds[first], 0, w, whole, err, len)
-			      : harness_correct_many(ctx, &z->shapes[first], &z->seeds[first], count, w, whole,
-						     err, len);
+			      : harness_correct_many(ctx, &z->shapes[first], &z->seeds[first], count,
+						     with_bench(z, first, count) ? z->bench : NULL, w, whole, err, len);
 	if (computing)
 		pthread_join(ahead, NULL);
 	return rc;
@@ -208,14 +221,25 @@ static unsigned size_frames(const struct sizes *z, int k)
 	return HARNESS_SIZE_FRAMES | (traced ? 1u << MSG_METRICS : 0);
 }
 
+/* Whether sizes [first, first + count) all passed: a timing after them
+ * in their process is then the performance step's (early_bench). */
+static int sizes_passed(const struct sizes *z, int first, int count)
+{
+	for (int i = first; i < first + count; i++)
+		if (!z->settled[i] || z->tests[i]->status != TEST_PASSED)
+			return 0;
+	return 1;
+}
+
 /* The run_sizes_fn of correctness_plan.h: one child, its report cut into
  * sizes (a report of one size is that size's), each judged in order. */
 static struct size_run run_child(void *arg, int first, int count)
 {
 	struct sizes *z = arg;
 	struct size_run out = { 0 };
-	struct harness_report whole, parts[RUBRIC_MAX_SHAPES];
+	struct harness_report whole, parts[RUBRIC_MAX_SHAPES + 1];
 	char err[256];
+	int timed = with_bench(z, first, count), kept = 0;
 	struct size_watch *w = watch_sizes(z, first, count);
 	struct channel_watch *watch = w ? &w->watch : NULL;
 	int began = 0;
@@ -227,8 +251,10 @@ static struct size_run run_child(void *arg, int first, int count)
 		goto done;
 	}
 	out.started = 1;
-	out.hung = harness_hung(&whole);
-	began = count == 1 ? 0 : harness_split(&whole, parts, count);
+	began = count == 1 ? 0 : harness_split(&whole, parts, count + timed);
+	/* A timing that began after every size had its own limit: whatever
+	 * stopped it is no size's. */
+	out.hung = harness_hung(&whole) && !(timed && began == count + 1);
 	out.uncut = began < 0 && whole.began;	/* the student's code wrote into the channel */
 	int printed = 0;
 	for (int i = 0; i < count; i++) {
@@ -261,9 +287,14 @@ static struct size_run run_child(void *arg, int first, int count)
 		if (z->tests[first]->status != TEST_PASSED)
 			out.ending = failure_ending_key(&z->tests[first]->failure);
 	}
-	for (int i = 0; i < began; i++)
+	if (timed && began == count + 1 && sizes_passed(z, first, count)) {
+		*z->early = (struct early_bench){ .have = 1, .whole = whole, .part = parts[count] };
+		kept = 1;
+	}
+	for (int i = 0; i < began - kept; i++)
 		harness_part_free(&parts[i]);
-	harness_report_free(&whole);
+	if (!kept)
+		harness_report_free(&whole);
 done:
 	free(w);
 	return out;
@@ -296,13 +327,15 @@ static void fail_not_run(const struct sizes *z, const struct correctness_plan *p
 }
 
 int correctness_run(const struct run_context *ctx, enum backend backend,
-		    const struct reference_times *times, struct traced_runs *traced, struct grade *g)
+		    const struct reference_times *times, struct traced_runs *traced,
+		    const struct bench_order *bench, struct early_bench *early, struct grade *g)
 {
 	const struct rubric *r = ctx->rubric;
 	int n, failed = 0;
 	const struct shape *shapes = reference_times_shapes(r, backend, &n);
-	struct sizes z = { .ctx = ctx, .times = times, .shapes = shapes,
-			   .traced = backend == BACKEND_EMU ? traced : NULL };
+	struct sizes z = { .ctx = ctx, .times = times, .shapes = shapes, .n = n,
+			   .traced = backend == BACKEND_EMU ? traced : NULL,
+			   .bench = backend == BACKEND_CUDA && early ? bench : NULL, .early = early };
 	if (z.traced)
 		z.traced->ran = 1;
 	for (int i = 0; i < n; i++) {

@@ -13,9 +13,14 @@
  * reference's, scaled by the rubric (reference_times.h). On the emulator,
  * with traced non-NULL, the prediction's sizes run traced and their traces
  * are kept there (traced_sizes.h; traced_runs_free), so that the prediction
- * does not run them again. Returns the number that failed. */
+ * does not run them again. On a GPU, with bench and early non-NULL, the
+ * process that runs every size first also runs bench after them, one CUDA
+ * context for both; where every size passed there, the timing's report is
+ * kept in early (early_bench_free) for the performance step, which then
+ * starts no child of its own. Returns the number that failed. */
 int correctness_run(const struct run_context *ctx, enum backend backend,
-		    const struct reference_times *times, struct traced_runs *traced, struct grade *g);
+		    const struct reference_times *times, struct traced_runs *traced,
+		    const struct bench_order *bench, struct early_bench *early, struct grade *g);
 
 /*
  * Judges one harness run against the reference for (shape, seed): the

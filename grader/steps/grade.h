@@ -233,6 +233,9 @@ struct grade {
 	/* The children correctness started: on a GPU, each made a CUDA context
 	 * (correctness_plan.h), the cost of a failing student in a batch. */
 	int correctness_processes;
+	/* The children the performance step started to time the submission: 0
+	 * where the correctness run's process timed it after its sizes. */
+	int timing_processes;
 	struct perf_figures perf;
 	struct prediction prediction;
 	struct sweep sweep;

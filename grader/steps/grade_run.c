@@ -42,6 +42,7 @@ struct grade_run {
 	struct traced_runs traced;	/* in the emulator: the prediction's traces, from correctness */
 	const char *ref_harness;	/* the reference solution built for this GPU, or NULL */
 	struct build_result ref;
+	struct early_bench early;	/* on a GPU: the timing the correctness run made */
 	int timed;			/* the performance step timed the submission */
 	json_t *sweep;			/* lab 4: the sweep's points, timed by the same child */
 	/* The submission's emulator build, for the prediction and the analysis:
@@ -112,6 +113,12 @@ static int step_integrity(struct grade_run *run, struct grade *g)
 				    req->rubric->build_timeout_s, &g->tests[g->n_tests - 1]);
 }
 
+/* Whether the timing includes lab 4's sweep. */
+static int sweeps(const struct grade_request *req)
+{
+	return req->lab->has_calculator && req->rubric->sweep_runs > 0;
+}
+
 /* Correctness: every size of the rubric. */
 static int step_correctness(struct grade_run *run, struct grade *g)
 {
@@ -121,7 +128,16 @@ static int step_correctness(struct grade_run *run, struct grade *g)
 	 * GPU batch's worker, whose student's emulator runs go on beside. */
 	reference_times_get(&run->ctx, run->backend, run->dev, run->req->reference_harness,
 			    run->req->share.phase == NULL, &times);
-	run->failed = correctness_run(&run->ctx, run->backend, &times, &run->traced, g);
+	/* On a GPU the timing runs in the process that runs every size: one
+	 * CUDA context a student, not two (the host makes them one at a time).
+	 * Not where the grader holds a batch's lock for its children, which
+	 * would keep the GPU alone for the sizes too. */
+	struct shape timed[GRADE_MAX_BENCH];
+	struct bench_order order;
+	bench_order_for(run->req->rubric, sweeps(run->req), timed, &order);
+	int early = run->backend == BACKEND_CUDA && (!run->req->share.phase || run->req->share.lend);
+	run->failed = correctness_run(&run->ctx, run->backend, &times, &run->traced, &order,
+				      early ? &run->early : NULL, g);
 	run->checked = 1;
 	return 1;
 }
@@ -233,9 +249,10 @@ static int step_reference(struct grade_run *run, struct grade *g)
 static int step_performance(struct grade_run *run, struct grade *g)
 {
 	const struct grade_request *req = run->req;
-	int sweeps = req->lab->has_calculator && req->rubric->sweep_runs > 0;
-	run->timed = performance_run(&run->ctx, run->backend, run->failed == 0, req->reference_timing,
-				     run->ref_harness, run->dev, sweeps ? &run->sweep : NULL, g);
+	run->timed = performance_run(&run->ctx, run->backend, run->failed == 0, &run->early,
+				     req->reference_timing, run->ref_harness, run->dev,
+				     sweeps(req) ? &run->sweep : NULL, g);
+	early_bench_free(&run->early);
 	return 1;
 }
 
@@ -472,6 +489,7 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 	side_stop(&run.emulator);	/* only if a step ended the grade before the joins */
 	side_stop(&run.calculator);
 	traced_runs_free(&run.traced);
+	early_bench_free(&run.early);	/* only if a step ended the grade before the timing */
 	gates_apply(req->rubric, run.checked && run.failed == 0, g);
 	scale_settle(req->rubric, NULL, g);
 }

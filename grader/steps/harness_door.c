@@ -10,113 +10,7 @@
 #include "occupancy.h"
 #include "steps/build.h"
 #include "steps/grade.h"
-
-static json_t *parse_json(const unsigned char *p, uint64_t len)
-{
-	return json_loadb((const char *)p, (size_t)len, 0, NULL);
-}
-
-/* Whether a frame of this type may follow the frames seen so far (a bit
- * per type in *seen): nothing follows the last frame (MSG_END, MSG_ERROR),
- * and only MSG_TIMING comes more than once in one report. Whatever the
- * student's code adds to the channel (a destructor after the harness's
- * end, a stream pointed at it) breaks one of these or the framing. */
-static int frame_in_order(unsigned *seen, uint32_t type)
-{
-	unsigned bit = 1u << type;
-	if (*seen & ((1u << MSG_END) | (1u << MSG_ERROR)))
-		return 0;
-	if (type != MSG_TIMING && (*seen & bit))
-		return 0;
-	*seen |= bit;
-	return 1;
-}
-
-/* Walks the frames of data[0, len_all). A frame out of order (above), or
- * JSON that does not parse, counts as corruption like a broken header:
- * the report was tampered with, and nothing in it is believed. */
-static void read_frames(struct harness_report *rep, const unsigned char *data, size_t len_all)
-{
-	struct channel_reader r = { data, len_all, 0 };
-	uint32_t type;
-	const unsigned char *p;
-	uint64_t len;
-	unsigned seen = 0;
-	int rc;
-	rep->timings = json_array();
-	while ((rc = channel_next(&r, &type, &p, &len)) == 1) {
-		json_t *j = NULL;
-		if (!frame_in_order(&seen, type)) {
-			rep->corrupt = 1;
-			return;
-		}
-		rep->kinds |= 1u << type;
-		if (type != MSG_OUTPUT && type != MSG_OUTPUT_DIGEST && type != MSG_END) {
-			j = parse_json(p, len);
-			if (!j) {
-				rep->corrupt = 1;
-				return;
-			}
-		}
-		switch (type) {
-		case MSG_BEGIN: rep->began = 1; json_decref(j); break;
-		case MSG_DEVICE: json_decref(rep->device); rep->device = j; break;
-		case MSG_END: rep->ended = 1; break;
-		case MSG_DONE: json_decref(rep->done); rep->done = j; break;
-		case MSG_ERROR: json_decref(rep->error); rep->error = j; break;
-		case MSG_METRICS: json_decref(rep->metrics); rep->metrics = j; break;
-		case MSG_STOPPED: json_decref(rep->stopped); rep->stopped = j; break;
-		case MSG_TIMING: json_array_append_new(rep->timings, j); break;
-		case MSG_STUDENT_EXIT:
-			rep->exit_called = 1;
-			rep->exit_status = (int)json_integer_value(json_object_get(j, "status"));
-			if (!json_is_integer(json_object_get(j, "status")))
-				rep->corrupt = 1;
-			json_decref(j);
-			break;
-		case MSG_OUTPUT:
-			rep->outputs++;
-			rep->output = (const uint32_t *)p;
-			rep->output_words = (size_t)(len / 4);
-			if (len % 4)
-				rep->corrupt = 1;
-			break;
-		case MSG_OUTPUT_DIGEST:
-			rep->outputs++;
-			rep->digest = (const struct output_digest *)p;
-			if (len != sizeof(struct output_digest))
-				rep->corrupt = 1;
-			break;
-		}
-	}
-	if (rc < 0)
-		rep->corrupt = 1;
-}
-
-/*
- * A process that did not end one of the harness's ways (status 0 or 1:
- * harness_report.h) ended while student code ran, or was stopped: the
- * frames after its last MSG_BEGIN were not the harness's (a forged tail
- * written before an exit() or a crash), and it did not end. Drops them.
- */
-static void drop_unended(struct harness_report *rep)
-{
-	const struct child_result *c = &rep->child;
-	if (c->exited && (c->exit_status == 0 || c->exit_status == 1))
-		return;
-	rep->ended = 0;
-	if (!rep->began)
-		return;
-	json_decref(rep->done);
-	json_decref(rep->error);
-	json_decref(rep->metrics);
-	rep->done = rep->error = rep->metrics = NULL;
-	rep->exit_called = 0;
-	rep->output = NULL;
-	rep->output_words = 0;
-	rep->digest = NULL;
-	rep->outputs = 0;
-}
+#include "steps/harness_frames.h"
 
 static int run(char *const argv[], const struct sandbox_limits *lim, struct harness_report *rep,
 	       char *err, size_t errlen)
@@ -124,13 +18,16 @@ static int run(char *const argv[], const struct sandbox_limits *lim, struct harn
 	memset(rep, 0, sizeof(*rep));
 	if (sandbox_run(argv, lim, &rep->child, err, errlen) < 0)
 		return -1;
-	read_frames(rep, rep->child.channel, rep->child.channel_len);
-	drop_unended(rep);
+	harness_read_frames(rep, rep->child.channel, rep->child.channel_len);
+	harness_drop_unended(rep);
 	return 0;
 }
 
-/* How a verb's child uses the GPU, for a batch's lock (run_context.h). */
-enum gpu_use { GPU_NONE, GPU_SHARED, GPU_ALONE };
+/* How a verb's child uses the GPU, for a batch's lock (run_context.h):
+ * GPU_CHECKED_THEN_TIMED is a correctness run with a timing after its
+ * sizes, shared where the child takes the lock itself, alone where the
+ * grader holds it for the child. */
+enum gpu_use { GPU_NONE, GPU_SHARED, GPU_ALONE, GPU_CHECKED_THEN_TIMED };
 
 /* The sum of a field of the child's MSG_TIMING frames: what it says of
  * itself, for the batch's account only. */
@@ -213,7 +110,7 @@ static int run_student(const struct run_context *ctx, enum backend backend, char
 		.disk_cap = (size_t)(r->disk_mb * 1048576.0),
 		.with_channel = 1,
 		/* A correctness child's report is its outputs, whose size is known now. */
-		.channel_reserve = gpu == GPU_SHARED ? channel_bytes : 0,
+		.channel_reserve = gpu == GPU_SHARED || gpu == GPU_CHECKED_THEN_TIMED ? channel_bytes : 0,
 		.cwd = ctx->work_dir,
 		.writable_dir = ctx->work_dir,
 		.isolation = ctx->isolation,
@@ -232,12 +129,12 @@ static int run_student(const struct run_context *ctx, enum backend backend, char
 		lim.wall_s += wall_s;
 	}
 	if (lock)
-		ctx->share.phase(ctx->share.arg, gpu == GPU_ALONE, 1);
+		ctx->share.phase(ctx->share.arg, gpu != GPU_SHARED, 1);
 	int rc = run(argv, &lim, rep, err, errlen);
 	if (lock)
-		ctx->share.phase(ctx->share.arg, gpu == GPU_ALONE, 0);
+		ctx->share.phase(ctx->share.arg, gpu != GPU_SHARED, 0);
 	if (lent) {
-		struct gpu_hold said = child_said(rep, rc == 0, gpu == GPU_ALONE);
+		struct gpu_hold said = child_said(rep, rc == 0, gpu != GPU_SHARED);
 		ctx->share.lend(ctx->share.arg, 0, lim.gpu_lock_fds, &said);
 	}
 	return rc;
@@ -273,12 +170,38 @@ int harness_correct(const struct run_context *ctx, const struct shape *s, uint64
 			   GPU_SHARED, watch, rep, err, errlen);
 }
 
+/* A timing's arguments, RUNS SEED SHAPE... [sweep RUNS SHAPE], into
+ * argv from a on (the texts in t); returns the next free place. */
+struct bench_text {
+	char runs[16], seed[32], shapes[GRADE_MAX_BENCH][64], sweep_runs[16], sweep_shape[64];
+};
+
+static int bench_args(const struct run_context *ctx, const struct bench_order *o, struct bench_text *t,
+		      char **argv, int a)
+{
+	const struct rubric *r = ctx->rubric;
+	snprintf(t->runs, sizeof(t->runs), "%d", r->runs);
+	snprintf(t->seed, sizeof(t->seed), "%llu", (unsigned long long)ctx->seed);
+	argv[a++] = t->runs;
+	argv[a++] = t->seed;
+	for (int i = 0; i < o->n && i < GRADE_MAX_BENCH; i++)
+		argv[a++] = (char *)shape_format(&o->shapes[i], t->shapes[i], sizeof(t->shapes[i]));
+	if (o->sweep) {
+		snprintf(t->sweep_runs, sizeof(t->sweep_runs), "%d", r->sweep_runs);
+		argv[a++] = "sweep";
+		argv[a++] = t->sweep_runs;
+		argv[a++] = (char *)shape_format(&r->perf_shape, t->sweep_shape, sizeof(t->sweep_shape));
+	}
+	return a;
+}
+
 int harness_correct_many(const struct run_context *ctx, const struct shape *shapes,
-			 const uint64_t *seeds, int n, struct channel_watch *watch,
-			 struct harness_report *rep, char *err, size_t errlen)
+			 const uint64_t *seeds, int n, const struct bench_order *bench,
+			 struct channel_watch *watch, struct harness_report *rep, char *err, size_t errlen)
 {
 	char texts[HARNESS_MAX_PARTS][2][64];
-	char *argv[3 + 2 * HARNESS_MAX_PARTS + 1];
+	struct bench_text t;
+	char *argv[3 + 2 * HARNESS_MAX_PARTS + 1 + GRADE_MAX_BENCH + 6 + 1];
 	size_t bytes = 0;
 	int a = 0;
 	if (n > HARNESS_MAX_PARTS)
@@ -295,10 +218,18 @@ int harness_correct_many(const struct run_context *ctx, const struct shape *shap
 		int digest = output_sent_as_digest(out, i == 0, ctx->backend == BACKEND_EMU);
 		bytes += (digest ? sizeof(struct output_digest) : (GUARD_WORDS * 2 + out) * 4) + 65536;
 	}
+	/* The rubric's limit for all of them, and a timing's besides; each
+	 * size's own, and the timing's, in watch. */
+	double wall_s = ctx->rubric->test_timeout_s;
+	if (bench) {
+		argv[a++] = "bench";
+		a = bench_args(ctx, bench, &t, argv, a);
+		bytes += 1 << 20;
+		wall_s += ctx->rubric->bench_timeout_s;
+	}
 	argv[a] = NULL;
-	/* The rubric's limit for all of them; each size's own in watch. */
-	return run_student(ctx, ctx->backend, argv, ctx->rubric->test_timeout_s, bytes, GPU_SHARED, watch,
-			   rep, err, errlen);
+	return run_student(ctx, ctx->backend, argv, wall_s, bytes, bench ? GPU_CHECKED_THEN_TIMED : GPU_SHARED,
+			   watch, rep, err, errlen);
 }
 
 int harness_correct_sizes(const struct run_context *ctx, const struct emu_size *sizes, int n,
@@ -332,73 +263,20 @@ int harness_correct_sizes(const struct run_context *ctx, const struct emu_size *
 			   err, errlen);
 }
 
-int harness_split(const struct harness_report *whole, struct harness_report *parts, int max)
-{
-	/* whole->corrupt is not asked: several sizes send several MSG_DONE,
-	 * which a one-size report counts as corruption. Each part is checked. */
-	size_t start[HARNESS_MAX_PARTS + 1];
-	int n = 0, rc;
-	struct channel_reader r = { whole->child.channel, whole->child.channel_len, 0 };
-	uint32_t type;
-	const unsigned char *p;
-	uint64_t len;
-	size_t at = 0;
-	unsigned seen = 0;
-	while ((rc = channel_next(&r, &type, &p, &len)) == 1) {
-		if (type == MSG_BEGIN) {
-			if (n == max || n == HARNESS_MAX_PARTS)
-				return -1;	/* more sizes than were asked for */
-			start[n++] = at;
-			seen &= (1u << MSG_END) | (1u << MSG_ERROR);	/* a new size's frames */
-		} else if (n == 0) {
-			return -1;	/* the harness sends nothing before the first size */
-		}
-		if (!frame_in_order(&seen, type))
-			return -1;
-		at = r.pos;
-	}
-	if (rc < 0)
-		return -1;	/* not well-formed frames */
-	start[n] = whole->child.channel_len;
-	for (int i = 0; i < n; i++) {
-		memset(&parts[i], 0, sizeof(parts[i]));
-		parts[i].child = whole->child;	/* the fate of the process, shared */
-		read_frames(&parts[i], whole->child.channel + start[i], start[i + 1] - start[i]);
-	}
-	if (n > 0)
-		drop_unended(&parts[n - 1]);	/* the size the process ended in */
-	return n;
-}
-
 int harness_bench(const struct run_context *ctx, const char *harness, const struct shape *shapes,
 		  int n, int sweep, struct harness_report *rep, char *err, size_t errlen)
 {
-	const struct rubric *r = ctx->rubric;
-	char runs[16], seed[32], texts[GRADE_MAX_BENCH][64], sweep_runs[16], sweep_shape[64];
+	struct bench_text t;
+	struct bench_order o = { shapes, n, sweep };
 	char *argv[GRADE_MAX_BENCH + 9];
-	int a = 0;
-	if (n > GRADE_MAX_BENCH)
-		n = GRADE_MAX_BENCH;
-	snprintf(runs, sizeof(runs), "%d", r->runs);
-	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)ctx->seed);
-	argv[a++] = (char *)harness;
-	argv[a++] = "bench";
-	argv[a++] = (char *)ctx->lab->id;
-	argv[a++] = runs;
-	argv[a++] = seed;
-	for (int i = 0; i < n; i++)
-		argv[a++] = (char *)shape_format(&shapes[i], texts[i], sizeof(texts[i]));
-	if (sweep) {
-		snprintf(sweep_runs, sizeof(sweep_runs), "%d", r->sweep_runs);
-		argv[a++] = "sweep";
-		argv[a++] = sweep_runs;
-		argv[a++] = (char *)shape_format(&r->perf_shape, sweep_shape, sizeof(sweep_shape));
-	}
-	argv[a] = NULL;
+	argv[0] = (char *)harness;
+	argv[1] = "bench";
+	argv[2] = (char *)ctx->lab->id;
+	argv[bench_args(ctx, &o, &t, argv, 3)] = NULL;
 	/* One MSG_TIMING per shape and per point of the sweep: samples and a
 	 * launch log, well under 1 MiB. */
-	return run_student(ctx, ctx->backend, argv, r->bench_timeout_s, 1 << 20, GPU_ALONE, NULL, rep, err,
-			   errlen);
+	return run_student(ctx, ctx->backend, argv, ctx->rubric->bench_timeout_s, 1 << 20, GPU_ALONE, NULL,
+			   rep, err, errlen);
 }
 
 int harness_analysis(const struct run_context *ctx, const char *harness, const struct shape *s,
@@ -441,12 +319,6 @@ int harness_occupancy(const struct run_context *ctx, const char *path, int n,
 			   GPU_NONE, NULL, rep, err, errlen);
 }
 
-void harness_refuse_frames(struct harness_report *rep, unsigned may_send)
-{
-	if (rep->kinds & ~may_send)
-		rep->corrupt = 1;
-}
-
 void harness_part_free(struct harness_report *part)
 {
 	json_decref(part->device);
@@ -463,4 +335,13 @@ void harness_report_free(struct harness_report *rep)
 	struct child_result child = rep->child;
 	harness_part_free(rep);
 	child_result_free(&child);
+}
+
+void early_bench_free(struct early_bench *e)
+{
+	if (e->have) {
+		harness_part_free(&e->part);
+		harness_report_free(&e->whole);
+	}
+	e->have = 0;
 }

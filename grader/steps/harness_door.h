@@ -58,12 +58,32 @@ int harness_correct(const struct run_context *ctx, const struct shape *s, uint64
 		    double kernel_timeout_s, struct channel_watch *watch, struct harness_report *rep,
 		    char *err, size_t errlen);
 
+/* What a timing child times (harness_bench): shapes[0..n), and lab 4's
+ * sweep after them. */
+struct bench_order {
+	const struct shape *shapes;
+	int n;
+	int sweep;
+};
+
 /* correct, several sizes in one process: shapes[i] with the inputs of
- * seeds[i], n at most HARNESS_MAX_PARTS; cut the report with harness_split. */
+ * seeds[i], n at most HARNESS_MAX_PARTS; cut the report with harness_split.
+ * bench (NULL: none): then, in the same process and CUDA context, the
+ * timing harness_bench would run, as one more part of the report (its own
+ * MSG_BEGIN, a stage of its own in watch, at the rubric's bench limit). */
 #define HARNESS_MAX_PARTS 256
 int harness_correct_many(const struct run_context *ctx, const struct shape *shapes,
-			 const uint64_t *seeds, int n, struct channel_watch *watch,
-			 struct harness_report *rep, char *err, size_t errlen);
+			 const uint64_t *seeds, int n, const struct bench_order *bench,
+			 struct channel_watch *watch, struct harness_report *rep, char *err, size_t errlen);
+
+/* A timing run after a correctness run's sizes: its part of that run's
+ * report, kept with the whole report it points into. have 0: none, and
+ * the performance step times in a child of its own. */
+struct early_bench {
+	int have;
+	struct harness_report whole, part;
+};
+void early_bench_free(struct early_bench *e);
 
 /* One size of an emulated correctness child (harness_correct_sizes). */
 struct emu_size {

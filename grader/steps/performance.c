@@ -72,33 +72,32 @@ static void take_sweep(const struct run_context *ctx, const struct harness_repor
 	}
 }
 
-int bench_harness(const struct run_context *ctx, const char *harness, int sweep,
-		  struct bench_run *out, char *msg, size_t len)
+void bench_order_for(const struct rubric *r, int sweep, struct shape shapes[GRADE_MAX_BENCH],
+		     struct bench_order *o)
+{
+	*o = (struct bench_order){ shapes, bench_shapes(r, shapes), sweep };
+}
+
+/* A timing's report (a child's own, or the part of a correctness run's
+ * after its sizes) into out, whose shapes are set. Returns 0, or -1 with
+ * why in msg. */
+static int bench_read(const struct run_context *ctx, const struct harness_report *rep, int sweep,
+		      struct bench_run *out, char *msg, size_t len)
 {
 	const struct rubric *r = ctx->rubric;
-	memset(out, 0, sizeof(*out));
-	out->n = bench_shapes(r, out->shapes);
-	char texts[GRADE_MAX_BENCH][64], err[256];
+	char texts[GRADE_MAX_BENCH][64];
 	for (int i = 0; i < out->n; i++)
 		shape_format(&out->shapes[i], texts[i], sizeof(texts[i]));
-
-	struct harness_report rep;
-	if (harness_bench(ctx, harness, out->shapes, out->n, sweep, &rep, err, sizeof(err)) < 0) {
-		snprintf(msg, len, "the grader could not start the harness: %s", err);
-		out->failure.kind = FAILURE_NOT_STARTED;
-		return -1;
-	}
-	int rc = -1;
-	size_t got = json_array_size(rep.timings);
+	size_t got = json_array_size(rep->timings);
 	/* The sizes' timings whole; what the sweep after them did is its own. */
-	if (rep.corrupt || got < (size_t)out->n || (!sweep && (!rep.ended || got != (size_t)out->n))) {
-		harness_explain_abort(&rep, ctx->lab->entry, "timing", msg, len);
-		harness_abort_failure(&rep, &out->failure);
-		goto done;
+	if (rep->corrupt || got < (size_t)out->n || (!sweep && (!rep->ended || got != (size_t)out->n))) {
+		harness_explain_abort(rep, ctx->lab->entry, "timing", msg, len);
+		harness_abort_failure(rep, &out->failure);
+		return -1;
 	}
 	double sum_ms = 0;
 	for (int i = 0; i < out->n; i++) {
-		json_t *t = json_array_get(rep.timings, (size_t)i);
+		json_t *t = json_array_get(rep->timings, (size_t)i);
 		const char *shape = json_string_value(json_object_get(t, "shape"));
 		double bytes = ctx->lab->min_bytes(&out->shapes[i]);
 		if (!shape || strcmp(shape, texts[i]) != 0 ||
@@ -106,37 +105,68 @@ int bench_harness(const struct run_context *ctx, const char *harness, int sweep,
 				&sum_ms) < 0) {
 			snprintf(msg, len, "timing: the harness's report for %s is malformed", texts[i]);
 			out->failure.kind = FAILURE_OTHER;
-			goto done;
+			return -1;
 		}
 		struct bench_checker checker;
 		if (bench_checker_open(&checker, ctx->lab, &out->shapes[i], msg, len) < 0) {
 			out->failure.kind = FAILURE_GRADER;
-			goto done;
+			return -1;
 		}
 		int checked = bench_check_outputs(&checker, ctx->seed, t, r->runs, BENCH_CHECKED_RUNS, msg, len);
 		bench_checker_close(&checker);
 		if (checked < 0) {
 			out->failure.kind = checked == BENCH_NOT_BELIEVED ? FAILURE_TIMINGS_NOT_BELIEVED
 									  : FAILURE_WRONG_OUTPUT;
-			goto done;
+			return -1;
 		}
 	}
 	if (sweep)
-		take_sweep(ctx, &rep, out->n, out, &sum_ms);
-	json_t *graded = json_object_get(json_array_get(rep.timings, (size_t)perf_index(out, &r->perf_shape)),
+		take_sweep(ctx, rep, out->n, out, &sum_ms);
+	json_t *graded = json_object_get(json_array_get(rep->timings, (size_t)perf_index(out, &r->perf_shape)),
 					 "launches");
 	out->launches = json_is_array(graded) ? json_deep_copy(graded) : NULL;
-	if (timings_outlast_child(sum_ms, &rep)) {
+	if (timings_outlast_child(sum_ms, rep)) {
 		snprintf(msg, len, "timing: the reported times add up to %.0f ms, but the process lived "
 			 "only %.0f ms: the timings were tampered with and are not believed", sum_ms,
-			 rep.child.wall_s * 1e3);
+			 rep->child.wall_s * 1e3);
 		out->failure.kind = FAILURE_TIMINGS_NOT_BELIEVED;
-		goto done;
+		return -1;
 	}
-	rc = 0;
-done:
+	return 0;
+}
+
+int bench_harness(const struct run_context *ctx, const char *harness, int sweep,
+		  struct bench_run *out, char *msg, size_t len)
+{
+	char err[256];
+	memset(out, 0, sizeof(*out));
+	out->n = bench_shapes(ctx->rubric, out->shapes);
+	struct harness_report rep;
+	if (harness_bench(ctx, harness, out->shapes, out->n, sweep, &rep, err, sizeof(err)) < 0) {
+		snprintf(msg, len, "the grader could not start the harness: %s", err);
+		out->failure.kind = FAILURE_NOT_STARTED;
+		return -1;
+	}
+	int rc = bench_read(ctx, &rep, sweep, out, msg, len);
 	harness_report_free(&rep);
 	return rc;
+}
+
+/* The submission's timing: the one its correctness run made after its
+ * sizes (early), where that one can be read; else, as before there was
+ * one, in a child of its own. */
+static int bench_student(const struct run_context *ctx, const struct early_bench *early, int sweep,
+			 struct bench_run *out, char *msg, size_t len, struct grade *g)
+{
+	if (early && early->have) {
+		memset(out, 0, sizeof(*out));
+		out->n = bench_shapes(ctx->rubric, out->shapes);
+		if (bench_read(ctx, &early->part, sweep, out, msg, len) == 0)
+			return 0;
+		bench_run_free(out);
+	}
+	g->timing_processes++;
+	return bench_harness(ctx, ctx->harness, sweep, out, msg, len);
 }
 
 /* Chooses the band: this GPU's calibrated one, else relative to the
@@ -302,8 +332,9 @@ static void score_prediction(const struct rubric *r, const char *shape, struct t
 }
 
 int performance_run(const struct run_context *ctx, enum backend backend, int correct,
-		    const struct bench_run *reference_timing, const char *reference_harness,
-		    const struct device_info *dev, json_t **sweep, struct grade *g)
+		    const struct early_bench *early, const struct bench_run *reference_timing,
+		    const char *reference_harness, const struct device_info *dev, json_t **sweep,
+		    struct grade *g)
 {
 	const struct rubric *r = ctx->rubric;
 	char shape[64], name[96], msg[TEST_MESSAGE_LEN];
@@ -328,7 +359,7 @@ int performance_run(const struct run_context *ctx, enum backend backend, int cor
 		return 0;
 	}
 	struct bench_run st, ref;
-	if (bench_harness(ctx, ctx->harness, sweep != NULL, &st, msg, sizeof(msg)) < 0) {
+	if (bench_student(ctx, early, sweep != NULL, &st, msg, sizeof(msg), g) < 0) {
 		test_fail(t, "%s", msg);
 		t->failure = st.failure;
 		bench_run_free(&st);

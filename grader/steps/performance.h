@@ -38,9 +38,16 @@ double band_points(const struct band *b, double pct, double max_points);
 int bench_harness(const struct run_context *ctx, const char *harness, int sweep,
 		  struct bench_run *out, char *msg, size_t len);
 
+/* The timing of a submission: its shapes (into shapes) and lab 4's sweep
+ * (sweep), as correctness_run may run it after the sizes. */
+void bench_order_for(const struct rubric *r, int sweep, struct shape shapes[GRADE_MAX_BENCH],
+		     struct bench_order *o);
+
 /*
  * The performance test. correct: every correctness test passed (else the
- * test is skipped: speed counts only for a correct kernel). reference_timing:
+ * test is skipped: speed counts only for a correct kernel). early: the
+ * timing correctness_run made after the sizes, or NULL; where it cannot be
+ * read, the submission is timed in a child of its own. reference_timing:
  * the solution already timed on this GPU model (a batch times it once), or
  * NULL; else reference_harness: the solution built for this GPU, timed now,
  * or NULL. sweep: NULL, or where lab 4's sweep, timed by the same child,
@@ -48,7 +55,8 @@ int bench_harness(const struct run_context *ctx, const char *harness, int sweep,
  * Returns 1 when the submission was timed, else 0.
  */
 int performance_run(const struct run_context *ctx, enum backend backend, int correct,
-		    const struct bench_run *reference_timing, const char *reference_harness,
-		    const struct device_info *dev, json_t **sweep, struct grade *g);
+		    const struct early_bench *early, const struct bench_run *reference_timing,
+		    const char *reference_harness, const struct device_info *dev, json_t **sweep,
+		    struct grade *g);
 
 #endif

@@ -146,7 +146,7 @@ static int measure(const struct run_context *ctx, const char *harness, const str
 	struct channel_watch *watch = calloc(1, sizeof(*watch));
 	struct harness_report rep;
 	char err[256];
-	int ok = watch && harness_correct_many(&ref, shapes, seeds, n, watch, &rep, err, sizeof(err)) == 0;
+	int ok = watch && harness_correct_many(&ref, shapes, seeds, n, NULL, watch, &rep, err, sizeof(err)) == 0;
 	if (!ok) {
 		free(watch);
 		return -1;
