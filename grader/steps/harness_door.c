@@ -29,14 +29,19 @@ static int run(char *const argv[], const struct sandbox_limits *lim, struct harn
  * grader holds it for the child. */
 enum gpu_use { GPU_NONE, GPU_SHARED, GPU_ALONE, GPU_CHECKED_THEN_TIMED };
 
+/* What a child says of its hold (harness_said_of_hold). */
+struct said {
+	json_t *timings, *last;
+};
+
 /* The sum of a field of the child's MSG_TIMING frames: what it says of
  * itself, for the batch's account only. */
-static double reported_ms(const struct harness_report *rep, const char *field)
+static double reported_ms(const struct said *said, const char *field)
 {
 	double sum = 0;
 	size_t i;
 	json_t *t;
-	json_array_foreach(rep->timings, i, t) {
+	json_array_foreach(said->timings, i, t) {
 		double v = json_number_value(json_object_get(t, field));
 		if (v > 0 && v < 1e9)
 			sum += v;
@@ -44,18 +49,10 @@ static double reported_ms(const struct harness_report *rep, const char *field)
 	return sum;
 }
 
-/* The child's last report of its hold: its last timing's, or its last
- * size's. */
-static json_t *last_said(const struct harness_report *rep)
-{
-	size_t n = json_array_size(rep->timings);
-	return n ? json_array_get(rep->timings, n - 1) : rep->done;
-}
-
 /* A running total the child reports in each frame: the last frame's. */
-static double reported_total_ms(const struct harness_report *rep, const char *field)
+static double reported_total_ms(const struct said *said, const char *field)
 {
-	double v = json_number_value(json_object_get(last_said(rep), field));
+	double v = json_number_value(json_object_get(said->last, field));
 	return v > 0 && v < 1e9 ? v : 0;
 }
 
@@ -63,10 +60,9 @@ static double reported_total_ms(const struct harness_report *rep, const char *fi
  * took, into hold; context_s stays -1 where it said none or nothing
  * believable. The start is a moment on the host's monotonic clock (its
  * uptime, which passes 1e9 ms after 11.6 days): bounded far above that. */
-static void context_said(const struct harness_report *rep, struct gpu_hold *hold)
+static void context_said(const struct said *said, struct gpu_hold *hold)
 {
-	json_t *said = last_said(rep);
-	json_t *at = json_object_get(said, "context_at_ms"), *ms = json_object_get(said, "context_ms");
+	json_t *at = json_object_get(said->last, "context_at_ms"), *ms = json_object_get(said->last, "context_ms");
 	double at_ms = json_number_value(at), took_ms = json_number_value(ms);
 	hold->context_at_s = 0;
 	hold->context_s = -1;
@@ -81,14 +77,18 @@ static void context_said(const struct harness_report *rep, struct gpu_hold *hold
 static struct gpu_hold child_said(const struct harness_report *rep, int ran, int timed)
 {
 	struct gpu_hold hold = { .timed = timed, .context_s = -1 };
+	struct said said;
 	if (!ran)
 		return hold;
-	hold.pinned = json_is_true(json_object_get(last_said(rep), "pinned"));
-	hold.wait_shared_s = reported_total_ms(rep, "shared_wait_ms") / 1e3;
-	hold.held_shared_s = reported_total_ms(rep, "shared_ms") / 1e3;
-	hold.wait_alone_s = reported_ms(rep, "alone_wait_ms") / 1e3;
-	hold.held_alone_s = reported_ms(rep, "alone_ms") / 1e3;
-	context_said(rep, &hold);
+	harness_said_of_hold(&rep->child, &said.timings, &said.last);
+	hold.pinned = json_is_true(json_object_get(said.last, "pinned"));
+	hold.wait_shared_s = reported_total_ms(&said, "shared_wait_ms") / 1e3;
+	hold.held_shared_s = reported_total_ms(&said, "shared_ms") / 1e3;
+	hold.wait_alone_s = reported_ms(&said, "alone_wait_ms") / 1e3;
+	hold.held_alone_s = reported_ms(&said, "alone_ms") / 1e3;
+	context_said(&said, &hold);
+	json_decref(said.timings);
+	json_decref(said.last);
 	return hold;
 }
 

@@ -155,3 +155,25 @@ void harness_refuse_frames(struct harness_report *rep, unsigned may_send)
 	if (rep->kinds & ~may_send)
 		rep->corrupt = 1;
 }
+
+void harness_said_of_hold(const struct child_result *c, json_t **timings, json_t **last)
+{
+	struct channel_reader r = { c->channel, c->channel_len, 0 };
+	uint32_t type;
+	const unsigned char *p;
+	uint64_t len;
+	json_t *done = NULL;
+	*timings = json_array();
+	while (channel_next(&r, &type, &p, &len) == 1) {
+		json_t *j = type == MSG_TIMING || type == MSG_DONE ? parse_json(p, len) : NULL;
+		if (j && type == MSG_TIMING) {
+			json_array_append_new(*timings, j);
+		} else if (j) {
+			json_decref(done);
+			done = j;
+		}
+	}
+	size_t n = json_array_size(*timings);
+	*last = n ? json_incref(json_array_get(*timings, n - 1)) : json_incref(done);
+	json_decref(done);
+}

@@ -9,6 +9,7 @@
 #ifndef GRADER_HARNESS_FRAMES_H
 #define GRADER_HARNESS_FRAMES_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "steps/harness_door.h"
@@ -20,5 +21,12 @@ void harness_read_frames(struct harness_report *rep, const unsigned char *data, 
 /* A process that did not end one of the harness's ways: drops what came
  * after its last MSG_BEGIN. */
 void harness_drop_unended(struct harness_report *rep);
+
+/* What a child says of its own hold of a batch's GPU (information for the
+ * batch's account only): every MSG_TIMING of its channel into *timings (a
+ * new array), and the last of them, else its last MSG_DONE, into *last (a
+ * new reference, or NULL). Read whatever the frames' order: a run of
+ * several sizes, and a timing after them, sends several of each. */
+void harness_said_of_hold(const struct child_result *c, json_t **timings, json_t **last);
 
 #endif
