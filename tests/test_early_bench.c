@@ -30,8 +30,19 @@ struct graded_run {
 	struct run_context ctx;
 	struct grade g;
 	struct early_bench early;
-	int pids;			/* processes that wrote pids.txt */
 };
+
+/* The processes that wrote pids.txt in the run's folder. */
+static int pids_in(const struct graded_run *run)
+{
+	char cmd[1200];
+	int pids = -1;
+	snprintf(cmd, sizeof(cmd), "sort -u %s/pids.txt 2>/dev/null | wc -l", run->work);
+	FILE *p = popen(cmd, "r");
+	cr_assert(p && fscanf(p, "%d", &pids) == 1);
+	pclose(p);
+	return pids;
+}
 
 /* Builds FILE for the emulator and runs the GPU's correctness path on it,
  * the timing asked for after the sizes. */
@@ -57,11 +68,21 @@ static void run_with_timing(const char *file, struct graded_run *run)
 	struct bench_order order;
 	bench_order_for(&run->r, 0, shapes, &order);
 	correctness_run(&run->ctx, BACKEND_CUDA, &untimed, NULL, &order, &run->early, &run->g);
-	char cmd[1200];
-	snprintf(cmd, sizeof(cmd), "sort -u %s/pids.txt 2>/dev/null | wc -l", run->work);
-	FILE *p = popen(cmd, "r");
-	cr_assert(p && fscanf(p, "%d", &run->pids) == 1);
-	pclose(p);
+}
+
+static void expect_every_size_passed(const struct graded_run *run)
+{
+	for (int i = 0; i < run->g.n_tests; i++)
+		cr_expect_eq(run->g.tests[i].status, TEST_PASSED, "%s: %s", run->g.tests[i].name,
+			     run->g.tests[i].message);
+}
+
+/* The performance step on what the correctness run kept; its test. */
+static const struct test_result *performance_of(struct graded_run *run)
+{
+	struct device_info dev = { .present = 1, .name = "stand-in", .peak_gbps = 1e6 };
+	performance_run(&run->ctx, BACKEND_CUDA, 1, &run->early, NULL, NULL, &dev, NULL, &run->g);
+	return &run->g.tests[run->g.n_tests - 1];
 }
 
 static void run_free(struct graded_run *run)
@@ -75,11 +96,9 @@ Test(early_bench, the_timing_runs_in_the_process_of_every_size, .timeout = 120)
 {
 	struct graded_run run;
 	run_with_timing("tests/fixtures/shared/records_pid.cu", &run);
-	for (int i = 0; i < run.g.n_tests; i++)
-		cr_expect_eq(run.g.tests[i].status, TEST_PASSED, "%s: %s", run.g.tests[i].name,
-			     run.g.tests[i].message);
+	expect_every_size_passed(&run);
 	cr_expect_eq(run.g.correctness_processes, 1);
-	cr_expect_eq(run.pids, 1, "%d processes ran the sizes and the timing", run.pids);
+	cr_expect_eq(pids_in(&run), 1, "the sizes and the timing ran in %d processes", pids_in(&run));
 	cr_assert(run.early.have, "the timing's report was not kept");
 	json_t *t = json_array_get(run.early.part.timings, 0);
 	cr_expect_eq(json_array_size(run.early.part.timings), 1);
@@ -88,20 +107,12 @@ Test(early_bench, the_timing_runs_in_the_process_of_every_size, .timeout = 120)
 
 	/* The performance step reads it and starts no child: pids.txt gets no
 	 * other process's id. */
-	struct device_info dev = { .present = 1, .name = "stand-in", .peak_gbps = 1e6 };
-	performance_run(&run.ctx, BACKEND_CUDA, 1, &run.early, NULL, NULL, &dev, NULL, &run.g);
-	const struct test_result *perf = &run.g.tests[run.g.n_tests - 1];
+	const struct test_result *perf = performance_of(&run);
 	cr_expect_eq(perf->group, GROUP_PERFORMANCE);
 	cr_expect_null(strstr(perf->message, "timing:"), "%s", perf->message);
 	cr_expect_eq(run.g.n_bench, 1, "the timed size is recorded");
 	cr_expect_eq(run.g.timing_processes, 0);
-	char cmd[1200];
-	int pids = 0;
-	snprintf(cmd, sizeof(cmd), "sort -u %s/pids.txt | wc -l", run.work);
-	FILE *p = popen(cmd, "r");
-	cr_assert(p && fscanf(p, "%d", &pids) == 1);
-	pclose(p);
-	cr_expect_eq(pids, 1, "the performance step started a process of its own");
+	cr_expect_eq(pids_in(&run), 1, "the performance step started a process of its own");
 	run_free(&run);
 }
 
@@ -124,13 +135,9 @@ Test(early_bench, a_repeated_call_that_copies_is_caught_in_the_shared_timing, .t
 {
 	struct graded_run run;
 	run_with_timing("tests/fixtures/hostile/gpu_repeat_copy.cu", &run);
-	for (int i = 0; i < run.g.n_tests; i++)
-		cr_expect_eq(run.g.tests[i].status, TEST_PASSED, "%s: %s", run.g.tests[i].name,
-			     run.g.tests[i].message);
+	expect_every_size_passed(&run);
 	cr_assert(run.early.have);
-	struct device_info dev = { .present = 1, .name = "stand-in", .peak_gbps = 1e6 };
-	performance_run(&run.ctx, BACKEND_CUDA, 1, &run.early, NULL, NULL, &dev, NULL, &run.g);
-	const struct test_result *perf = &run.g.tests[run.g.n_tests - 1];
+	const struct test_result *perf = performance_of(&run);
 	cr_expect_eq(perf->status, TEST_FAILED);
 	cr_expect(strstr(perf->message, "computed a wrong result"), "%s", perf->message);
 	cr_expect_eq(run.g.timing_processes, 1, "timed again alone");

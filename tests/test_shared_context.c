@@ -141,47 +141,47 @@ static const struct shape six[SIX] = {
 	{ 2, { 1, 1000 } }, { 2, { 31, 33 } }, { 2, { 48, 48 } },
 };
 
-/* A crash at every size: the opening run (33x31), 33x64 alone, then the
- * last (48x48) and a middle size (1x1000) brought forward, each crashing
- * the same way: 64x64 and 31x33 are not run, and say why. */
-Test(shared_context, a_crash_at_every_size_costs_four_processes_not_one_a_size)
+/* Grades file at the six sizes, expecting each to fail the way kind says
+ * but 64x64 and 31x33, which are not run: the first two sizes, each first
+ * in its process, then the last (48x48) and a middle one (1x1000) brought
+ * forward, ended it the same way. Returns the processes it started. */
+static int ends_every_size(const char *file, enum failure_kind kind)
 {
 	struct grade g;
-	cr_expect_eq(grade_shapes("tests/fixtures/hostile/segfault.cu", 30, six, SIX, &g, NULL), SIX);
+	cr_expect_eq(grade_shapes(file, 30, six, SIX, &g, NULL), SIX);
 	cr_assert_eq(g.n_tests, SIX);
 	for (int i = 0; i < SIX; i++) {
 		const struct test_result *t = &g.tests[i];
 		int not_run = i == 2 || i == 4;
-		cr_expect_eq(t->failure.kind, not_run ? FAILURE_NOT_RUN : FAILURE_CRASH, "%s: %s", t->name,
-			     t->message);
+		cr_expect_eq(t->failure.kind, not_run ? FAILURE_NOT_RUN : kind, "%s: %s", t->name, t->message);
 		if (not_run)
 			cr_expect(strstr(t->message, "not run: transpose() ended its process the same way at "
 					 "33x31 and 33x64, then at 48x48 and 1x1000"), "%s: %s", t->name, t->message);
 	}
-	cr_expect_eq(g.correctness_processes, 4, "%d processes (before: %d)", g.correctness_processes, SIX);
+	int processes = g.correctness_processes;
 	grade_free(&g);
+	return processes;
+}
+
+/* A crash at every size: the opening run crashes at 33x31, then 33x31
+ * runs alone (its verdict), and the rest as ends_every_size says. */
+Test(shared_context, a_crash_at_every_size_costs_four_processes_not_one_a_size)
+{
+	int processes = ends_every_size("tests/fixtures/hostile/segfault.cu", FAILURE_CRASH);
+	cr_expect_eq(processes, 4, "%d processes (before: %d)", processes, SIX);
 }
 
 /* A file that leaves a forged trace (MSG_METRICS) in the channel at every
  * size: the GPU's correctness run never sends one, so each report holding
  * it is the student's, and fails. The shared run cannot be cut (two traces
- * in its last size); 33x64 alone and 33x31 alone end the same way, so the
- * last and a middle size are brought forward: 5 processes, not 1 + 6, and
- * no size passes. Before, each size alone passed: the forged frame came
- * only where no trace was expected, and was ignored. */
+ * in its last size); then 33x31 alone and 33x64 alone end the same way,
+ * and so on: 5 processes, not 1 + 6, and no size passes. Before, each size
+ * alone passed: the forged frame came only where no trace was expected,
+ * and was ignored. */
 Test(shared_context, a_frame_its_run_never_sends_fails_the_size)
 {
-	struct grade g;
-	cr_expect_eq(grade_shapes("tests/fixtures/hostile/forge_metrics_stream.cu", 30, six, SIX, &g, NULL), SIX);
-	cr_assert_eq(g.n_tests, SIX);
-	for (int i = 0; i < SIX; i++) {
-		const struct test_result *t = &g.tests[i];
-		int not_run = i == 2 || i == 4;
-		cr_expect_eq(t->failure.kind, not_run ? FAILURE_NOT_RUN : FAILURE_CHANNEL_TAMPERED, "%s: %s",
-			     t->name, t->message);
-	}
-	cr_expect_eq(g.correctness_processes, 5, "%d processes (before: 1 + %d)", g.correctness_processes, SIX);
-	grade_free(&g);
+	int processes = ends_every_size("tests/fixtures/hostile/forge_metrics_stream.cu", FAILURE_CHANNEL_TAMPERED);
+	cr_expect_eq(processes, 5, "%d processes (before: 1 + %d)", processes, SIX);
 }
 
 /* A crash at the first two sizes only (33 rows): the last size, brought
