@@ -268,6 +268,25 @@ Test(isolation, environment_is_clean, .init = setup, .fini = teardown)
 	unsetenv("GRADE_TEST_SECRET");
 }
 
+/* A child's CUDA contexts get one hardware work queue, which the host's
+ * driver makes faster, unless the grader's environment names a number. */
+Test(isolation, one_work_queue_unless_the_grader_names_one, .init = setup, .fini = teardown)
+{
+	struct child_result res;
+	unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+	for (int clean = 0; clean <= 1; clean++) {
+		const char *env = run_sh("env", clean, &res);
+		cr_expect_not_null(strstr(env, "CUDA_DEVICE_MAX_CONNECTIONS=1\n"), "clean %d:\n%s", clean, env);
+		child_result_free(&res);
+	}
+	setenv("CUDA_DEVICE_MAX_CONNECTIONS", "4", 1);
+	const char *env = run_sh("env", 1, &res);
+	cr_expect_not_null(strstr(env, "CUDA_DEVICE_MAX_CONNECTIONS=4\n"), "%s", env);
+	cr_expect_null(strstr(env, "CUDA_DEVICE_MAX_CONNECTIONS=1"), "%s", env);
+	child_result_free(&res);
+	unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+}
+
 /* A C fork bomb, bounded at 500 children that pause; prints how many it made. */
 static void build_bomb(char *exe, size_t len)
 {

@@ -359,11 +359,13 @@ void batch_cleanup(struct batch *b)
  * so a class goes slower and a hang takes longer. Measured with the lab 3
  * class of 65 on H200s (docs/results/gpu-2026-11-27/): 16 workers on one
  * GPU graded 3,606 an hour and an endless loop in 14.0 s; 32 on one GPU,
- * 2,957 an hour and 40.4 s. A second GPU does not raise the bound: the
+ * 2,957 an hour and 40.4 s. A second GPU does not double the bound: the
  * host makes its CUDA contexts one at a time for all its GPUs together,
- * and on two H200s 32 workers graded 4,643 and 4,677 an hour, 16 workers
- * 4,964 and 4,865, each student taking 19.7 s against 9.5
- * (docs/results/gpu-2026-11-27-contexts/, calls 13 and 13b).
+ * and its cores do each student's builds and checks. On two H200s of 32
+ * cores, with one work queue a context, 32 workers graded 7,114 an hour
+ * and 16 graded 6,538, but each student took 11.8 s against 6.0 and an
+ * endless loop 15.3 s against 8.3 (docs/results/gpu-2026-11-27-contexts/,
+ * call 20); on one GPU 24 workers were slower than 16.
  */
 #define WORKERS_ON_GPUS 16
 

@@ -1,10 +1,13 @@
 #!/bin/bash
-# driver_contention.sh OUTDIR [mps]: P copies of driver_contention at once
-# (P = 1, 16, 32), all on GPU 0 or alternating over GPUs 0 and 1; per copy
-# its driver start, context, pinned-buffer, allocation and release times,
-# and the wall time of the whole wave, each wave run 3 times. With "mps",
-# the same under the CUDA Multi-Process Service (a control daemon of this
-# user's, started and stopped here). Needs nvcc and (for "two") two GPUs.
+# driver_contention.sh OUTDIR [mps|connections]: P copies of
+# driver_contention at once (P = 1, 16, 32), all on GPU 0 or alternating
+# over GPUs 0 and 1; per copy its driver start, context, pinned-buffer,
+# allocation and release times, and the wall time of the whole wave, each
+# wave run 3 times. With "mps", the same under the CUDA Multi-Process
+# Service (a control daemon of this user's, started and stopped here).
+# With "connections", P = 1 and 16 with CUDA_DEVICE_MAX_CONNECTIONS at 8
+# (the driver's default), 2 and 1: each connection is a hardware work queue
+# the context sets up. Needs nvcc and (for "two") two GPUs.
 set -u
 out=$1; mkdir -p "$out"
 bin=$out/driver_contention
@@ -18,7 +21,7 @@ wave() {	# P SPREAD(one|two) ROUND
 	done
 	wait; b=$(date +%s.%N)
 	cat "$out"/w-$p-$spread-$r-*.txt | awk -v p=$p -v s=$spread -v w=$(python3 -c "print(round($b-$a,2))") \
-		'{i+=$1; c+=$2; h+=$3; m+=$4; r+=$5; t+=$6; n++} END {printf "%-3s %2d copies: wave %6.2f s; a copy: cuInit %6.1f ms, context %7.1f ms, pinned %6.1f ms, 4 x 1 GiB %6.1f ms, release %6.1f ms, all %7.1f ms (mean of %d)\n", s, p, w, i/n, c/n, h/n, m/n, r/n, t/n, n}'
+		-v conn="${CUDA_DEVICE_MAX_CONNECTIONS:-}" '{i+=$1; c+=$2; h+=$3; m+=$4; r+=$5; t+=$6; n++} END {if (conn != "") printf "connections %s: ", conn; printf "%-3s %2d copies: wave %6.2f s; a copy: cuInit %6.1f ms, context %7.1f ms, pinned %6.1f ms, 4 x 1 GiB %6.1f ms, release %6.1f ms, all %7.1f ms (mean of %d)\n", s, p, w, i/n, c/n, h/n, m/n, r/n, t/n, n}'
 	rm -f "$out"/w-$p-$spread-$r-*.txt
 }
 if [ "${2:-}" = mps ]; then
@@ -27,5 +30,11 @@ if [ "${2:-}" = mps ]; then
 	nvidia-cuda-mps-control -d || exit 1
 	trap 'echo quit | nvidia-cuda-mps-control' EXIT
 	CUDA_VISIBLE_DEVICES=0 "$bin" >/dev/null	# the server's own start, not counted
+fi
+if [ "${2:-}" = connections ]; then
+	for c in 8 2 1; do for p in 1 16; do for r in 1 2 3; do
+		(export CUDA_DEVICE_MAX_CONNECTIONS=$c; wave $p one $r; wave $p two $r)
+	done; done; done
+	exit 0
 fi
 for p in 1 16 32; do for r in 1 2 3; do wave $p one $r; wave $p two $r; done; done
