@@ -314,6 +314,9 @@ Test(batch_e2e, killed_batch_resumes, .init = setup, .fini = teardown, .timeout 
 	int rc = run_batch(in, log, sizeof(log));
 	cr_expect_eq(rc, 0, "%s", log);
 	cr_expect_eq(read_gradebook(out, rows, MAX_ROWS), 6, "%s", log);
+	const char *skipped = strstr(log, "charts skipped: --plot none\n");
+	cr_expect(skipped && !strstr(skipped + 1, "charts skipped"), "the class's charts not skipped once:\n%s",
+		  log);
 	char path[256];
 	snprintf(path, sizeof(path), "%s/batch.json", out);
 	json_t *b = json_load_file(path, 0, NULL);

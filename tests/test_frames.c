@@ -10,6 +10,7 @@
 #include "channel.h"
 #include "harness_report.h"
 #include "steps/harness_door.h"
+#include "steps/harness_frames.h"
 
 struct stream {
 	unsigned char data[4096];
@@ -168,4 +169,36 @@ Test(frames, a_second_caught_exit_in_one_size_is_tampering)
 	add(&s, MSG_STUDENT_EXIT, "{\"status\":0}");
 	add(&s, MSG_END, NULL);
 	cr_expect_eq(split(&s), -1);
+}
+
+/* A child's account of its GPU hold (for the batch's pace line) comes from
+ * its last timing, else its last size's result, wherever they lie among
+ * the other frames. */
+Test(frames, a_childs_hold_is_read_from_its_last_timing_else_its_last_result)
+{
+	struct stream s = { .len = 0 };
+	add_size(&s);
+	add(&s, MSG_BEGIN, "{\"shape\":\"2x2\",\"seed\":\"1\"}");
+	add(&s, MSG_DONE, "{\"cuda_error\":null,\"held_s\":2}");
+	struct child_result c = { .channel = s.data, .channel_len = s.len };
+	json_t *timings, *last;
+	harness_said_of_hold(&c, &timings, &last);
+	cr_expect_eq(json_array_size(timings), 0);
+	cr_expect_eq(json_integer_value(json_object_get(last, "held_s")), 2, "not the last result");
+	json_decref(timings);
+	json_decref(last);
+	add(&s, MSG_BEGIN, "{\"bench\":true}");
+	add(&s, MSG_TIMING, "{\"shape\":\"2x2\",\"held_s\":3}");
+	add(&s, MSG_TIMING, "{\"shape\":\"4x4\",\"held_s\":4}");
+	add(&s, MSG_END, NULL);
+	c.channel_len = s.len;
+	harness_said_of_hold(&c, &timings, &last);
+	cr_expect_eq(json_array_size(timings), 2);
+	cr_expect_eq(json_integer_value(json_object_get(last, "held_s")), 4, "not the last timing");
+	json_decref(timings);
+	json_decref(last);
+	struct child_result none = { .channel = s.data, .channel_len = 0 };
+	harness_said_of_hold(&none, &timings, &last);
+	cr_expect_null(last);
+	json_decref(timings);
 }

@@ -52,7 +52,8 @@ static void run_verbs(const char *harness, enum backend backend, int with_lock)
 	calls[0] = '\0';
 	cr_assert_eq(harness_correct(&ctx, &s, 1, 0, NULL, &rep, err, sizeof(err)), 0, "%s", err);
 	harness_report_free(&rep);
-	cr_assert_eq(harness_bench(&ctx, harness, &s, 1, 0, &rep, err, sizeof(err)), 0, "%s", err);
+	struct bench_order one = { &s, 1, 0 };
+	cr_assert_eq(harness_bench(&ctx, harness, &one, &rep, err, sizeof(err)), 0, "%s", err);
 	harness_report_free(&rep);
 	cr_assert_eq(harness_analysis(&ctx, harness, &s, &rep, err, sizeof(err)), 0, "%s", err);
 	harness_report_free(&rep);

@@ -150,7 +150,8 @@ static int bench(const char *harness, struct gpu_slot *slot, int lend, double ti
 					      .lend = lend ? batch_gpu_lend : NULL, .arg = slot } };
 	struct shape s = { 2, { 32, 32 } };
 	char err[256];
-	int rc = harness_bench(&ctx, harness, &s, 1, 0, rep, err, sizeof(err));
+	struct bench_order one = { &s, 1, 0 };
+	int rc = harness_bench(&ctx, harness, &one, rep, err, sizeof(err));
 	cr_assert_eq(rc, 0, "%s", err);
 	return rc;
 }

@@ -306,7 +306,8 @@ Test(shared_context, an_exit_still_ends_a_timed_run, .timeout = 120)
 	r.bench_timeout_s = 60;
 	struct run_context ctx = { .lab = &lab3_transpose, .rubric = &r, .harness = b.harness, .work_dir = work,
 				   .backend = BACKEND_EMU, .seed = 7 };
-	cr_assert_eq(harness_bench(&ctx, b.harness, &sizes[2], 1, 0, &rep, err, sizeof(err)), 0, "%s", err);
+	struct bench_order one = { &sizes[2], 1, 0 };
+	cr_assert_eq(harness_bench(&ctx, b.harness, &one, &rep, err, sizeof(err)), 0, "%s", err);
 	cr_expect(rep.child.exited && rep.child.exit_status == HARNESS_STUDENT_EXIT, "exited %d, status %d",
 		  rep.child.exited, rep.child.exit_status);
 	cr_expect_eq(json_array_size(rep.timings), 0);

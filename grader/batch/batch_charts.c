@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "chart/chart.h"
+#include "chart/gnuplot.h"
 
 /* Bins of a round width, about twenty over the range. */
 static double bin_width(double range)
@@ -20,12 +21,10 @@ static double bin_width(double range)
 	return ceil(range / 20);
 }
 
-static void histogram(const struct batch_config *c, const char *name, const char *title,
+static void histogram(const struct batch_config *c, enum plot_kind kind, const char *name, const char *title,
 		      const char *xlabel, const double *v, size_t n, double width, FILE *log)
 {
 	char path[PATH_MAX + 64], msg[512];
-	enum plot_kind kind = c->o->plot == PLOT_SVG ? PLOT_SVG : c->o->plot == PLOT_NONE ? PLOT_NONE
-											 : PLOT_PNG;
 	snprintf(path, sizeof(path), "%s/%s.%s", c->out_dir, name, kind == PLOT_SVG ? "svg" : "png");
 	if (chart_histogram(title, xlabel, v, n, width, kind, path, msg, sizeof(msg)) < 0)
 		fprintf(log, "grade: %s\n", msg);
@@ -35,6 +34,13 @@ static void histogram(const struct batch_config *c, const char *name, const char
 
 void batch_charts(const struct batch_config *c, const struct summary *rows, int n, FILE *log)
 {
+	char msg[512];
+	enum plot_kind kind = c->o->plot == PLOT_SVG ? PLOT_SVG : c->o->plot == PLOT_NONE ? PLOT_NONE
+											 : PLOT_PNG;
+	if (plot_skipped(kind, msg, sizeof(msg))) {	/* said once for the class's charts */
+		fprintf(log, "%s\n", msg);
+		return;
+	}
 	double *score = malloc(sizeof(double) * (size_t)(n + 1));
 	double *pct = malloc(sizeof(double) * (size_t)(n + 1));
 	size_t ns = 0, np = 0;
@@ -51,10 +57,10 @@ void batch_charts(const struct batch_config *c, const struct summary *rows, int 
 	char title[256];
 	snprintf(title, sizeof(title), "%s: scores", c->lab->id);
 	if (ns)
-		histogram(c, "scores", title, "score", score, ns, bin_width(max > 0 ? max : 100), log);
+		histogram(c, kind, "scores", title, "score", score, ns, bin_width(max > 0 ? max : 100), log);
 	snprintf(title, sizeof(title), "%s: bandwidth, %% of a device-to-device copy", c->lab->id);
 	if (np)
-		histogram(c, "bandwidth", title, "% of copy bandwidth", pct, np, 5, log);
+		histogram(c, kind, "bandwidth", title, "% of copy bandwidth", pct, np, 5, log);
 	else
 		fprintf(log, "bandwidth histogram skipped: no bandwidth was measured%s\n",
 			c->backend == BACKEND_EMU ? " (the emulator does not time kernels)" : "");

@@ -176,6 +176,10 @@ struct bench_text {
 	char runs[16], seed[32], shapes[GRADE_MAX_BENCH][64], sweep_runs[16], sweep_shape[64];
 };
 
+/* The most arguments bench_args writes: runs, seed, the shapes, and
+ * "sweep", its runs and its shape. */
+#define BENCH_ARGS (2 + GRADE_MAX_BENCH + 3)
+
 static int bench_args(const struct run_context *ctx, const struct bench_order *o, struct bench_text *t,
 		      char **argv, int a)
 {
@@ -201,7 +205,7 @@ int harness_correct_many(const struct run_context *ctx, const struct shape *shap
 {
 	char texts[HARNESS_MAX_PARTS][2][64];
 	struct bench_text t;
-	char *argv[3 + 2 * HARNESS_MAX_PARTS + 1 + GRADE_MAX_BENCH + 6 + 1];
+	char *argv[3 + 2 * HARNESS_MAX_PARTS + 1 + BENCH_ARGS + 1];	/* ... "bench" ... NULL */
 	size_t bytes = 0;
 	int a = 0;
 	if (n > HARNESS_MAX_PARTS)
@@ -263,16 +267,15 @@ int harness_correct_sizes(const struct run_context *ctx, const struct emu_size *
 			   err, errlen);
 }
 
-int harness_bench(const struct run_context *ctx, const char *harness, const struct shape *shapes,
-		  int n, int sweep, struct harness_report *rep, char *err, size_t errlen)
+int harness_bench(const struct run_context *ctx, const char *harness, const struct bench_order *o,
+		  struct harness_report *rep, char *err, size_t errlen)
 {
 	struct bench_text t;
-	struct bench_order o = { shapes, n, sweep };
-	char *argv[GRADE_MAX_BENCH + 9];
+	char *argv[3 + BENCH_ARGS + 1];
 	argv[0] = (char *)harness;
 	argv[1] = "bench";
 	argv[2] = (char *)ctx->lab->id;
-	argv[bench_args(ctx, &o, &t, argv, 3)] = NULL;
+	argv[bench_args(ctx, o, &t, argv, 3)] = NULL;
 	/* One MSG_TIMING per shape and per point of the sweep: samples and a
 	 * launch log, well under 1 MiB. */
 	return run_student(ctx, ctx->backend, argv, ctx->rubric->bench_timeout_s, 1 << 20, GPU_ALONE, NULL,

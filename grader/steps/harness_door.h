@@ -122,13 +122,14 @@ void harness_part_free(struct harness_report *part);
 void harness_refuse_frames(struct harness_report *rep, unsigned may_send);
 
 /* bench: harness (the submission's or the reference's) timed at each of
- * shapes[0..n), rubric->runs runs each, beside a copy of the same bytes;
- * ctx->seed chooses the inputs and the checked runs (common/bench_plan.h).
- * sweep: then, in the same process, lab 4's kernel at the performance
- * shape with more and more dynamic shared memory, rubric->sweep_runs runs
- * per point (one MSG_TIMING each, after the shapes'). */
-int harness_bench(const struct run_context *ctx, const char *harness, const struct shape *shapes,
-		  int n, int sweep, struct harness_report *rep, char *err, size_t errlen);
+ * o->shapes[0..o->n), rubric->runs runs each, beside a copy of the same
+ * bytes; ctx->seed chooses the inputs and the checked runs
+ * (common/bench_plan.h). o->sweep: then, in the same process, lab 4's
+ * kernel at the performance shape with more and more dynamic shared
+ * memory, rubric->sweep_runs runs per point (one MSG_TIMING each, after
+ * the shapes'). */
+int harness_bench(const struct run_context *ctx, const char *harness, const struct bench_order *o,
+		  struct harness_report *rep, char *err, size_t errlen);
 
 /* analysis: harness (an emulator build) at shape s (analysis_shape.h) with
  * ctx->seed's inputs and traced blocks, sending the emulator's metrics. */

@@ -162,18 +162,16 @@ void harness_said_of_hold(const struct child_result *c, json_t **timings, json_t
 	uint32_t type;
 	const unsigned char *p;
 	uint64_t len;
-	json_t *done = NULL;
+	const unsigned char *done = NULL;	/* the last MSG_DONE, parsed only if needed */
+	uint64_t done_len = 0;
 	*timings = json_array();
 	while (channel_next(&r, &type, &p, &len) == 1) {
-		json_t *j = type == MSG_TIMING || type == MSG_DONE ? parse_json(p, len) : NULL;
-		if (j && type == MSG_TIMING) {
+		json_t *j = type == MSG_TIMING ? parse_json(p, len) : NULL;
+		if (j)
 			json_array_append_new(*timings, j);
-		} else if (j) {
-			json_decref(done);
-			done = j;
-		}
+		else if (type == MSG_DONE)
+			done = p, done_len = len;
 	}
 	size_t n = json_array_size(*timings);
-	*last = n ? json_incref(json_array_get(*timings, n - 1)) : json_incref(done);
-	json_decref(done);
+	*last = n ? json_incref(json_array_get(*timings, n - 1)) : done ? parse_json(done, done_len) : NULL;
 }

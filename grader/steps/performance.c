@@ -135,14 +135,21 @@ static int bench_read(const struct run_context *ctx, const struct harness_report
 	return 0;
 }
 
+/* out empty, with the shapes the rubric times. */
+static void bench_prepare(const struct rubric *r, struct bench_run *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->n = bench_shapes(r, out->shapes);
+}
+
 int bench_harness(const struct run_context *ctx, const char *harness, int sweep,
 		  struct bench_run *out, char *msg, size_t len)
 {
 	char err[256];
-	memset(out, 0, sizeof(*out));
-	out->n = bench_shapes(ctx->rubric, out->shapes);
+	bench_prepare(ctx->rubric, out);
+	struct bench_order order = { out->shapes, out->n, sweep };
 	struct harness_report rep;
-	if (harness_bench(ctx, harness, out->shapes, out->n, sweep, &rep, err, sizeof(err)) < 0) {
+	if (harness_bench(ctx, harness, &order, &rep, err, sizeof(err)) < 0) {
 		snprintf(msg, len, "the grader could not start the harness: %s", err);
 		out->failure.kind = FAILURE_NOT_STARTED;
 		return -1;
@@ -159,8 +166,7 @@ static int bench_student(const struct run_context *ctx, const struct early_bench
 			 struct bench_run *out, char *msg, size_t len, struct grade *g)
 {
 	if (early && early->have) {
-		memset(out, 0, sizeof(*out));
-		out->n = bench_shapes(ctx->rubric, out->shapes);
+		bench_prepare(ctx->rubric, out);
 		if (bench_read(ctx, &early->part, sweep, out, msg, len) == 0)
 			return 0;
 		bench_run_free(out);
