@@ -192,6 +192,22 @@ Test(batch_pace, contexts_that_cover_the_wall_clock_say_the_driver_binds)
 	cr_expect(strstr(line, "the CUDA driver binds"), "%s", line);
 }
 
+/* The line says what a student cost the host's cores: the CPU seconds
+ * the batch's process and its reaped workers used, over the students. */
+Test(batch_pace, the_line_says_the_cpu_seconds_a_student)
+{
+	char line[1024] = "";
+	const char *const contexts[2] = { "context_at_s=1000.0000 context_s=0.1000\n",
+					  "context_at_s=1001.0000 context_s=0.1000\n" };
+	double before = cpu_seconds_used();
+	pace_of(contexts, 10, line, sizeof(line));
+	double after = cpu_seconds_used(), said = -1;
+	const char *at = strstr(line, "% (");
+	cr_assert(at && sscanf(at + 3, "%lf CPU-seconds a student)", &said) == 1, "%s", line);
+	cr_expect(said >= before / 2 - 0.05 && said <= after / 2 + 0.05, "said %.2f, used %.2f-%.2f over 2: %s",
+		  said, before, after, line);
+}
+
 /* Forty contexts of 0.3 s each asked for in the same moment: 12 s of
  * them in a wall clock of 10 s, but the driver was busy with them 0.69 s
  * of it. A sum would say the driver binds; the union does not. */

@@ -224,6 +224,20 @@ Test(e2e_emu, report_has_step_seconds, .timeout = 300)
 	}
 	cr_expect_gt(json_number_value(json_object_get(s, "build")), 0.01, "a build takes time");
 	cr_expect_gt(json_number_value(json_object_get(s, "correctness")), 0.01);
+	/* And the CPU seconds of each, the children's counted: the compilers
+	 * are children, and a step cannot use more than its wall time on every
+	 * core. */
+	json_t *cpu = json_object_get(g.report, "step_cpu_seconds");
+	cr_assert(json_is_object(cpu), "no step_cpu_seconds in the report\n%s", g.output);
+	cr_expect_eq(json_object_size(cpu), json_object_size(s));
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	json_object_foreach(cpu, key, v) {
+		double wall = json_number_value(json_object_get(s, key)), used = json_number_value(v);
+		cr_expect(json_is_number(v) && used >= 0 && used <= wall * (double)cores + 0.05,
+			  "%s: %.3f CPU seconds in %.3f s on %ld cores", key, used, wall, cores);
+	}
+	cr_expect_gt(json_number_value(json_object_get(cpu, "build")), 0.1,
+		     "the compilers' CPU time is not counted\n%s", g.output);
 	graded_free(&g);
 }
 

@@ -12,9 +12,10 @@
  * the workers' CPU time nears it times the cores, and the CUDA driver
  * when some child was making its context most of the wall clock (the
  * union of their spans): a host makes its contexts one at a time, for
- * all its GPUs together (32 at once took 8.3 s on one H200 and 7.8 s
- * spread over two, docs/results/gpu-2026-11-27-contexts), so while any
- * child makes one the driver is busy and those beside it wait on it.
+ * all its GPUs together (with one work queue a context, 16 at once took
+ * 1.7 s on one H200 and 2.1 s spread over two,
+ * docs/results/gpu-2026-11-27-contexts), so while any child makes one the
+ * driver is busy and those beside it wait on it.
  */
 #include "batch/batch.h"
 
@@ -22,12 +23,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "sys/atomic_file.h"
+#include "sys/clock.h"
 
 #define WAITS_FILE "gpu-waits.txt"
 /* A context's line's room: two numbers of the monotonic clock's seconds. */
@@ -192,19 +193,15 @@ void batch_pace_line(const struct batch *b, double start_s, double end_s, FILE *
 	/* Only where this process ran the workers (not a Slurm merge). */
 	if (students == 0 || wall_s <= 0 || b->graded == 0)
 		goto out;
-	struct rusage ru;
-	double cpu_s = 0;
-	if (getrusage(RUSAGE_CHILDREN, &ru) == 0)
-		cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-			ru.ru_stime.tv_usec / 1e6;
+	double cpu_s = cpu_seconds_used();	/* the workers', reaped, and this process's */
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int gpus = b->c.n_gpus;
 	double cpu_busy = cores > 0 ? cpu_s / (wall_s * (double)cores) : 0;
 	double gpu_busy = gpus > 0 ? sum.held_alone_s / (wall_s * gpus) : 0;
 	/* A lower bound: a context's release at its process's end, about a
-	 * fifth of the driver's work for it alone (cuInit 124 ms, the context
-	 * 105-128 ms, its release 62-74 ms, measured on an H200), is in no
-	 * span; nor is the context of a child that said nothing. */
+	 * tenth of the driver's work for it alone (with one work queue, on an
+	 * H200: cuInit 120-130 ms, the context 62 ms, its release 27 ms), is
+	 * in no span; nor is the context of a child that said nothing. */
 	double driver_busy = batch_spans_union(spans.v, spans.n, start_s, end_s) / wall_s;
 	fprintf(out, "pace: %d students in %.1f s = %.0f an hour; ", students, wall_s,
 		students * 3600.0 / wall_s);
@@ -212,9 +209,10 @@ void batch_pace_line(const struct batch *b, double start_s, double end_s, FILE *
 		fprintf(out, "the GPU%s held alone %.0f%% of the time, %d CUDA context%s made, the driver "
 			"busy making them %.0f%% of the time, ", gpus == 1 ? "" : "s", 100 * gpu_busy,
 			spans.n, spans.n == 1 ? "" : "s", 100 * driver_busy);
-	fprintf(out, "the %ld CPU cores busy %.0f%%; each student waited on average %.1f s for a "
-		"timed turn and %.1f s for a shared one, of %.1f s, and started %.2f correctness "
-		"processes: %s\n", cores, 100 * cpu_busy, sum.wait_alone_s / students,
+	fprintf(out, "the %ld CPU cores busy %.0f%% (%.1f CPU-seconds a student); each student waited "
+		"on average %.1f s for a timed turn and %.1f s for a shared one, of %.1f s, and started "
+		"%.2f correctness processes: %s\n", cores, 100 * cpu_busy, cpu_s / students,
+		sum.wait_alone_s / students,
 		sum.wait_shared_s / students, worker_s / students, (double)processes / students,
 		binds(cpu_busy, gpu_busy, driver_busy));
 out:

@@ -144,12 +144,13 @@ static int put(json_t *o, const char *key, json_t *v)
 	return v ? json_object_set_new(o, key, v) : -1;
 }
 
-/* {"build": 1.19, "integrity": 0.02, ...}: each step that ran, its wall seconds. */
-static json_t *step_seconds_json(const struct grade *g)
+/* {"build": 1.19, "integrity": 0.02, ...}: each step that ran, its
+ * seconds (g->step_seconds or g->step_cpu_seconds). */
+static json_t *step_seconds_json(const struct grade *g, const double *seconds)
 {
 	json_t *o = json_object();
 	for (int i = 0; o && i < g->n_steps; i++)
-		if (json_object_set_new(o, grade_step_name(i), json_real(g->step_seconds[i])) < 0) {
+		if (json_object_set_new(o, grade_step_name(i), json_real(seconds[i])) < 0) {
 			json_decref(o);
 			return NULL;
 		}
@@ -282,7 +283,8 @@ json_t *report_json(const struct grade *g)
 	rc |= put(o, "groups", groups_json(g));
 	rc |= put(o, "metrics", metrics_json(g));
 	rc |= put(o, "bench", array_of_bench(g));
-	rc |= put(o, "step_seconds", step_seconds_json(g));
+	rc |= put(o, "step_seconds", step_seconds_json(g, g->step_seconds));
+	rc |= put(o, "step_cpu_seconds", step_seconds_json(g, g->step_cpu_seconds));
 	rc |= put(o, "correctness_processes", json_integer(g->correctness_processes));
 	rc |= put(o, "timing_processes", json_integer(g->timing_processes));
 	if (g->analysis)

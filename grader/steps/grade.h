@@ -258,6 +258,11 @@ struct grade {
 	/* Wall time of each step that ran, in the order of grade_step_name():
 	 * where a grade's seconds go, in every report. */
 	double step_seconds[GRADE_MAX_STEPS];
+	/* And the CPU seconds each used, the grader's and its reaped
+	 * children's (cpu_seconds_used): what a grade costs the host's cores.
+	 * The forks beside (the emulator's steps, lab 4's calculator) count
+	 * in the step that joins them, the analysis. */
+	double step_cpu_seconds[GRADE_MAX_STEPS];
 	int n_steps;
 };
 

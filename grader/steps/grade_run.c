@@ -479,10 +479,12 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 	snprintf(g->device, sizeof(g->device), "%s", run.backend == BACKEND_CUDA ? dev->name : "CPU emulator");
 
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-		double t0 = now_s();
+		double t0 = now_s(), cpu0 = cpu_seconds_used();
 		int go_on = steps[i].run(&run, g);
-		if (g->n_steps < GRADE_MAX_STEPS)
+		if (g->n_steps < GRADE_MAX_STEPS) {
+			g->step_cpu_seconds[g->n_steps] = cpu_seconds_used() - cpu0;
 			g->step_seconds[g->n_steps++] = now_s() - t0;
+		}
 		if (!go_on)
 			break;
 	}

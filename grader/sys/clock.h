@@ -5,4 +5,8 @@
 /* Seconds on CLOCK_MONOTONIC: only differences mean anything. */
 double now_s(void);
 
+/* CPU seconds (user and system) this process and the children it has
+ * reaped have used: only differences mean anything. */
+double cpu_seconds_used(void);
+
 #endif
