@@ -176,3 +176,27 @@ Test(bench_check, an_elementwise_lab_checks_by_the_chunk_alone)
 		bench_checker_close(&c);
 	}
 }
+
+/* Lab 3's checks hash the reference's output from the input, without the
+ * transpose, and update that hash for each run's chunk alone: they must
+ * expect exactly what the whole reference of each run's input gives, on
+ * square and ragged shapes, and catch one that differs. */
+Test(bench_check, a_rearranging_lab_checks_by_the_chunk_alone)
+{
+	static const struct shape sizes[] = { { 2, { 1, 1 } },	 { 2, { 1, 1000 } }, { 2, { 1000, 1 } },
+					     { 2, { 31, 33 } },	 { 2, { 97, 4099 } }, { 2, { 1024, 1024 } } };
+	char msg[512];
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct bench_checker c;
+		cr_assert_eq(bench_checker_open(&c, &lab3_transpose, &sizes[i], msg, sizeof(msg)), 0);
+		json_t *right = timing_of(&lab3_transpose, &sizes[i], 11, 0x5eed + i, 10, 3, 0);
+		json_t *wrong = timing_of(&lab3_transpose, &sizes[i], 11, 0x5eed + i, 10, 3, 1);
+		cr_expect_eq(bench_check_outputs(&c, 11, right, 10, 3, msg, sizeof(msg)), 0, "%zux%zu: %s",
+			     sizes[i].dim[0], sizes[i].dim[1], msg);
+		cr_expect_eq(bench_check_outputs(&c, 11, wrong, 10, 3, msg, sizeof(msg)), -1,
+			     "%zux%zu: a wrong hash was believed", sizes[i].dim[0], sizes[i].dim[1]);
+		json_decref(right);
+		json_decref(wrong);
+		bench_checker_close(&c);
+	}
+}
