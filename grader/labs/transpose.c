@@ -28,6 +28,13 @@ static void transpose_describe(const struct shape *s, size_t i, char *buf, size_
 		 i / rows);
 }
 
+/* in[r][c], input word r * cols + c, is out[c][r]. */
+static size_t transpose_position(const struct shape *s, size_t i)
+{
+	size_t rows = s->dim[0], cols = s->dim[1];
+	return (i % cols) * rows + i / cols;
+}
+
 const struct lab lab3_transpose = {
 	.id = "lab3",
 	.dir = "lab3-transpose",
@@ -43,6 +50,7 @@ const struct lab lab3_transpose = {
 	.input = RNG_F32,	/* floats in [-1, 1): a transpose compares bits */
 	.reference = transpose_ref,
 	.describe_index = transpose_describe,
+	.out_position = transpose_position,
 	.slow_hint = "The usual cause: uncoalesced writes. When neighbouring threads write addresses a "
 		     "whole row apart, each warp's store touches 32 sectors of 32 bytes where 4 would "
 		     "do. Stage a tile in shared memory so that reads and writes both run along rows; "

@@ -24,8 +24,10 @@ struct bench_checker {
 	uint32_t *in, *out;
 	int filled;		/* in holds the base input of input_seed */
 	uint64_t input_seed;
-	int base_hashed;	/* an elementwise lab's: out is the base input's reference, */
-	uint64_t base_hash;	/* and this its hash */
+	/* An elementwise lab's: out is the base input's reference, and
+	 * base_hash its hash; a rearranging lab's: base_hash alone. */
+	int base_hashed;
+	uint64_t base_hash;
 };
 
 /* Returns 0, or -1 with a message when the grader has no memory for it. */
