@@ -16,7 +16,7 @@
 #include "steps/harness_door.h"
 #include "test_support.h"
 
-extern const struct lab lab3_transpose;
+extern const struct lab lab1_naive_scan, lab3_transpose;
 
 /* 2048 x 2048 floats: exactly the smallest output that may come as a digest. */
 static const struct shape large = { 2, { 2048, 2048 } };
@@ -160,4 +160,36 @@ Test(output_digest, a_differing_digest_stands_only_after_wrong_words_were_shown)
 	cr_expect(!failure_stands(&crash, 0, 1), "a crash after the first size runs again alone");
 	cr_expect(failure_stands(&crash, 1, 0));
 	cr_expect(failure_stands(&wrong, 0, 0));
+}
+
+/* Where a size's output will come as a digest, the grader computes only
+ * the reference's hash (lab 3: from the input, no transpose): it must be
+ * the whole reference's hash, pass the right digest and catch one that
+ * differs; for a lab that computes, the same through its reference. */
+Test(output_digest, the_hash_alone_judges_a_digest)
+{
+	static struct output_digest d;
+	char msg[2048];
+	struct failure f;
+	struct expected hashed = { 0 }, whole = { 0 };
+	cr_assert_eq(expected_compute_hash(&lab3_transpose, &large, 7, &hashed), 0);
+	cr_expect(hashed.hashed && !hashed.want);
+	cr_assert_eq(expected_compute(&lab3_transpose, &large, 7, &whole), 0);
+	cr_expect_eq(hashed.hash, bench_output_hash(whole.want, whole.words), "lab 3: not the reference's hash");
+	expected_free(&whole);
+	struct harness_report rep = digest_report(&large, &d);
+	cr_expect(correctness_judge_against(&lab3_transpose, &large, 7, &rep, &hashed, 1, &f, msg, sizeof(msg)),
+		  "%s", msg);
+	d.hash++;
+	cr_expect(!correctness_judge_against(&lab3_transpose, &large, 7, &rep, &hashed, 1, &f, msg, sizeof(msg)));
+	cr_expect_eq(f.kind, FAILURE_DIGEST_DIFFERS);
+	json_decref(rep.done);
+	expected_free(&hashed);
+
+	const struct shape scan = { 1, { (1u << 22) + 5 } };
+	cr_assert_eq(expected_compute_hash(&lab1_naive_scan, &scan, 7, &hashed), 0);
+	cr_assert_eq(expected_compute(&lab1_naive_scan, &scan, 7, &whole), 0);
+	cr_expect_eq(hashed.hash, bench_output_hash(whole.want, whole.words), "lab 1: not the reference's hash");
+	expected_free(&hashed);
+	expected_free(&whole);
 }

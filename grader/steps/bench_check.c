@@ -8,7 +8,7 @@
 
 #include "bench_plan.h"
 #include "host_buffer.h"
-#include "parallel.h"
+#include "steps/output_hash.h"
 
 /* expected_hash for an elementwise lab (lab.h): the base input's reference
  * and its hash once, then for each run only the chunk's words of the output
@@ -31,24 +31,6 @@ static uint64_t expected_hash_elementwise(struct bench_checker *c, const struct 
 	       bench_output_hash_at(out, p->chunk_words, p->chunk_at);
 }
 
-/* The hash of a rearranging lab's output, made from its input: each word's
- * term at the position the lab moves it to (bench_output_hash's sum). */
-struct placed_job {
-	const struct lab *lab;
-	const struct shape *shape;
-	const uint32_t *in;
-	uint64_t sum;
-};
-
-static void placed_piece(size_t begin, size_t end, void *arg)
-{
-	struct placed_job *j = arg;
-	uint64_t h = 0;
-	for (size_t i = begin; i < end; i++)
-		h += bench_output_hash_at(&j->in[i], 1, j->lab->out_position(j->shape, i));
-	__atomic_fetch_add(&j->sum, h, __ATOMIC_RELAXED);
-}
-
 /* expected_hash for a lab that rearranges its input (lab.h): the base
  * input's hash once, without its reference, then for each run only the
  * chunk's words' terms change. Lab 3 checks two runs of each timed shape,
@@ -56,9 +38,7 @@ static void placed_piece(size_t begin, size_t end, void *arg)
 static uint64_t expected_hash_placed(struct bench_checker *c, const struct bench_run_plan *p)
 {
 	if (!c->base_hashed) {
-		struct placed_job j = { c->lab, &c->shape, c->in, 0 };
-		parallel_for(c->n_in, (size_t)1 << 20, placed_piece, &j);
-		c->base_hash = j.sum;
+		c->base_hash = output_hash_placed(c->lab, c->in, &c->shape);
 		c->base_hashed = 1;
 	}
 	uint32_t in[BENCH_CHUNK_WORDS];

@@ -13,14 +13,20 @@
 #include "steps/grade.h"
 #include "steps/harness_door.h"
 
-/* The grader's expected output of one size: its own input, its own reference. */
+/* The grader's expected output of one size: its own input, its own
+ * reference; or, for an output that comes back as a digest, only the
+ * reference's hash (output_hash.h). */
 struct expected {
 	uint32_t *want;	/* NULL: not computed */
 	size_t words;
+	int hashed;	/* hash is the reference's bench_output_hash */
+	uint64_t hash;
 };
 
 /* Computes e for (s, seed); -1 (e->want NULL) when out of memory. */
 int expected_compute(const struct lab *lab, const struct shape *s, uint64_t seed, struct expected *e);
+/* Computes e's hash alone; -1 (e->hashed 0) when out of memory. */
+int expected_compute_hash(const struct lab *lab, const struct shape *s, uint64_t seed, struct expected *e);
 void expected_free(struct expected *e);
 
 /* correctness_judge, against given when it holds the reference (NULL, or
