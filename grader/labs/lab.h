@@ -64,12 +64,11 @@ struct lab {
 	 * a timed run recomputes the reference of the changed input chunk, not of
 	 * the whole input (grader/steps/bench_check.c). */
 	int elementwise;
-	/* Lab 3: the output is the input's words rearranged, input word i to
-	 * output word out_position(i); NULL for a lab that computes. The check
-	 * of a timed run hashes the reference's output from the input, in the
-	 * input's order, and then updates that hash for the changed chunk
-	 * alone (grader/steps/bench_check.c). */
-	size_t (*out_position)(const struct shape *s, size_t i);
+	/* Lab 3: the output is the input's words rearranged, the input word at
+	 * (row, col) to output word out_position (rank 1: row 0, col i); NULL
+	 * for a lab that computes. The checks hash the reference's output from
+	 * the input, in the input's order (grader/steps/output_hash.h). */
+	size_t (*out_position)(const struct shape *s, size_t row, size_t col);
 };
 
 /* The harness side: calls the student's entry point. Defined once per lab

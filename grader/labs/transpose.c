@@ -28,11 +28,10 @@ static void transpose_describe(const struct shape *s, size_t i, char *buf, size_
 		 i / rows);
 }
 
-/* in[r][c], input word r * cols + c, is out[c][r]. */
-static size_t transpose_position(const struct shape *s, size_t i)
+/* in[row][col] is out[col][row]. */
+static size_t transpose_position(const struct shape *s, size_t row, size_t col)
 {
-	size_t rows = s->dim[0], cols = s->dim[1];
-	return (i % cols) * rows + i / cols;
+	return col * s->dim[0] + row;
 }
 
 const struct lab lab3_transpose = {

@@ -12,12 +12,30 @@ struct placed_job {
 	uint64_t sum;
 };
 
+static size_t row_length(const struct shape *s)
+{
+	return s->rank == 2 ? s->dim[1] : s->dim[0];
+}
+
+size_t output_position(const struct lab *lab, const struct shape *s, size_t i)
+{
+	size_t cols = row_length(s);
+	return lab->out_position(s, i / cols, i % cols);
+}
+
+/* Words [begin, end): the row and column step along, one division a piece. */
 static void placed_piece(size_t begin, size_t end, void *arg)
 {
 	struct placed_job *j = arg;
+	size_t cols = row_length(j->shape), row = begin / cols, col = begin % cols;
 	uint64_t h = 0;
-	for (size_t i = begin; i < end; i++)
-		h += bench_output_hash_at(&j->in[i], 1, j->lab->out_position(j->shape, i));
+	for (size_t i = begin; i < end; i++) {
+		h += bench_output_hash_at(&j->in[i], 1, j->lab->out_position(j->shape, row, col));
+		if (++col == cols) {
+			col = 0;
+			row++;
+		}
+	}
 	__atomic_fetch_add(&j->sum, h, __ATOMIC_RELAXED);
 }
 

@@ -18,6 +18,9 @@
 /* The hash of a rearranging lab's output for input in (lab->out_position set). */
 uint64_t output_hash_placed(const struct lab *lab, const uint32_t *in, const struct shape *s);
 
+/* Where a rearranging lab moves input word i. */
+size_t output_position(const struct lab *lab, const struct shape *s, size_t i);
+
 /* The hash of lab's reference output for in: placed where the lab
  * rearranges, else through the reference into a buffer of its own.
  * Returns 0, or -1 when out of memory. */
