@@ -261,7 +261,8 @@ struct grade {
 	/* And the CPU seconds each used, the grader's and its reaped
 	 * children's (cpu_seconds_used): what a grade costs the host's cores.
 	 * The forks beside (the emulator's steps, lab 4's calculator) count
-	 * in the step that joins them, the analysis. */
+	 * in the step in which the grader reaped them: the analysis, which
+	 * joins them, or an earlier one that reaped its sandbox's orphans. */
 	double step_cpu_seconds[GRADE_MAX_STEPS];
 	int n_steps;
 };
