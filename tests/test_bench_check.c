@@ -154,6 +154,26 @@ static json_t *timing_of(const struct lab *lab, const struct shape *s, uint64_t 
 	return json_pack("{s:i, s:s, s:o}", "extra_shared", -1, "secret", secret_text, "checked", checked);
 }
 
+/* lab's checks of each of sizes[0..n) against what the whole reference of
+ * each run's input gives: the right hashes believed, a wrong one caught. */
+static void checks_agree_with_the_whole_reference(const struct lab *lab, const struct shape *sizes, size_t n)
+{
+	char msg[512], where[64];
+	for (size_t i = 0; i < n; i++) {
+		struct bench_checker c;
+		shape_format(&sizes[i], where, sizeof(where));
+		cr_assert_eq(bench_checker_open(&c, lab, &sizes[i], msg, sizeof(msg)), 0);
+		json_t *right = timing_of(lab, &sizes[i], 11, 0x5eed + i, 10, 3, 0);
+		json_t *wrong = timing_of(lab, &sizes[i], 11, 0x5eed + i, 10, 3, 1);
+		cr_expect_eq(bench_check_outputs(&c, 11, right, 10, 3, msg, sizeof(msg)), 0, "%s: %s", where, msg);
+		cr_expect_eq(bench_check_outputs(&c, 11, wrong, 10, 3, msg, sizeof(msg)), -1,
+			     "%s: a wrong hash was believed", where);
+		json_decref(right);
+		json_decref(wrong);
+		bench_checker_close(&c);
+	}
+}
+
 /* Lab 4's checks update the base output's hash by the changed chunk alone:
  * they must expect exactly what the whole reference of each run's input
  * gives, and catch one that differs. */
@@ -161,42 +181,15 @@ Test(bench_check, an_elementwise_lab_checks_by_the_chunk_alone)
 {
 	static const struct shape sizes[] = { { 1, { 1 } }, { 1, { 63 } }, { 1, { 100003 } },
 					     { 1, { (1u << 20) + 7 } } };
-	char msg[512];
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		struct bench_checker c;
-		cr_assert_eq(bench_checker_open(&c, &lab4_occupancy, &sizes[i], msg, sizeof(msg)), 0);
-		json_t *right = timing_of(&lab4_occupancy, &sizes[i], 11, 0x5eed + i, 10, 3, 0);
-		json_t *wrong = timing_of(&lab4_occupancy, &sizes[i], 11, 0x5eed + i, 10, 3, 1);
-		cr_expect_eq(bench_check_outputs(&c, 11, right, 10, 3, msg, sizeof(msg)), 0, "size %zu: %s",
-			     sizes[i].dim[0], msg);
-		cr_expect_eq(bench_check_outputs(&c, 11, wrong, 10, 3, msg, sizeof(msg)), -1,
-			     "size %zu: a wrong hash was believed", sizes[i].dim[0]);
-		json_decref(right);
-		json_decref(wrong);
-		bench_checker_close(&c);
-	}
+	checks_agree_with_the_whole_reference(&lab4_occupancy, sizes, sizeof(sizes) / sizeof(sizes[0]));
 }
 
 /* Lab 3's checks hash the reference's output from the input, without the
- * transpose, and update that hash for each run's chunk alone: they must
- * expect exactly what the whole reference of each run's input gives, on
- * square and ragged shapes, and catch one that differs. */
+ * transpose, and update that hash for each run's chunk alone: the same, on
+ * square and ragged shapes. */
 Test(bench_check, a_rearranging_lab_checks_by_the_chunk_alone)
 {
 	static const struct shape sizes[] = { { 2, { 1, 1 } },	 { 2, { 1, 1000 } }, { 2, { 1000, 1 } },
 					     { 2, { 31, 33 } },	 { 2, { 97, 4099 } }, { 2, { 1024, 1024 } } };
-	char msg[512];
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		struct bench_checker c;
-		cr_assert_eq(bench_checker_open(&c, &lab3_transpose, &sizes[i], msg, sizeof(msg)), 0);
-		json_t *right = timing_of(&lab3_transpose, &sizes[i], 11, 0x5eed + i, 10, 3, 0);
-		json_t *wrong = timing_of(&lab3_transpose, &sizes[i], 11, 0x5eed + i, 10, 3, 1);
-		cr_expect_eq(bench_check_outputs(&c, 11, right, 10, 3, msg, sizeof(msg)), 0, "%zux%zu: %s",
-			     sizes[i].dim[0], sizes[i].dim[1], msg);
-		cr_expect_eq(bench_check_outputs(&c, 11, wrong, 10, 3, msg, sizeof(msg)), -1,
-			     "%zux%zu: a wrong hash was believed", sizes[i].dim[0], sizes[i].dim[1]);
-		json_decref(right);
-		json_decref(wrong);
-		bench_checker_close(&c);
-	}
+	checks_agree_with_the_whole_reference(&lab3_transpose, sizes, sizeof(sizes) / sizeof(sizes[0]));
 }
