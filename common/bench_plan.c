@@ -60,7 +60,7 @@ static void hash_piece(size_t begin, size_t end, void *arg)
 	struct hash_job *j = arg;
 	uint64_t h = 0;
 	for (size_t i = begin; i < end; i++)
-		h += rng_mix64(((uint64_t)i << 32) ^ j->w[i]);
+		h += rng_hash_term(i, j->w[i]);
 	__atomic_fetch_add(&j->sum, h, __ATOMIC_RELAXED);
 }
 
@@ -76,6 +76,6 @@ uint64_t bench_output_hash_at(const uint32_t *w, size_t n, size_t first)
 {
 	uint64_t h = 0;
 	for (size_t k = 0; k < n; k++)
-		h += rng_mix64(((uint64_t)(first + k) << 32) ^ w[k]);
+		h += rng_hash_term(first + k, w[k]);
 	return h;
 }

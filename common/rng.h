@@ -83,6 +83,16 @@ static inline RNG_HOST_DEVICE uint32_t rng_word(enum rng_kind kind, uint64_t key
 	return w;
 }
 
+/* The term of word w at position i in the kit's hash of an output
+ * (bench_output_hash, common/bench_plan.h; the GPU's in
+ * grader/harness/device_hash.cu): the hash is the wrapping sum of its
+ * words' terms, so it is the same in any order and a changed word changes
+ * only its own term. */
+static inline RNG_HOST_DEVICE uint64_t rng_hash_term(uint64_t i, uint32_t w)
+{
+	return rng_mix64((i << 32) ^ w);
+}
+
 /* Element i of the stream for seed. */
 uint64_t rng_at(uint64_t seed, uint64_t i);
 

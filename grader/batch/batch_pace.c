@@ -12,10 +12,10 @@
  * the workers' CPU time nears it times the cores, and the CUDA driver
  * when some child was making its context most of the wall clock (the
  * union of their spans): a host makes its contexts one at a time, for
- * all its GPUs together (with one work queue a context, 16 at once took
- * 1.7 s on one H200 and 2.1 s spread over two,
- * docs/results/gpu-2026-11-27-contexts), so while any child makes one the
- * driver is busy and those beside it wait on it.
+ * all its GPUs together (16 made at once take about as long spread over
+ * two GPUs as on one: docs/results/gpu-2026-11-27-contexts, calls 8 and
+ * 19), so while any child makes one the driver is busy and those beside
+ * it wait on it.
  */
 #include "batch/batch.h"
 
@@ -199,9 +199,9 @@ void batch_pace_line(const struct batch *b, double start_s, double end_s, FILE *
 	double cpu_busy = cores > 0 ? cpu_s / (wall_s * (double)cores) : 0;
 	double gpu_busy = gpus > 0 ? sum.held_alone_s / (wall_s * gpus) : 0;
 	/* A lower bound: a context's release at its process's end, about a
-	 * tenth of the driver's work for it alone (with one work queue, on an
-	 * H200: cuInit 120-130 ms, the context 62 ms, its release 27 ms), is
-	 * in no span; nor is the context of a child that said nothing. */
+	 * tenth of the driver's work for it alone (call 19's table in
+	 * docs/results/gpu-2026-11-27-contexts), is in no span; nor is the
+	 * context of a child that said nothing. */
 	double driver_busy = batch_spans_union(spans.v, spans.n, start_s, end_s) / wall_s;
 	fprintf(out, "pace: %d students in %.1f s = %.0f an hour; ", students, wall_s,
 		students * 3600.0 / wall_s);

@@ -1,10 +1,10 @@
 /*
  * The kit's own kernel: bench_output_hash() of words in device memory
- * (device_hash.h), the wrapping 64-bit sum over i of
- * rng_mix64(((uint64_t)i << 32) ^ w[i]), with the host's rng_mix64 itself
- * (common/rng.h). A sum modulo 2^64 is the same in any order, so threads,
- * warps and blocks may add their parts as they finish: the result is the
- * C function's, bit for bit, and the same on every run.
+ * (device_hash.h), the wrapping 64-bit sum over i of rng_hash_term(i,
+ * w[i]), the host's own function (common/rng.h). A sum modulo 2^64 is the
+ * same in any order, so threads, warps and blocks may add their parts as
+ * they finish: the result is the C function's, bit for bit, and the same
+ * on every run.
  *
  * Compiled by nvcc into the GPU harness (the Makefile), and by the
  * emulator's compiler only for the kit's test of this kernel
@@ -28,7 +28,7 @@ static __global__ void hash_words(const uint32_t *w, size_t n, unsigned long lon
 	unsigned long long h = 0;
 	size_t stride = (size_t)gridDim.x * blockDim.x;
 	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-		h += rng_mix64(((uint64_t)i << 32) ^ w[i]);
+		h += rng_hash_term(i, w[i]);
 	/* Every thread of the block gets here: the full mask is right. */
 	for (int d = WARP / 2; d > 0; d /= 2)
 		h += __shfl_down_sync(0xffffffffu, h, d);

@@ -6,7 +6,9 @@
  *
  * A checker holds one shape's input and reference output (a gigabyte each
  * at the largest sizes, on huge pages), so that the checks of several
- * timings of that shape (lab 4's sweep) generate the base input once.
+ * timings of that shape (lab 4's sweep) generate the base input once. A
+ * lab that rearranges its input (lab 3) needs neither: its hashes are made
+ * from the input's seed (output_hash.h).
  */
 #ifndef GRADER_STEPS_BENCH_CHECK_H
 #define GRADER_STEPS_BENCH_CHECK_H
@@ -21,8 +23,8 @@ struct bench_checker {
 	const struct lab *lab;
 	struct shape shape;
 	size_t n_in, n_out;
-	uint32_t *in, *out;
-	int filled;		/* in holds the base input of input_seed */
+	uint32_t *in, *out;	/* NULL for a rearranging lab */
+	int filled;		/* input_seed is the base input's (and in holds it) */
 	uint64_t input_seed;
 	/* An elementwise lab's: out is the base input's reference, and
 	 * base_hash its hash; a rearranging lab's: base_hash alone. */

@@ -146,8 +146,9 @@ int bench_harness(const struct run_context *ctx, const char *harness, int sweep,
 		  struct bench_run *out, char *msg, size_t len)
 {
 	char err[256];
+	struct bench_order order;
 	bench_prepare(ctx->rubric, out);
-	struct bench_order order = { out->shapes, out->n, sweep };
+	bench_order_for(ctx->rubric, sweep, out->shapes, &order);
 	struct harness_report rep;
 	if (harness_bench(ctx, harness, &order, &rep, err, sizeof(err)) < 0) {
 		snprintf(msg, len, "the grader could not start the harness: %s", err);

@@ -44,10 +44,10 @@ static int env_allowed(const char *kv)
  * A CUDA context sets up one hardware work queue a connection (8 unless
  * told), and the host's driver makes and tears down contexts one at a time
  * for all its GPUs, so a batch's children queue for it. With one
- * connection a context cost the driver 60 ms against 145 ms alone, and 16
- * made at once took 1.7 s against 5.8 s (two H200s; the lab 3 class
- * graded 13-14% faster, the same grades: docs/results/gpu-2026-11-27-contexts/,
- * call 19). The labs time the default stream's kernels, where one queue
+ * connection a context costs the driver less than half as much, alone and
+ * when many are made at once, and the lab 3 class graded faster with the
+ * same grades (docs/results/gpu-2026-11-27-contexts/, calls 19 and 21,
+ * measured both ways). The labs time the default stream's kernels, where one queue
  * changes nothing; a student's several streams share it, in the order
  * issued. A value in the grader's own environment is kept.
  */
