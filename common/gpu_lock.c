@@ -122,15 +122,6 @@ void gpu_lock_release(struct gpu_lock *l)
 	l->alone = l->shared = 0;
 }
 
-void gpu_lock_yield(struct gpu_lock *l)
-{
-	if (l->lock_fd < 0 || !l->shared)
-		return;
-	gpu_lock_release(l);
-	if (!l->shared)		/* else pinned: held on, and never waiting for the turn */
-		gpu_lock_shared(l);
-}
-
 double gpu_lock_held_shared_ms(const struct gpu_lock *l)
 {
 	return l->held_shared_ms + (l->shared ? now_ms() - l->got_ms : 0);

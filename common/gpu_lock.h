@@ -11,14 +11,7 @@
  *   gpu_lock_shared   (from nothing) turn EX, lock SH, turn UN
  *   gpu_lock_alone    lock UN, turn EX, lock EX
  *   gpu_lock_shared   (from alone)   lock SH, turn UN
- *   gpu_lock_yield    (shared) lock UN, then as gpu_lock_shared from nothing
  *   gpu_lock_release  lock UN, unless pinned (below)
- *
- * A correctness run yields between its sizes. A timed run waiting for the
- * GPU alone waits for every shared hold to end; without the yields it
- * would wait out the rest of each holder's sizes, with them for the
- * current one only. A holder that yields while a timed run waits queues
- * for the turn behind it, and goes on once that run is timed.
  *
  * The shared hold is given up before the turn is asked for: a child
  * waiting for the turn while it held the lock shared would deadlock with
@@ -82,11 +75,6 @@ void gpu_lock_check_threads(struct gpu_lock *l);
 /* From shared or alone to nothing, unless pinned (checked first): then it
  * stays held. */
 void gpu_lock_release(struct gpu_lock *l);
-
-/* Held shared: let a timed run that waits for the GPU alone have it now,
- * and take it shared again after. A pinned process holds on (a wait for
- * the turn while holding the lock would deadlock with that timed run). */
-void gpu_lock_yield(struct gpu_lock *l);
 
 /* How long the process has held the GPU shared, the hold now included. */
 double gpu_lock_held_shared_ms(const struct gpu_lock *l);

@@ -1,9 +1,8 @@
 /*
  * The harness's hold of a batch's GPU (common/gpu_lock.h), for the verbs
  * that use the GPU: none while the process starts and makes its CUDA
- * context, shared from then on (given up for a moment between two sizes,
- * where a timed run waits), alone around timed launches (bench.c), and
- * none again once its last size is reported. A single grade and an
+ * context, shared from then on, alone around timed launches (bench.c),
+ * and none again once its last size is reported. A single grade and an
  * emulator build are handed no lock: every call does nothing.
  */
 #include "gpu_share.h"
@@ -33,15 +32,6 @@ void gpu_share_begin(void)
 	context_ms = harness_now_ms() - context_at_ms;
 	gpu_lock_mark_threads(&lock);
 	gpu_lock_shared(&lock);
-}
-
-void gpu_share_yield(void)
-{
-	/* Nothing of this process's left running into the timed run: a
-	 * failure here is the next size's to report. */
-	if (lock.lock_fd >= 0)
-		(void)cudaDeviceSynchronize();
-	gpu_lock_yield(&lock);
 }
 
 void gpu_share_end(void)

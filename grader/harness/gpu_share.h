@@ -10,10 +10,6 @@
  * own: the lock inherited, the context made, then the GPU taken shared. */
 void gpu_share_begin(void);
 
-/* Between two sizes of a correctness run: a timed run that waits for the
- * GPU alone has it now (gpu_lock_yield). */
-void gpu_share_yield(void);
-
 /* After the verb's last report: the GPU given back, unless student code
  * may still be running in this process (gpu_lock_release). */
 void gpu_share_end(void);

@@ -327,8 +327,6 @@ static void verb_correct(int argc, char **argv)
 	for (int i = first; i < end; i += 2) {
 		struct shape s = need_shape(lab, argv[i]);
 		run_correct(lab, &s, strtoull(argv[i + 1], NULL, 10), 1, i == first);
-		if (i + 2 < end || end < argc)	/* more GPU work follows */
-			gpu_share_yield();
 	}
 	if (end < argc) {
 		send_json(MSG_BEGIN, "{\"bench\":true}");
