@@ -138,11 +138,13 @@ int *batch_plan(struct batch *b, int *n_todo)
 {
 	char target[256], dir[PATH_MAX], path[PATH_MAX + 16];
 	int *todo = malloc(sizeof(int) * (size_t)(b->roster.n + 1));
+	double *guess_s = calloc((size_t)b->roster.n + 1, sizeof(double));
 	b->rows = calloc((size_t)b->roster.n + 1, sizeof(*b->rows));
 	*n_todo = 0;
-	if (!todo || !b->rows) {
+	if (!todo || !guess_s || !b->rows) {
 		free(todo);
-		return NULL;
+		todo = NULL;
+		goto out;
 	}
 	batch_target(&b->c, target, sizeof(target));
 	for (int i = 0; i < b->roster.n; i++) {
@@ -158,14 +160,19 @@ int *batch_plan(struct batch *b, int *n_todo)
 		struct summary old;
 		batch_student_dir(&b->c, s->name, dir, sizeof(dir));
 		snprintf(path, sizeof(path), "%s/summary.json", dir);
-		if (summary_read(path, &old) == 0 && old.complete && strcmp(old.hash, s->hash) == 0) {
+		int had = summary_read(path, &old) == 0;
+		if (had && old.complete && strcmp(old.hash, s->hash) == 0) {
 			b->rows[i] = old;
 			snprintf(b->rows[i].student, sizeof(b->rows[i].student), "%s", s->name);
 			b->resumed++;
 			continue;
 		}
+		guess_s[i] = batch_guess_seconds(s->source, had ? old.wall_s : 0);
 		todo[(*n_todo)++] = i;
 	}
+	batch_order_longest_first(todo, guess_s, *n_todo);	/* out of memory: the roster's order */
+out:
+	free(guess_s);
 	return todo;
 }
 

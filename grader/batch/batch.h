@@ -341,8 +341,18 @@ struct batch {
 int batch_setup(struct batch *b, const struct options *o, const struct lab *lab,
 		const struct rubric *r, const struct device_info *dev);
 /* Fills b->rows with what is final already; returns the roster's indices
- * still to grade (malloc'd; NULL when out of memory). */
+ * still to grade, the longest guessed first (malloc'd; NULL when out of
+ * memory). */
 int *batch_plan(struct batch *b, int *n_todo);
+/* How long a student will take its worker, guessed: last_wall_s (its
+ * time in the last batch that graded it) where that is known (> 0), else
+ * a build's time for a file that includes Thrust, CUB or libcu++ headers,
+ * else 0 (batch_order.c). */
+double batch_guess_seconds(const char *source, double last_wall_s);
+/* Reorders todo (roster indices) by guess_s (indexed by roster index),
+ * the longest first, the roster's order among equals. Returns 0, or -1
+ * when out of memory (todo unchanged). */
+int batch_order_longest_first(int *todo, const double *guess_s, int n);
 /* Up to jobs workers over todo. Returns 0, or -1 when stopped by a signal
  * (SIGINT, SIGTERM, SIGHUP): a student cut short stays ungraded. */
 int batch_run_workers(struct batch *b, const int *todo, int n_todo, int jobs);
