@@ -95,9 +95,11 @@ void gpu_lock_alone(struct gpu_lock *l)
 		l->held_shared_ms += asked - l->got_ms;
 	lock(l->lock_fd, LOCK_UN);
 	lock(l->turn_fd, LOCK_EX);
+	double turned = now_ms();
 	lock(l->lock_fd, LOCK_EX);
 	l->got_ms = now_ms();
 	l->wait_alone_ms += l->got_ms - asked;
+	l->drain_ms += l->got_ms - turned;
 	l->alone = 1;
 	l->shared = 0;
 }

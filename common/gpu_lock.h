@@ -46,6 +46,10 @@ struct gpu_lock {
 	int threads;		/* the process's threads once its context was made */
 	double got_ms;		/* when the current hold began, CLOCK_MONOTONIC */
 	double wait_alone_ms, held_alone_ms;	/* summed over the process */
+	/* Of wait_alone_ms: the turn held, waiting for the shared holds that
+	 * were running to end. The GPU's turn is no one else's then, so a
+	 * batch counts it with held_alone_ms as the GPU's busy time. */
+	double drain_ms;
 	double wait_shared_ms, held_shared_ms;
 };
 

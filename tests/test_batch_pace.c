@@ -78,7 +78,7 @@ Test(batch_pace, a_students_account_holds_only_its_own_grade)
 	nanosleep(&nap, NULL);
 	batch_gpu_phase(&slot, 0, 0);
 	waits_text(dir, 1.0, 1, &start, text, sizeof(text));
-	cr_expect(strstr(text, " held_alone_s=0.00 shared_runs=1 timed_runs=0 "), "%s", text);
+	cr_expect(strstr(text, " held_alone_s=0.00 drain_s=0.00 shared_runs=1 timed_runs=0 "), "%s", text);
 	double held_shared = 0;
 	cr_expect(sscanf(strstr(text, "held_shared_s="), "held_shared_s=%lf", &held_shared) == 1);
 	cr_expect_geq(held_shared, 0.04, "%s", text);
@@ -140,6 +140,9 @@ Test(batch_pace, the_union_counts_each_moment_once)
 
 #define WALL_FROM 1000.0	/* the batch's start on the monotonic clock, in these tests */
 
+/* Each student's time held alone and draining, in the next pace_of. */
+static double alone_each_s = 0.01, drain_each_s;
+
 /* The pace line of a class of two students, over a wall clock of wall_s
  * from WALL_FROM, whose gpu-waits.txt hold their account's line and then
  * contexts[i] (lines of text, as written or as damaged). */
@@ -165,9 +168,9 @@ static void pace_of(const char *const contexts[2], double wall_s, char *line, si
 		snprintf(text, sizeof(text), "%s/gpu-waits.txt", sdir);
 		FILE *f = fopen(text, "w");
 		cr_assert_not_null(f);
-		fprintf(f, "gpu=0 worker_s=1.00 wait_shared_s=0.00 held_shared_s=0.10 wait_alone_s=0.00 "
-			"held_alone_s=0.01 shared_runs=1 timed_runs=1 correctness_processes=1 pinned_runs=0\n%s",
-			contexts[i]);
+		fprintf(f, "gpu=0 worker_s=1.00 wait_shared_s=0.00 held_shared_s=0.10 wait_alone_s=%.2f "
+			"held_alone_s=%.2f drain_s=%.2f shared_runs=1 timed_runs=1 correctness_processes=1 "
+			"pinned_runs=0\n%s", drain_each_s, alone_each_s, drain_each_s, contexts[i]);
 		fclose(f);
 	}
 	FILE *out = fmemopen(line, len, "w");
@@ -190,6 +193,24 @@ Test(batch_pace, contexts_that_cover_the_wall_clock_say_the_driver_binds)
 	cr_expect(strstr(line, "4 CUDA contexts made, the driver busy making them 95% of the time"), "%s",
 		  line);
 	cr_expect(strstr(line, "the CUDA driver binds"), "%s", line);
+}
+
+/* A timed run that holds the GPU's turn while the shared holds end takes
+ * the GPU from everyone as much as one that holds it alone: two students
+ * each alone 1.5 s and draining 2 s in 10 s have the GPU 70% of the time,
+ * and the line says the GPUs bind, though it was held alone only 30%. */
+Test(batch_pace, a_turn_held_while_shared_holds_end_counts_as_the_gpus_time)
+{
+	char line[1024] = "";
+	const char *const contexts[2] = { "", "" };
+	alone_each_s = 1.5;
+	drain_each_s = 2;
+	pace_of(contexts, 10, line, sizeof(line));
+	alone_each_s = 0.01;
+	drain_each_s = 0;
+	cr_expect(strstr(line, "the GPU held alone 30% of the time and 40% more by timed runs waiting for the "
+			       "shared holds to end"), "%s", line);
+	cr_expect(strstr(line, "the GPUs bind"), "%s", line);
 }
 
 /* The line says what a student cost the host's cores: the CPU seconds

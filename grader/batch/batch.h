@@ -239,6 +239,7 @@ int batch_gpu_lend(void *slot, int begin, int fds[2], const struct gpu_hold *sai
 struct gpu_account {
 	double wait_shared_s, held_shared_s;	/* correctness: shared with other checks */
 	double wait_alone_s, held_alone_s;	/* timing: the GPU alone */
+	double drain_s;		/* of wait_alone_s: the turn held while shared holds ended */
 	int shared_runs, timed_runs;
 	int pinned_runs;	/* children that kept the GPU to their end */
 	int contexts;		/* children that said when they made their CUDA context */

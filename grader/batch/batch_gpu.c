@@ -167,11 +167,14 @@ void batch_gpu_phase(void *arg, int timed, int begin)
 	if (begin) {
 		asked_at = now_s();
 		lock(s->turn_fd, LOCK_EX);
+		double turned_at = now_s();
 		lock(s->lock_fd, timed ? LOCK_EX : LOCK_SH);
 		if (!timed)
 			lock(s->turn_fd, LOCK_UN);
 		got_at = now_s();
 		*(timed ? &account.wait_alone_s : &account.wait_shared_s) += got_at - asked_at;
+		if (timed)
+			account.drain_s += got_at - turned_at;
 	} else {
 		lock(s->lock_fd, LOCK_UN);
 		if (timed)
@@ -198,6 +201,7 @@ int batch_gpu_lend(void *arg, int begin, int fds[2], const struct gpu_hold *said
 	account.held_shared_s += said->held_shared_s;
 	account.wait_alone_s += said->wait_alone_s;
 	account.held_alone_s += said->held_alone_s;
+	account.drain_s += said->drain_s;
 	*(said->timed ? &account.timed_runs : &account.shared_runs) += 1;
 	account.pinned_runs += said->pinned;
 	note_context(said);

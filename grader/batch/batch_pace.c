@@ -8,7 +8,9 @@
  * children said they made: when each began, on the host's monotonic
  * clock, and how long it took (grader/harness/gpu_share.c), information
  * only as well. The batch's last line sums them: the GPUs bind when their
- * time held alone nears the wall clock times their number, the CPUs when
+ * turns are taken most of the wall clock times their number -- held
+ * alone, or held by a timed run waiting for the shared holds that were
+ * running to end (drain_s: no one else may start then) -- the CPUs when
  * the workers' CPU time nears it times the cores, and the CUDA driver
  * when some child was making its context most of the wall clock (the
  * union of their spans): a host makes its contexts one at a time, for
@@ -46,15 +48,17 @@ void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall
 	a.held_shared_s -= start->held_shared_s;
 	a.wait_alone_s -= start->wait_alone_s;
 	a.held_alone_s -= start->held_alone_s;
+	a.drain_s -= start->drain_s;
 	a.shared_runs -= start->shared_runs;
 	a.timed_runs -= start->timed_runs;
 	a.pinned_runs -= start->pinned_runs;
 	int n = snprintf(line, sizeof(line),
 			 "gpu=%s worker_s=%.2f wait_shared_s=%.2f held_shared_s=%.2f wait_alone_s=%.2f "
-			 "held_alone_s=%.2f shared_runs=%d timed_runs=%d correctness_processes=%d "
+			 "held_alone_s=%.2f drain_s=%.2f shared_runs=%d timed_runs=%d correctness_processes=%d "
 			 "pinned_runs=%d\n",
 			 gpu && *gpu ? gpu : "-", wall_s, a.wait_shared_s, a.held_shared_s, a.wait_alone_s,
-			 a.held_alone_s, a.shared_runs, a.timed_runs, correctness_processes, a.pinned_runs);
+			 a.held_alone_s, a.drain_s, a.shared_runs, a.timed_runs, correctness_processes,
+			 a.pinned_runs);
 	if (n <= 0 || (size_t)n >= sizeof(line))
 		return;
 	/* The contexts' lines too, where there is memory for them (information only). */
@@ -120,9 +124,9 @@ static int read_waits(const struct batch *b, const char *name, time_t since, str
 		return 0;
 	char gpu[64];
 	int ok = fscanf(f, "gpu=%63s worker_s=%lf wait_shared_s=%lf held_shared_s=%lf wait_alone_s=%lf "
-			   "held_alone_s=%lf shared_runs=%d timed_runs=%d correctness_processes=%d", gpu,
-			worker_s, &a->wait_shared_s, &a->held_shared_s, &a->wait_alone_s, &a->held_alone_s,
-			&a->shared_runs, &a->timed_runs, processes) == 9;
+			   "held_alone_s=%lf drain_s=%lf shared_runs=%d timed_runs=%d correctness_processes=%d",
+			gpu, worker_s, &a->wait_shared_s, &a->held_shared_s, &a->wait_alone_s, &a->held_alone_s,
+			&a->drain_s, &a->shared_runs, &a->timed_runs, processes) == 10;
 	/* The first line's rest, then the contexts'. */
 	while (ok && fgets(line, sizeof(line), f))
 		read_context(line, spans);
@@ -189,6 +193,7 @@ void batch_pace_line(const struct batch *b, double start_s, double end_s, FILE *
 			sum.wait_shared_s += a.wait_shared_s;
 			sum.wait_alone_s += a.wait_alone_s;
 			sum.held_alone_s += a.held_alone_s;
+			sum.drain_s += a.drain_s;
 		}
 	/* Only where this process ran the workers (not a Slurm merge). */
 	if (students == 0 || wall_s <= 0 || b->graded == 0)
@@ -197,7 +202,8 @@ void batch_pace_line(const struct batch *b, double start_s, double end_s, FILE *
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int gpus = b->c.n_gpus;
 	double cpu_busy = cores > 0 ? cpu_s / (wall_s * (double)cores) : 0;
-	double gpu_busy = gpus > 0 ? sum.held_alone_s / (wall_s * gpus) : 0;
+	double alone = gpus > 0 ? sum.held_alone_s / (wall_s * gpus) : 0;
+	double draining = gpus > 0 ? sum.drain_s / (wall_s * gpus) : 0;
 	/* A lower bound: a context's release at its process's end, about a
 	 * tenth of the driver's work for it alone (call 19's table in
 	 * docs/results/gpu-2026-11-27-contexts), is in no span; nor is the
@@ -206,15 +212,16 @@ void batch_pace_line(const struct batch *b, double start_s, double end_s, FILE *
 	fprintf(out, "pace: %d students in %.1f s = %.0f an hour; ", students, wall_s,
 		students * 3600.0 / wall_s);
 	if (gpus > 0)
-		fprintf(out, "the GPU%s held alone %.0f%% of the time, %d CUDA context%s made, the driver "
-			"busy making them %.0f%% of the time, ", gpus == 1 ? "" : "s", 100 * gpu_busy,
-			spans.n, spans.n == 1 ? "" : "s", 100 * driver_busy);
+		fprintf(out, "the GPU%s held alone %.0f%% of the time and %.0f%% more by timed runs waiting for "
+			"the shared holds to end, %d CUDA context%s made, the driver busy making them %.0f%% of "
+			"the time, ", gpus == 1 ? "" : "s", 100 * alone, 100 * draining, spans.n,
+			spans.n == 1 ? "" : "s", 100 * driver_busy);
 	fprintf(out, "the %ld CPU cores busy %.0f%% (%.1f CPU-seconds a student); each student waited "
 		"on average %.1f s for a timed turn and %.1f s for a shared one, of %.1f s, and started "
 		"%.2f correctness processes: %s\n", cores, 100 * cpu_busy, cpu_s / students,
 		sum.wait_alone_s / students,
 		sum.wait_shared_s / students, worker_s / students, (double)processes / students,
-		binds(cpu_busy, gpu_busy, driver_busy));
+		binds(cpu_busy, alone + draining, driver_busy));
 out:
 	free(spans.v);
 }

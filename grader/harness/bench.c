@@ -232,14 +232,15 @@ static void time_and_send(struct bench_buffers *bb, const struct shape *s, int r
 	kit_check(cudaDeviceSynchronize(), "your entry point (timed run)");
 	gpu_lock_shared(gpu);
 
-	/* alone_ms: how long this size held the GPU alone, and waited for it
-	 * (information for the batch's pace; the grader trusts none of it). */
+	/* alone_ms: how long this size held the GPU alone, and waited for it,
+	 * the drain part of that wait apart (information for the batch's
+	 * pace; the grader trusts none of it). */
 	size_t at = (size_t)snprintf(json, len, "{\"shape\":\"%s\",\"extra_shared\":%ld,\"wall_ms\":%.3f,"
-				     "\"alone_wait_ms\":%.3f,\"alone_ms\":%.3f,"
+				     "\"alone_wait_ms\":%.3f,\"alone_drain_ms\":%.3f,\"alone_ms\":%.3f,"
 				     "\"secret\":\"%016llx\",\"checked\":[%s],\"student_ms\":[",
 				     shape_format(s, shape_text, sizeof(shape_text)), extra, wall,
-				     gpu->wait_alone_ms - before.wait_alone_ms, gpu->held_alone_ms - before.held_alone_ms,
-				     (unsigned long long)secret, hashes);
+				     gpu->wait_alone_ms - before.wait_alone_ms, gpu->drain_ms - before.drain_ms,
+				     gpu->held_alone_ms - before.held_alone_ms, (unsigned long long)secret, hashes);
 	at = append_samples(json, len, at, student, runs);
 	at += (size_t)snprintf(json + at, len - at, "],\"copy_ms\":[");
 	at = append_samples(json, len, at, copy, runs);

@@ -86,6 +86,7 @@ static struct gpu_hold child_said(const struct harness_report *rep, int ran, int
 	hold.held_shared_s = reported_total_ms(&said, "shared_ms") / 1e3;
 	hold.wait_alone_s = reported_ms(&said, "alone_wait_ms") / 1e3;
 	hold.held_alone_s = reported_ms(&said, "alone_ms") / 1e3;
+	hold.drain_s = reported_ms(&said, "alone_drain_ms") / 1e3;
 	context_said(&said, &hold);
 	json_decref(said.timings);
 	json_decref(said.last);

@@ -21,6 +21,7 @@ struct gpu_hold {
 	int timed;	/* a timed child (the grader's word, not the child's) */
 	int pinned;	/* it kept the GPU to its end (common/gpu_lock.h) */
 	double wait_shared_s, held_shared_s, wait_alone_s, held_alone_s;
+	double drain_s;	/* of wait_alone_s: its turn held while shared holds ended */
 	/* Its context's making, from context_at_s (CLOCK_MONOTONIC seconds,
 	 * as sys/clock.h's now_s) for context_s; context_s < 0 where it said
 	 * none or nothing believable. */
