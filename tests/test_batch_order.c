@@ -9,13 +9,13 @@
 
 #include "batch/batch.h"
 #include "sys/kit_paths.h"
+#include "test_support.h"
 
 static char dir[64];
 
 static void setup(void)
 {
-	snprintf(dir, sizeof(dir), "/tmp/test-batch-order-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
+	test_temp_dir(dir, sizeof(dir), "test-batch-order");
 }
 
 static void teardown(void)
@@ -29,10 +29,7 @@ TestSuite(batch_order, .init = setup, .fini = teardown);
 static void source(const char *name, const char *text, char *path, size_t len)
 {
 	snprintf(path, len, "%s/%s.cu", dir, name);
-	FILE *f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs(text, f);
-	fclose(f);
+	test_write_file(path, text);
 }
 
 #define BODY "__global__ void k(float *x) { x[0] = 1; }\n"

@@ -15,6 +15,7 @@
 
 #include "gpu_lock.h"
 #include "sys/kit_paths.h"
+#include "test_support.h"
 
 #define HOLD_MS 600	/* the shared hold, from the start */
 #define ASK_MS 100	/* when the timed run asks for the GPU alone */
@@ -24,8 +25,7 @@ static char dir[64];
 
 static void setup(void)
 {
-	snprintf(dir, sizeof(dir), "/tmp/test-gpu-drain-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
+	test_temp_dir(dir, sizeof(dir), "test-gpu-drain");
 }
 
 static void teardown(void)
