@@ -3,8 +3,8 @@
  * A class's wall clock is at least its slowest student's time, and a
  * slow student started last ends the class alone: in the measured lab 3
  * class of 65 a file whose build took 9 s (it includes Thrust) ended the
- * class 4-6 s after every other student, on one GPU and on two
- * (docs/results/gpu-2026-11-27-contexts, calls 25-27). Started first, it
+ * class 3-8 s after every other student, on one GPU and on two
+ * (docs/results/gpu-2026-11-27-contexts, calls 25-28). Started first, it
  * overlaps the others.
  *
  * What a student will take is guessed, never measured here: its worker's
