@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "batch/batch.h"
 #include "grade_runner.h"
 #include "gradebook_reader.h"
 #include "test_support.h"
@@ -407,6 +408,20 @@ static void one_scale(const char *lab, const char *file, const char **names, con
 		cr_expect(!names_work_folder(text), "%s: report.txt names the work folder:\n%s", names[i], text);
 	}
 	free(rows);
+	/* One seed for the class, drawn by the batch: every graded student's inputs the same. */
+	uint64_t seed = 0;
+	for (int i = 0; i < n; i++) {
+		char path[512];
+		struct summary s;
+		snprintf(path, sizeof(path), "%s/students/%s/summary.json", out, names[i]);
+		if (summary_read(path, &s) != 0 || s.seed == 0)
+			continue;
+		if (seed == 0)
+			seed = s.seed;
+		cr_expect_eq(s.seed, seed, "%s: seed %llu, another student's %llu", names[i],
+			     (unsigned long long)s.seed, (unsigned long long)seed);
+	}
+	cr_expect_neq(seed, 0, "no student's summary names a seed");
 }
 
 Test(batch_e2e, one_scale_lab2, .init = setup, .fini = teardown, .timeout = 900)

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 #include "sys/kit_paths.h"
 #include "steps/occupancy_check.h"
 #include "sys/clock.h"
+#include "rng.h"
 
 struct worker {
 	pid_t pid;		/* 0: the slot is free */
@@ -105,6 +107,15 @@ static void describe_isolation(const struct batch_config *c)
 		warn_readable(c);
 }
 
+/* The batch's expected hashes, made beside the reference's build and
+ * timing, while the host's cores have little else to do. */
+static void *compute_hashes(void *arg)
+{
+	struct batch_config *c = arg;
+	seed_hashes_compute(&c->hashes, c->lab, c->r, c->backend, c->seed, c->salt);
+	return NULL;
+}
+
 int batch_setup(struct batch *b, const struct options *o, const struct lab *lab,
 		 const struct rubric *r, const struct device_info *dev)
 {
@@ -124,7 +135,14 @@ int batch_setup(struct batch *b, const struct options *o, const struct lab *lab,
 	char locks[PATH_MAX];
 	batch_lock_dir(locks, sizeof(locks));
 	c->n_gpus = c->backend == BACKEND_CUDA ? batch_gpus(dev, locks, c->gpus, BATCH_MAX_GPUS) : 0;
+	c->seed = o->seed_given ? o->seed : rng_fresh_seed();
+	pthread_t hashing;
+	int beside = pthread_create(&hashing, NULL, compute_hashes, c) == 0;
 	batch_prepare_gpus(c);
+	if (beside)
+		pthread_join(hashing, NULL);
+	else
+		compute_hashes(c);
 	describe_isolation(c);
 	return 0;
 }

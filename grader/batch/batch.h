@@ -36,6 +36,7 @@
 #include "steps/grade.h"
 #include "cli/options.h"
 #include "steps/rubric.h"
+#include "steps/seed_hashes.h"
 
 struct bench_run;
 
@@ -292,6 +293,10 @@ struct batch_config {
 	int n_gpus;
 	int jobs;			/* workers at a time; 0 where unknown (a Slurm task) */
 	uint64_t salt;
+	/* Every student's inputs: one seed for the batch, so that each size's
+	 * expected hash is computed once for the class (seed_hashes.h). */
+	uint64_t seed;
+	struct seed_hashes hashes;
 	int isolate;
 };
 

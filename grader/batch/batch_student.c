@@ -19,7 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rng.h"
 #include "sys/atomic_file.h"
 #include "chart/chart.h"
 #include "steps/grade_run.h"
@@ -78,7 +77,8 @@ static void grade_in_sandbox(const struct batch_config *c, const struct student 
 		.rubric = c->r,
 		.submission = file,
 		.backend = c->backend,
-		.seed = c->o->seed_given ? c->o->seed : rng_fresh_seed(),
+		.seed = c->seed,
+		.seed_hashes = &c->hashes,
 		.salt = c->salt,
 		.work_dir = work,
 		.time_reference = 0,	/* never built next to student code: see below */

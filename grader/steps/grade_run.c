@@ -68,6 +68,7 @@ static struct run_context context_for(const struct grade_run *run, const char *h
 		.work_dir = req->work_dir,
 		.seed = req->seed,
 		.salt = req->salt,
+		.seed_hashes = req->seed_hashes,
 		.isolation = req->isolation,
 		.gpu = req->gpu,
 		/* the batch's GPU lock, child by child */

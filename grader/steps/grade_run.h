@@ -32,6 +32,8 @@ struct grade_request {
 	const char *reference_harness;	/* the solution, already built for this GPU */
 	const struct bench_run *reference_timing;	/* the solution, already timed on this GPU model */
 	const char *occupancy_table;	/* lab 4: this GPU's occupancy API answers, already asked */
+	/* NULL, or the expected hashes of seed's sizes, computed once for a batch */
+	const struct seed_hashes *seed_hashes;
 };
 
 /* The name of step i of the table, or NULL past its end. */

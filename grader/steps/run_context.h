@@ -11,6 +11,7 @@
 #include "steps/rubric.h"
 
 struct isolation_policy;
+struct seed_hashes;
 
 /* What a child that was lent the GPU's lock says it waited for and held,
  * in seconds (its reports' shared_wait_ms, shared_ms, alone_wait_ms and
@@ -60,6 +61,7 @@ struct run_context {
 	enum backend backend;
 	const char *work_dir;
 	uint64_t seed, salt;
+	const struct seed_hashes *seed_hashes;	/* NULL, or seed's expected hashes (seed_hashes.h) */
 	/* How a child running student code is isolated (isolation.h); NULL:
 	 * not at all (--no-isolation). */
 	const struct isolation_policy *isolation;
