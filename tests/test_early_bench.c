@@ -67,7 +67,7 @@ static void run_with_timing(const char *file, struct graded_run *run)
 	struct shape shapes[GRADE_MAX_BENCH];
 	struct bench_order order;
 	bench_order_for(&run->r, 0, shapes, &order);
-	correctness_run(&run->ctx, BACKEND_CUDA, &untimed, NULL, &order, &run->early, NULL, &run->g);
+	correctness_run(&run->ctx, BACKEND_CUDA, &untimed, NULL, &order, &run->early, &run->g);
 }
 
 static void expect_every_size_passed(const struct graded_run *run)

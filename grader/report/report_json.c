@@ -287,7 +287,6 @@ json_t *report_json(const struct grade *g)
 	rc |= put(o, "step_cpu_seconds", step_seconds_json(g, g->step_cpu_seconds));
 	rc |= put(o, "correctness_processes", json_integer(g->correctness_processes));
 	rc |= put(o, "timing_processes", json_integer(g->timing_processes));
-	rc |= put(o, "launch_check_processes", json_integer(g->launch_check_processes));
 	if (g->analysis)
 		rc |= put(o, "analysis", json_deep_copy(g->analysis));
 	if (g->build_failed)

@@ -8,9 +8,7 @@
 
 #include "output_digest.h"
 #include "rng.h"
-#include "steps/analysis_shape.h"
 #include "steps/correctness_judge.h"
-#include "steps/launch_match.h"
 #include "steps/correctness_plan.h"
 #include "steps/reference_times.h"
 #include "steps/seed_hashes.h"
@@ -34,15 +32,6 @@ struct sizes {
 	struct traced_runs *traced;	/* the emulator's: the prediction's sizes' traces */
 	const struct bench_order *bench;	/* a GPU's timing, after the first run of every size */
 	struct early_bench *early;	/* where that timing's report is kept */
-	/* On a GPU, the call at the analysis shape that the launch check
-	 * needs (launch_match.h), made first in the first process, the first
-	 * call of its process as the emulator's analysis run is: one CUDA
-	 * context a student instead of two. launches (NULL: not made): what it
-	 * showed. prefix: the next process starts with it (the first only);
-	 * prefixed: the process now running did. */
-	struct gpu_launches *launches;
-	struct shape launch_shape;
-	int prefix, prefixed;
 };
 
 /* Each size's expected output for the process about to run [first,
@@ -56,7 +45,7 @@ static void *expect_ahead(void *arg)
 		struct expected *e = &z->e[i];
 		if (e->want)
 			continue;
-		if (output_sent_as_digest(lab->out_count(&z->shapes[i]), i == z->first && !z->prefixed,
+		if (output_sent_as_digest(lab->out_count(&z->shapes[i]), i == z->first,
 					  z->ctx->backend == BACKEND_EMU)) {
 			if (!e->hashed)
 				e->hashed = seed_hashes_find(z->ctx->seed_hashes, i, z->seeds[i], &z->shapes[i],
@@ -83,7 +72,7 @@ static void *expect_ahead(void *arg)
 
 struct size_watch {
 	struct channel_watch watch;
-	double limit_s[RUBRIC_MAX_SHAPES + 3];	/* the start, the launch check's call, the sizes, the timing */
+	double limit_s[RUBRIC_MAX_SHAPES + 2];
 };
 
 /* Size k's limit in a run where it comes first or not (time_limit.h: on
@@ -108,44 +97,21 @@ static int with_bench(const struct sizes *z, int first, int count)
 	return z->bench && first == 0 && count == z->n && count > 1;
 }
 
-/* The launch check's call: the limit of the smallest size at least as
- * large, without the floor that grows with a batch's workers. A call
- * stopped there costs a process, never a verdict: the sizes run again
- * without it, and the launch check makes its own run. */
-static double launch_call_limit(const struct sizes *z)
-{
-	const struct run_context *ctx = z->ctx;
-	size_t want = shape_elements(&z->launch_shape), best = 0;
-	int k = -1;
-	for (int i = 0; i < z->n; i++) {
-		size_t e = shape_elements(&z->shapes[i]);
-		if (e >= want && (k < 0 || e < best)) {
-			k = i;
-			best = e;
-		}
-	}
-	struct time_rule rule = reference_times_rule(ctx->rubric, 0);
-	struct time_limit l = reference_times_limit(ctx->rubric, 0, z->times, k < 0 ? z->n - 1 : k);
-	return time_limit_with_whole_output(&rule, l, 4.0 * (double)ctx->lab->out_count(&z->launch_shape)).limit_s;
-}
-
 static struct size_watch *watch_sizes(const struct sizes *z, int first, int n)
 {
 	const struct run_context *ctx = z->ctx;
 	struct size_watch *w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
-	int emulated = ctx->backend == BACKEND_EMU, at = 0;
-	w->limit_s[at++] = ctx->rubric->test_timeout_s;
-	if (z->prefixed)
-		w->limit_s[at++] = launch_call_limit(z);
+	int emulated = ctx->backend == BACKEND_EMU;
+	w->limit_s[0] = ctx->rubric->test_timeout_s;
 	for (int i = 0; i < n; i++) {
-		double l = size_limit(z, first + i, i == 0 && !z->prefixed).limit_s;
+		double l = size_limit(z, first + i, i == 0).limit_s;
 		double slack_s = EMU_CLOCK_SLACK * (l + 1);
-		w->limit_s[at++] = !emulated ? l : slack_s < w->limit_s[0] ? slack_s : w->limit_s[0];
+		w->limit_s[i + 1] = !emulated ? l : slack_s < w->limit_s[0] ? slack_s : w->limit_s[0];
 	}
 	w->watch.limit_s = w->limit_s;
-	w->watch.n_limits = at;
+	w->watch.n_limits = n + 1;
 	if (with_bench(z, first, n))	/* the timing after the sizes: a stage of its own */
 		w->limit_s[w->watch.n_limits++] = ctx->rubric->bench_timeout_s;
 	return w;
@@ -208,18 +174,10 @@ static int start(struct sizes *z, int first, int count, struct channel_watch *w,
 	z->first = first;
 	z->count = count;
 	int computing = pthread_create(&ahead, NULL, expect_ahead, z) == 0;
-	int lead = z->prefixed;	/* the launch check's call, before the sizes */
-	struct shape shapes[RUBRIC_MAX_SHAPES + 1];
-	uint64_t seeds[RUBRIC_MAX_SHAPES + 1];
-	shapes[0] = z->launch_shape;
-	seeds[0] = ctx->seed;	/* the analysis run's inputs */
-	memcpy(shapes + lead, &z->shapes[first], sizeof(*shapes) * (size_t)count);
-	memcpy(seeds + lead, &z->seeds[first], sizeof(*seeds) * (size_t)count);
 	int rc = ctx->backend == BACKEND_EMU ? start_emulated(z, first, count, w, whole, err, len)
-		 : lead + count == 1 ? harness_correct(ctx, &shapes[0], seeds[0], 0, w, whole, err, len)
-				     : harness_correct_many(ctx, shapes, seeds, lead + count,
-							    with_bench(z, first, count) ? z->bench : NULL, w, whole,
-							    err, len);
+		 : count == 1 ? harness_correct(ctx, &z->shapes[first], z->seeds[first], 0, w, whole, err, len)
+			      : harness_correct_many(ctx, &z->shapes[first], &z->seeds[first], count,
+						     with_bench(z, first, count) ? z->bench : NULL, w, whole, err, len);
 	if (computing)
 		pthread_join(ahead, NULL);
 	return rc;
@@ -296,12 +254,9 @@ static struct size_run run_child(void *arg, int first, int count)
 {
 	struct sizes *z = arg;
 	struct size_run out = { 0 };
-	struct harness_report whole, parts[RUBRIC_MAX_SHAPES + 2];
+	struct harness_report whole, parts[RUBRIC_MAX_SHAPES + 1];
 	char err[256];
-	int timed = with_bench(z, first, count), kept = 0, rerun = 0;
-	z->prefixed = z->prefix && first == 0 && count == z->n;
-	z->prefix = 0;	/* the first process only */
-	int lead = z->prefixed;	/* parts before the sizes' */
+	int timed = with_bench(z, first, count), kept = 0;
 	struct size_watch *w = watch_sizes(z, first, count);
 	struct channel_watch *watch = w ? &w->watch : NULL;
 	int began = 0;
@@ -313,32 +268,20 @@ static struct size_run run_child(void *arg, int first, int count)
 		goto done;
 	}
 	out.started = 1;
-	began = lead + count == 1 ? 0 : harness_split(&whole, parts, lead + count + timed);
-	if (lead && began >= 1) {
-		harness_refuse_frames(&parts[0], HARNESS_SIZE_FRAMES);
-		if (parts[0].done)	/* the call ended: what it showed stands */
-			gpu_launches_read(z->ctx, &z->launch_shape, &parts[0], z->launches);
-	}
-	if (lead && began == 1) {	/* it ended its process before any size began */
-		harness_part_free(&parts[0]);
-		harness_report_free(&whole);
-		rerun = 1;
-		goto done;
-	}
+	began = count == 1 ? 0 : harness_split(&whole, parts, count + timed);
 	/* A timing that began after every size had its own limit: whatever
 	 * stopped it is no size's. */
-	out.hung = harness_hung(&whole) && !(timed && began == lead + count + 1);
+	out.hung = harness_hung(&whole) && !(timed && began == count + 1);
 	out.uncut = began < 0 && whole.began;	/* the student's code wrote into the channel */
 	int printed = 0;
 	for (int i = 0; i < count; i++) {
 		/* A process that ended before its first size began: its report
 		 * is that size's, as if it ran alone. */
-		struct harness_report *rep = lead + i < began ? &parts[lead + i]
-					   : i == 0 && (lead + count == 1 || !whole.began) ? &whole : NULL;
+		struct harness_report *rep = i < began ? &parts[i]
+					   : i == 0 && (count == 1 || !whole.began) ? &whole : NULL;
 		if (rep)
 			harness_refuse_frames(rep, size_frames(z, first + i));
-		int alone = rep == &whole || (i == 0 && !lead);	/* first in its process */
-		int stands = rep ? settle(z, first + i, rep, watch, alone) : -1;
+		int stands = rep ? settle(z, first + i, rep, watch, i == 0) : -1;
 		if (stands < 0)
 			break;	/* not settled here: it runs again, first in a new process */
 		out.settled++;
@@ -361,8 +304,8 @@ static struct size_run run_child(void *arg, int first, int count)
 		if (z->tests[first]->status != TEST_PASSED)
 			out.ending = failure_ending_key(&z->tests[first]->failure);
 	}
-	if (timed && began == lead + count + 1 && sizes_passed(z, first, count)) {
-		*z->early = (struct early_bench){ .have = 1, .whole = whole, .part = parts[lead + count] };
+	if (timed && began == count + 1 && sizes_passed(z, first, count)) {
+		*z->early = (struct early_bench){ .have = 1, .whole = whole, .part = parts[count] };
 		kept = 1;
 	}
 	for (int i = 0; i < began - kept; i++)
@@ -371,11 +314,6 @@ static struct size_run run_child(void *arg, int first, int count)
 		harness_report_free(&whole);
 done:
 	free(w);
-	if (rerun) {	/* the sizes, without the launch check's call */
-		struct size_run again = run_child(z, first, count);
-		again.started += out.started;
-		return again;
-	}
 	return out;
 }
 
@@ -407,8 +345,7 @@ static void fail_not_run(const struct sizes *z, const struct correctness_plan *p
 
 int correctness_run(const struct run_context *ctx, enum backend backend,
 		    const struct reference_times *times, struct traced_runs *traced,
-		    const struct bench_order *bench, struct early_bench *early, struct gpu_launches *launches,
-		    struct grade *g)
+		    const struct bench_order *bench, struct early_bench *early, struct grade *g)
 {
 	const struct rubric *r = ctx->rubric;
 	int n, failed = 0;
@@ -418,12 +355,6 @@ int correctness_run(const struct run_context *ctx, enum backend backend,
 			   .bench = backend == BACKEND_CUDA && early ? bench : NULL, .early = early };
 	if (z.traced)
 		z.traced->ran = 1;
-	if (backend == BACKEND_CUDA && launches) {
-		memset(launches, 0, sizeof(*launches));
-		z.launches = launches;
-		z.launch_shape = analysis_shape_choose(r, ctx->seed);
-		z.prefix = 1;
-	}
 	for (int i = 0; i < n; i++) {
 		char shape_text[64], name[96];
 		shape_format(&shapes[i], shape_text, sizeof(shape_text));

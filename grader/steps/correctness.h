@@ -17,16 +17,10 @@
  * process that runs every size first also runs bench after them, one CUDA
  * context for both; where every size passed there, the timing's report is
  * kept in early (early_bench_free) for the performance step, which then
- * starts no child of its own. On a GPU, with launches non-NULL, that
- * process first calls the entry point at the analysis shape, as the
- * launch check's run (launch_match.h), and what the call showed is kept
- * in launches (launches->ran 0: it did not end, and the check runs its
- * own). Returns the number that failed. */
-struct gpu_launches;
+ * starts no child of its own. Returns the number that failed. */
 int correctness_run(const struct run_context *ctx, enum backend backend,
 		    const struct reference_times *times, struct traced_runs *traced,
-		    const struct bench_order *bench, struct early_bench *early, struct gpu_launches *launches,
-		    struct grade *g);
+		    const struct bench_order *bench, struct early_bench *early, struct grade *g);
 
 /*
  * Judges one harness run against the reference for (shape, seed): the

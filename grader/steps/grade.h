@@ -236,9 +236,6 @@ struct grade {
 	/* The children the performance step started to time the submission: 0
 	 * where the correctness run's process timed it after its sizes. */
 	int timing_processes;
-	/* The children the launch check started (launch_match.h): 0 where the
-	 * correctness run's process made its call at the analysis shape. */
-	int launch_check_processes;
 	struct perf_figures perf;
 	struct prediction prediction;
 	struct sweep sweep;

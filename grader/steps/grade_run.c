@@ -43,7 +43,6 @@ struct grade_run {
 	const char *ref_harness;	/* the reference solution built for this GPU, or NULL */
 	struct build_result ref;
 	struct early_bench early;	/* on a GPU: the timing the correctness run made */
-	struct gpu_launches launches;	/* on a GPU: its call at the analysis shape, for the launch check */
 	int timed;			/* the performance step timed the submission */
 	json_t *sweep;			/* lab 4: the sweep's points, timed by the same child */
 	/* The submission's emulator build, for the prediction and the analysis:
@@ -130,17 +129,16 @@ static int step_correctness(struct grade_run *run, struct grade *g)
 	 * GPU batch's worker, whose student's emulator runs go on beside. */
 	reference_times_get(&run->ctx, run->backend, run->dev, run->req->reference_harness,
 			    run->req->share.phase == NULL, &times);
-	/* On a GPU the process that runs every size also times (not where the
-	 * grader holds a batch's lock for its children: the GPU alone throughout)
-	 * and, where an analysis will need it, makes the launch check's call:
-	 * one CUDA context a student, as the host makes them one at a time. */
+	/* On a GPU the timing runs in the process that runs every size: one
+	 * CUDA context a student, not two (the host makes them one at a time).
+	 * Not where the grader holds a batch's lock for its children, which
+	 * would keep the GPU alone for the sizes too. */
 	struct shape timed[GRADE_MAX_BENCH];
 	struct bench_order order;
 	bench_order_for(run->req->rubric, sweeps(run->req), timed, &order);
 	int early = run->backend == BACKEND_CUDA && (!run->req->share.phase || run->req->share.lend);
-	int launch_check = run->req->analysis && analysis_checks_present(run->req->rubric);
 	run->failed = correctness_run(&run->ctx, run->backend, &times, &run->traced, &order,
-				      early ? &run->early : NULL, launch_check ? &run->launches : NULL, g);
+				      early ? &run->early : NULL, g);
 	run->checked = 1;
 	return 1;
 }
@@ -421,7 +419,7 @@ static int step_analysis(struct grade_run *run, struct grade *g)
 	if (g->analysis)
 		findings_race(g->analysis, &g->race);
 	if (run->backend == BACKEND_CUDA && !g->hangs)
-		launch_match_apply(&run->ctx, &run->launches, g);
+		launch_match_apply(&run->ctx, g);
 	/* A result that depends on a race fails on both backends; on a GPU,
 	 * only where the emulator analysed the program the GPU ran. */
 	if (run->backend == BACKEND_EMU || g->launch_match.same_launches)

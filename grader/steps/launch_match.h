@@ -16,8 +16,6 @@
 #include "steps/grade.h"
 #include "steps/run_context.h"
 
-struct harness_report;
-
 #define LAUNCH_MATCH_MAX 64
 
 /* One launch configuration, and how many launches had it. */
@@ -53,34 +51,16 @@ int launch_list_from_log(const json_t *launches, int overflow, struct launch_lis
 int launch_lists_differ(const struct launch_list *emu, const struct launch_list *gpu, char *why,
 			size_t len);
 
-/* What the GPU's run of the file at the analysis shape showed: its
- * launches, and whether its output was right. Plain data, so that the
- * correctness step can keep it from the run it makes anyway: the call at
- * the analysis shape goes first in the correctness process, the first call
- * of its process as the emulator's analysis run is (correctness.c). */
-struct gpu_launches {
-	int ran;			/* read from a run whose call ended */
-	int right;			/* its output was right */
-	int logged;			/* its launch log was read into list */
-	struct launch_list list;
-	char why[TEST_MESSAGE_LEN / 2];	/* why not right, or not logged */
-};
-
-/* Reads rep, the GPU's run at shape s with gpu's seed, into out. */
-void gpu_launches_read(const struct run_context *gpu, const struct shape *s, const struct harness_report *rep,
-		       struct gpu_launches *out);
-
 /* On a GPU, once the emulator's analysis is in g (g->analysis): the GPU
  * build's launches at the analysis shape (gpu: the nvcc build's context,
  * whose seed and rubric choose the shape as the analysis did), its output
- * checked too: from early where it ran (kept by the correctness step), else
- * from a run of its own. Where they differ every analysis test fails, "not believed",
+ * checked too. Where they differ every analysis test fails, "not believed",
  * with the first difference, and the gates on them stay closed; the
  * verdict is in g->metrics as "launch_match". It runs where an analysis
  * test passed or g->race holds a race (findings.h), and says in
  * g->launch_match.same_launches whether the launches alone were the same:
  * a racy kernel's output there is wrong by chance, its analysis still of
  * the program the GPU ran. */
-void launch_match_apply(const struct run_context *gpu, const struct gpu_launches *early, struct grade *g);
+void launch_match_apply(const struct run_context *gpu, struct grade *g);
 
 #endif

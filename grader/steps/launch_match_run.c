@@ -22,55 +22,40 @@ static void not_believed(struct grade *g, const char *shape, const char *why)
 	snprintf(g->launch_match.why, sizeof g->launch_match.why, "%s", why);
 }
 
-void gpu_launches_read(const struct run_context *gpu, const struct shape *s, const struct harness_report *rep,
-		       struct gpu_launches *out)
-{
-	struct failure f;
-	memset(out, 0, sizeof(*out));
-	out->ran = 1;
-	out->right = correctness_judge(gpu->lab, s, gpu->seed, rep, &f, out->why, sizeof out->why);
-	const json_t *log = rep->done ? json_object_get(rep->done, "launches") : NULL;
-	if (!log) {
-		if (out->right)
-			snprintf(out->why, sizeof out->why, "the GPU's run sent no launch log");
-		return;
-	}
-	if (launch_list_from_log(log, json_is_true(json_object_get(rep->done, "launches_overflow")),
-				 &out->list) < 0) {
-		if (out->right)
-			snprintf(out->why, sizeof out->why, "a list of launches could not be read");
-		return;
-	}
-	out->logged = 1;
-}
-
-/* Why the GPU's run dev does not stand for the analysed one, or NULL.
+/* Why the GPU's run rep does not stand for the analysed one, or NULL.
  * *same_launches: the launches were the same, whether or not the GPU's
  * output was right (a racy kernel's is wrong by chance, and its analysis
  * still is of the program the GPU ran). */
-static const char *compare(const struct gpu_launches *dev, const json_t *metrics, char *why, size_t len,
+static const char *compare(const struct run_context *gpu, const struct shape *s,
+			   const struct harness_report *rep, const json_t *metrics, char *why, size_t len,
 			   int *same_launches)
 {
-	struct launch_list emu;
+	struct launch_list emu, dev;
+	struct failure f;
 	char differ[TEST_MESSAGE_LEN / 2];
 	*same_launches = 0;
-	snprintf(why, len, "%s", dev->why);
-	if (!dev->logged)
+	int right = correctness_judge(gpu->lab, s, gpu->seed, rep, &f, why, len);
+	const json_t *log = rep->done ? json_object_get(rep->done, "launches") : NULL;
+	if (!log) {
+		if (right)
+			snprintf(why, len, "the GPU's run sent no launch log");
 		return why;
-	if (launch_list_from_metrics(metrics, &emu) < 0) {
-		if (dev->right)
+	}
+	if (launch_list_from_metrics(metrics, &emu) < 0 ||
+	    launch_list_from_log(log, json_is_true(json_object_get(rep->done, "launches_overflow")), &dev) < 0) {
+		if (right)
 			snprintf(why, len, "a list of launches could not be read");
 		return why;
 	}
-	if (launch_lists_differ(&emu, &dev->list, differ, sizeof differ)) {
+	if (launch_lists_differ(&emu, &dev, differ, sizeof differ)) {
 		snprintf(why, len, "%s", differ);
 		return why;
 	}
 	*same_launches = 1;
-	return dev->right ? NULL : why;
+	return right ? NULL : why;
 }
 
-void launch_match_apply(const struct run_context *gpu, const struct gpu_launches *early, struct grade *g)
+void launch_match_apply(const struct run_context *gpu, struct grade *g)
 {
 	int analysed = 0;
 	for (int i = 0; i < g->n_tests; i++)
@@ -81,23 +66,17 @@ void launch_match_apply(const struct run_context *gpu, const struct gpu_launches
 	struct shape s = analysis_shape_choose(gpu->rubric, gpu->seed);
 	char shape[64], why[TEST_MESSAGE_LEN / 2], err[256];
 	shape_format(&s, shape, sizeof shape);
-	struct gpu_launches own;
-	const struct gpu_launches *dev = early && early->ran ? early : &own;
-	if (dev == &own) {
-		struct harness_report rep;
-		g->launch_check_processes++;
-		if (harness_correct(gpu, &s, gpu->seed, 0, NULL, &rep, err, sizeof err) < 0) {
-			snprintf(why, sizeof why, "the GPU's run at this shape could not start: %s", err);
-			not_believed(g, shape, why);
-			return;
-		}
-		gpu_launches_read(gpu, &s, &rep, &own);
-		harness_report_free(&rep);
+	struct harness_report rep;
+	if (harness_correct(gpu, &s, gpu->seed, 0, NULL, &rep, err, sizeof err) < 0) {
+		snprintf(why, sizeof why, "the GPU's run at this shape could not start: %s", err);
+		not_believed(g, shape, why);
+		return;
 	}
 	int same;
-	if (compare(dev, g->analysis, why, sizeof why, &same))
+	if (compare(gpu, &s, &rep, g->analysis, why, sizeof why, &same))
 		not_believed(g, shape, why);
 	else
 		g->launch_match = (struct launch_match){ .checked = 1, .believed = 1 };
 	g->launch_match.same_launches = same;
+	harness_report_free(&rep);
 }
