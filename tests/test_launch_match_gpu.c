@@ -4,7 +4,10 @@
  * emulator and Hillis-Steele on the GPU has its analysis "not believed",
  * naming the first launch that differs, and its performance points gated
  * shut; the honest Blelloch scan it copies is believed, and so are lab 3's
- * padded tile and lab 4's solution.
+ * padded tile and lab 4's solution, and a file that launches a warm-up
+ * kernel on its first call only: the GPU's run is the first call of its
+ * process, as the emulator's analysis run is, or the check would take it
+ * for another program.
  *
  * On a GPU machine: make build/tests/unit, then build/tests/unit with
  * KIT_ROOT set and --filter on this suite's name, launch_match_gpu.
@@ -56,4 +59,18 @@ Test(launch_match_gpu, one_program_is_believed, .timeout = 900)
 		cr_expect_eq(believed(g.report), 1, "%s", g.output);
 		graded_free(&g);
 	}
+}
+
+Test(launch_match_gpu, a_warm_up_on_the_first_call_only_is_believed, .timeout = 900)
+{
+	char why[512];
+	if (!have_gpu(why, sizeof why))
+		cr_skip_test("needs a CUDA GPU: %s", why);
+	struct graded g;
+	const char *file = "tests/fixtures/lab3/first_call_warm_up.cu";
+	cr_assert_eq(run_grade("lab3", file, "cuda", NULL, &g), 0);
+	cr_assert_not_null(g.report, "no JSON report (exit %d)\n%s", g.exit_status, g.output);
+	cr_expect_geq(check_expectations(file, "cuda", g.report, why, sizeof why), 1, "%s\n%s", why, g.output);
+	cr_expect_eq(believed(g.report), 1, "%s", g.output);
+	graded_free(&g);
 }

@@ -67,6 +67,11 @@ void launch_match_apply(const struct run_context *gpu, struct grade *g)
 	char shape[64], why[TEST_MESSAGE_LEN / 2], err[256];
 	shape_format(&s, shape, sizeof shape);
 	struct harness_report rep;
+	/* A process of its own, whose first call this is, as in the emulator's
+	 * analysis run. Made instead the first call of the correctness
+	 * process, it saved a CUDA context a student but no time, and a kernel
+	 * that never ends paid a limit twice (docs/results/
+	 * gpu-2026-11-27-shared-seed/, calls 31 and 32). */
 	if (harness_correct(gpu, &s, gpu->seed, 0, NULL, &rep, err, sizeof err) < 0) {
 		snprintf(why, sizeof why, "the GPU's run at this shape could not start: %s", err);
 		not_believed(g, shape, why);
