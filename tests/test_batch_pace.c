@@ -195,6 +195,23 @@ Test(batch_pace, contexts_that_cover_the_wall_clock_say_the_driver_binds)
 	cr_expect(strstr(line, "the CUDA driver binds"), "%s", line);
 }
 
+/* Contexts made two thirds of the time, the rest idle: the driver is busy,
+ * but a class that made fewer contexts at that share went no faster, so
+ * it is not named as what binds. */
+Test(batch_pace, contexts_made_two_thirds_of_the_time_do_not_bind)
+{
+	char line[1024] = "";
+	const char *const contexts[2] = {
+		"context_at_s=1000.0000 context_s=3.0000\ncontext_at_s=1004.0000 context_s=1.0000\n",
+		"context_at_s=1002.0000 context_s=2.0000\ncontext_at_s=1005.0000 context_s=2.0000\n",
+	};
+	pace_of(contexts, 10, line, sizeof(line));
+	cr_expect(strstr(line, "4 CUDA contexts made, the driver busy making them 70% of the time"), "%s",
+		  line);
+	cr_expect(!strstr(line, "the CUDA driver binds"), "%s", line);
+	cr_expect(strstr(line, "nothing binds"), "%s", line);
+}
+
 /* A timed run that holds the GPU's turn while the shared holds end takes
  * the GPU from everyone as much as one that holds it alone: two students
  * each alone 1.5 s and draining 2 s in 10 s have the GPU 70% of the time,

@@ -37,6 +37,11 @@
 #define CONTEXT_LINE 96
 /* Busier than this, a resource is what binds the class. */
 #define BUSY 0.6
+/* The driver only when nearly always making a context: the children's
+ * spans overlap the rest of their students' work. At 58-63% on two GPUs
+ * a class that made 38% fewer contexts went no faster
+ * (docs/results/gpu-2026-11-27-shared-seed/, calls 31 and 32). */
+#define DRIVER_BUSY 0.9
 
 void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall_s,
 			   int correctness_processes, const struct gpu_account *start)
@@ -166,12 +171,12 @@ double batch_spans_union(struct context_span *spans, int n, double from, double 
  * the wall clock. */
 static const char *binds(double cpu_busy, double gpu_busy, double driver_busy)
 {
-	if (cpu_busy < BUSY && gpu_busy < BUSY && driver_busy < BUSY)
-		return "nothing binds: the workers wait on their own steps (more --jobs, or fewer "
-		       "students each waiting out a limit)";
-	if (driver_busy >= cpu_busy && driver_busy >= gpu_busy)
+	if (driver_busy >= DRIVER_BUSY && driver_busy >= cpu_busy && driver_busy >= gpu_busy)
 		return "the CUDA driver binds: the host makes one context at a time, whatever its GPUs "
 		       "(fewer processes a student, or more hosts, would help; more GPUs would not)";
+	if (cpu_busy < BUSY && gpu_busy < BUSY)
+		return "nothing binds: the workers wait on their own steps (more --jobs, or fewer "
+		       "students each waiting out a limit)";
 	if (gpu_busy > cpu_busy)
 		return "the GPUs bind (more GPUs would help)";
 	return "the CPUs bind (more cores would help)";
