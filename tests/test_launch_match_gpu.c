@@ -24,16 +24,21 @@ static int believed(json_t *report)
 	return m ? json_is_true(json_object_get(m, "believed")) : -1;
 }
 
-Test(launch_match_gpu, two_programs_are_not_believed, .timeout = 900)
+/* A fixture's grade on the GPU, as its expect- lines say. */
+static void grade_fixture(const char *lab, const char *file, struct graded *g)
 {
 	char why[512];
 	if (!have_gpu(why, sizeof why))
 		cr_skip_test("needs a CUDA GPU: %s", why);
+	cr_assert_eq(run_grade(lab, file, "cuda", NULL, g), 0);
+	cr_assert_not_null(g->report, "no JSON report (exit %d)\n%s", g->exit_status, g->output);
+	cr_expect_geq(check_expectations(file, "cuda", g->report, why, sizeof why), 1, "%s\n%s", why, g->output);
+}
+
+Test(launch_match_gpu, two_programs_are_not_believed, .timeout = 900)
+{
 	struct graded g;
-	const char *file = "tests/fixtures/hostile/two_programs.cu";
-	cr_assert_eq(run_grade("lab2", file, "cuda", NULL, &g), 0);
-	cr_assert_not_null(g.report, "no JSON report (exit %d)\n%s", g.exit_status, g.output);
-	cr_expect_geq(check_expectations(file, "cuda", g.report, why, sizeof why), 1, "%s\n%s", why, g.output);
+	grade_fixture("lab2", "tests/fixtures/hostile/two_programs.cu", &g);
 	cr_expect_eq(believed(g.report), 0, "%s", g.output);
 	cr_expect(strstr(g.output, "not believed"), "%s", g.output);
 	cr_expect(strstr(g.output, "scan_block"), "the first differing launch is not named:\n%s", g.output);
@@ -63,14 +68,8 @@ Test(launch_match_gpu, one_program_is_believed, .timeout = 900)
 
 Test(launch_match_gpu, a_warm_up_on_the_first_call_only_is_believed, .timeout = 900)
 {
-	char why[512];
-	if (!have_gpu(why, sizeof why))
-		cr_skip_test("needs a CUDA GPU: %s", why);
 	struct graded g;
-	const char *file = "tests/fixtures/lab3/first_call_warm_up.cu";
-	cr_assert_eq(run_grade("lab3", file, "cuda", NULL, &g), 0);
-	cr_assert_not_null(g.report, "no JSON report (exit %d)\n%s", g.exit_status, g.output);
-	cr_expect_geq(check_expectations(file, "cuda", g.report, why, sizeof why), 1, "%s\n%s", why, g.output);
+	grade_fixture("lab3", "tests/fixtures/lab3/first_call_warm_up.cu", &g);
 	cr_expect_eq(believed(g.report), 1, "%s", g.output);
 	graded_free(&g);
 }
