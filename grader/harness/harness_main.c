@@ -421,7 +421,7 @@ int main(int argc, char **argv)
 	 * (cudaDeviceScheduleBlockingSync) saved CPU, but on the GPU machine
 	 * a class on two GPUs then had children stopped at the time limit of
 	 * sizes that finish in milliseconds, and one GPU graded slower
-	 * (docs/results/gpu-2026-11-27-contexts/, call 29). */
+	 * (docs/results/gpu-2026-11-27-shared-seed/, call 29). */
 	verb->run(argc, argv);
 	gpu_share_end();
 	harness_last_frame(MSG_END, NULL, 0, 0);
