@@ -241,6 +241,28 @@ Test(e2e_emu, report_has_step_seconds, .timeout = 300)
 	graded_free(&g);
 }
 
+/* On more than one core the analysis, which needs only the build, runs in a
+ * forked grader beside the correctness sizes: the grade waits for it at the
+ * analysis step only for what is left of it. */
+Test(e2e_emu, the_analysis_runs_beside_the_correctness_sizes, .timeout = 300)
+{
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		cr_skip_test("one core: the analysis runs after the correctness sizes, not beside them");
+	struct graded g;
+	/* Seed 7 analyses lab 1 at 2^20+7, every block traced: seconds of work. */
+	cr_assert_eq(run_grade("lab1", NULL, "emu", "--seed=7", &g), 0);
+	cr_assert_not_null(g.report, "%s", g.output);
+	cr_expect_str_eq(group_verdict(g.report, "analysis"), "pass", "%s", g.output);
+	double beside = json_number_value(json_object_get(
+		json_object_get(json_object_get(g.report, "metrics"), "beside_seconds"), "analysis"));
+	double waited = json_number_value(json_object_get(json_object_get(g.report, "step_seconds"), "analysis"));
+	cr_expect_gt(beside, 0.2, "the analysis did not run beside\n%s", g.output);
+	cr_expect_lt(waited, beside, "the grade waited %.2f s for an analysis of %.2f s", waited, beside);
+	graded_free(&g);
+}
+
 Test(e2e_emu, a_solution_runs_its_sizes_in_one_process_and_2_20_7_once, .timeout = 300)
 {
 	if (!have_emulator())

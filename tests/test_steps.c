@@ -5,7 +5,8 @@
 
 Test(steps, the_grade_in_order)
 {
-	static const char *const want[] = { "emulator beside", "build", "integrity", "calculator beside",
+	static const char *const want[] = { "emulator beside", "build", "integrity", "analysis beside",
+					    "calculator beside",
 					    "correctness", "occupancy calculator",
 					    "prediction", "reference", "performance", "occupancy sweep", "analysis" };
 	int n = (int)(sizeof(want) / sizeof(want[0]));
