@@ -96,3 +96,8 @@ size_t shape_elements(const struct shape *s)
 {
 	return s->rank == 2 ? s->dim[0] * s->dim[1] : s->dim[0];
 }
+
+int shape_equal(const struct shape *a, const struct shape *b)
+{
+	return a->rank == b->rank && a->dim[0] == b->dim[0] && (a->rank == 1 || a->dim[1] == b->dim[1]);
+}

@@ -20,6 +20,10 @@ int shape_parse(const char *text, struct shape *s, char *err, size_t errlen);
 /* "1025" or "4097x1023"; returns buf. */
 const char *shape_format(const struct shape *s, char *buf, size_t len);
 
+/* The same size: the same rank and dimensions (a rank-1 shape's dim[1] is
+ * not one of them). Not memcmp: that compares the padding and dim[1]. */
+int shape_equal(const struct shape *a, const struct shape *b);
+
 /* Elements in a rank-1 shape, or rows*cols. */
 size_t shape_elements(const struct shape *s);
 

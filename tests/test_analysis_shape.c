@@ -26,11 +26,6 @@ static struct rubric lab3_like(const char *const *emu, int n)
 	return r;
 }
 
-static int same(const struct shape *a, const struct shape *b)
-{
-	return a->rank == b->rank && a->dim[0] == b->dim[0] && a->dim[1] == b->dim[1];
-}
-
 Test(analysis_shape, a_graded_size_large_enough)
 {
 	const char *emu[] = { "1x1", "32x32", "1000x1000", "1023x2049", "8192x8192" };
@@ -40,12 +35,12 @@ Test(analysis_shape, a_graded_size_large_enough)
 		struct shape s = analysis_shape_choose(&r, seed);
 		int k = -1;
 		for (int i = 0; i < 5; i++)
-			if (same(&s, &r.emu_shapes[i]))
+			if (shape_equal(&s, &r.emu_shapes[i]))
 				k = i;
 		cr_assert(k == 2 || k == 3, "seed %llu: %zux%zu", (unsigned long long)seed, s.dim[0], s.dim[1]);
 		seen[k]++;
 		struct shape again = analysis_shape_choose(&r, seed);
-		cr_assert(same(&s, &again), "the same seed chose two sizes");
+		cr_assert(shape_equal(&s, &again), "the same seed chose two sizes");
 	}
 	cr_expect(seen[2] > 0 && seen[3] > 0, "the seed does not choose: %d, %d", seen[2], seen[3]);
 }
@@ -56,7 +51,7 @@ Test(analysis_shape, the_rubrics_own_when_it_is_graded)
 	struct rubric r = lab3_like(emu, 3);
 	for (uint64_t seed = 1; seed < 20; seed++) {
 		struct shape s = analysis_shape_choose(&r, seed);
-		cr_expect(same(&s, &r.analysis_shape));
+		cr_expect(shape_equal(&s, &r.analysis_shape));
 	}
 }
 
@@ -69,7 +64,7 @@ Test(analysis_shape, a_seeded_size_near_the_rubrics_when_none_is_graded)
 		struct shape s = analysis_shape_choose(&r, seed);
 		cr_assert(s.rank == 2 && s.dim[0] >= 96 && s.dim[0] <= 144 && s.dim[1] >= 64 && s.dim[1] <= 96,
 			  "%zux%zu", s.dim[0], s.dim[1]);
-		moved += !same(&s, &r.analysis_shape);
+		moved += !shape_equal(&s, &r.analysis_shape);
 	}
 	cr_expect_gt(moved, 90, "the size moved only %d times in 99", moved);
 }

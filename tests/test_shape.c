@@ -57,3 +57,24 @@ Test(shape, refuses_nonsense)
 		cr_expect(strstr(err, "is not a size") != NULL, "no reason for '%s'", bad[i]);
 	}
 }
+
+/* One size, however it was made: a rank-1 shape's dim[1] is no part of it,
+ * and the struct's padding is never compared. */
+Test(shape, equal_sizes_are_the_same_rank_and_dimensions)
+{
+	struct shape a, b;
+	char err[128];
+	cr_assert_eq(shape_parse("2^20+7", &a, err, sizeof(err)), 0);
+	b = (struct shape){ .rank = 1, .dim = { 1048583, 99 } };
+	cr_expect(shape_equal(&a, &b), "a rank-1 shape's dim[1] counted");
+	b.dim[0]++;
+	cr_expect_not(shape_equal(&a, &b));
+	cr_assert_eq(shape_parse("1025x1", &a, err, sizeof(err)), 0);
+	cr_assert_eq(shape_parse("1025", &b, err, sizeof(err)), 0);
+	cr_expect_not(shape_equal(&a, &b), "a matrix of one column is not a vector");
+	cr_assert_eq(shape_parse("31x33", &a, err, sizeof(err)), 0);
+	cr_assert_eq(shape_parse("33x31", &b, err, sizeof(err)), 0);
+	cr_expect_not(shape_equal(&a, &b), "rows and columns swapped");
+	b = (struct shape){ .rank = 2, .dim = { 31, 33 } };
+	cr_expect(shape_equal(&a, &b));
+}

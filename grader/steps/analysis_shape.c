@@ -1,14 +1,8 @@
 /* The analysis run's size (see analysis_shape.h). */
 #include "steps/analysis_shape.h"
 
-#include <string.h>
 
 #include "rng.h"
-
-static int same_shape(const struct shape *a, const struct shape *b)
-{
-	return a->rank == b->rank && a->dim[0] == b->dim[0] && (a->rank == 1 || a->dim[1] == b->dim[1]);
-}
 
 struct shape analysis_shape_choose(const struct rubric *r, uint64_t seed)
 {
@@ -16,7 +10,7 @@ struct shape analysis_shape_choose(const struct rubric *r, uint64_t seed)
 	size_t least = shape_elements(base);
 	int fit[RUBRIC_MAX_SHAPES], n = 0;
 	for (int i = 0; i < r->n_emu_shapes; i++) {
-		if (same_shape(&r->emu_shapes[i], base))
+		if (shape_equal(&r->emu_shapes[i], base))
 			return *base;
 		size_t e = shape_elements(&r->emu_shapes[i]);
 		if (e >= least && e <= ANALYSIS_MAX_ELEMENTS)

@@ -24,7 +24,7 @@ static int bench_shapes(const struct rubric *r, struct shape *out)
 	int n = 0, has_perf = 0;
 	for (int i = 0; i < r->n_chart_shapes && n < GRADE_MAX_BENCH - 1; i++) {
 		out[n++] = r->chart_shapes[i];
-		has_perf |= memcmp(&r->chart_shapes[i], &r->perf_shape, sizeof(struct shape)) == 0;
+		has_perf |= shape_equal(&r->chart_shapes[i], &r->perf_shape);
 	}
 	if (!has_perf)
 		out[n++] = r->perf_shape;
@@ -34,7 +34,7 @@ static int bench_shapes(const struct rubric *r, struct shape *out)
 static int perf_index(const struct bench_run *b, const struct shape *s)
 {
 	for (int i = 0; i < b->n; i++)
-		if (memcmp(&b->shapes[i], s, sizeof(*s)) == 0)
+		if (shape_equal(&b->shapes[i], s))
 			return i;
 	return b->n - 1;
 }

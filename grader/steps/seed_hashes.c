@@ -28,8 +28,7 @@ int seed_hashes_find(const struct seed_hashes *h, int index, uint64_t test_seed,
 		     uint64_t *hash)
 {
 	if (!h || index < 0 || index >= h->n || !h->hashed[index] || h->test_seed[index] != test_seed ||
-	    h->shapes[index].rank != s->rank || h->shapes[index].dim[0] != s->dim[0] ||
-	    h->shapes[index].dim[1] != s->dim[1])
+	    !shape_equal(&h->shapes[index], s))
 		return 0;
 	*hash = h->hash[index];
 	return 1;
