@@ -135,20 +135,21 @@ static int bench_read(const struct run_context *ctx, const struct harness_report
 	return 0;
 }
 
-/* out empty, with the shapes the rubric times, and the order that times them. */
-static void bench_prepare(const struct rubric *r, int sweep, struct bench_run *out, struct bench_order *order)
+/* out empty, with the shapes the rubric times; returns the order that times them. */
+static struct bench_order bench_prepare(const struct rubric *r, int sweep, struct bench_run *out)
 {
+	struct bench_order order;
 	memset(out, 0, sizeof(*out));
-	bench_order_for(r, sweep, out->shapes, order);
-	out->n = order->n;
+	bench_order_for(r, sweep, out->shapes, &order);
+	out->n = order.n;
+	return order;
 }
 
 int bench_harness(const struct run_context *ctx, const char *harness, int sweep,
 		  struct bench_run *out, char *msg, size_t len)
 {
 	char err[256];
-	struct bench_order order;
-	bench_prepare(ctx->rubric, sweep, out, &order);
+	struct bench_order order = bench_prepare(ctx->rubric, sweep, out);
 	struct harness_report rep;
 	if (harness_bench(ctx, harness, &order, &rep, err, sizeof(err)) < 0) {
 		snprintf(msg, len, "the grader could not start the harness: %s", err);
@@ -167,8 +168,7 @@ static int bench_student(const struct run_context *ctx, const struct early_bench
 			 struct bench_run *out, char *msg, size_t len, struct grade *g)
 {
 	if (early && early->have) {
-		struct bench_order order;
-		bench_prepare(ctx->rubric, sweep, out, &order);
+		bench_prepare(ctx->rubric, sweep, out);
 		if (bench_read(ctx, &early->part, sweep, out, msg, len) == 0)
 			return 0;
 		bench_run_free(out);
