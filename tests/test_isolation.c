@@ -220,6 +220,33 @@ Test(isolation, hidden_folders_and_no_network, .init = setup, .fini = teardown)
 	child_result_free(&res);
 }
 
+/* A forked grader's children work in a folder of their own beside the
+ * staged submission (steps/side.h): the folder the policy shows is read,
+ * a neighbour the policy does not show stays dark, and neither is written. */
+Test(isolation, a_shown_folder_is_read_and_not_written, .init = setup, .fini = teardown)
+{
+	need_bwrap();
+	struct child_result res;
+	char staged[128], dark[128], script[512], path[160];
+	snprintf(staged, sizeof(staged), "%s/src", top);
+	snprintf(dark, sizeof(dark), "%s/other", top);
+	cr_assert_eq(mkdir(staged, 0755), 0);
+	cr_assert_eq(mkdir(dark, 0755), 0);
+	snprintf(path, sizeof(path), "%s/header.h", staged);
+	test_write_file(path, "#define SEEN 1\n");
+	snprintf(path, sizeof(path), "%s/header.h", dark);
+	test_write_file(path, "#define SEEN 1\n");
+	snprintf(script, sizeof(script), "cat %s/header.h 2>/dev/null; test -e %s/header.h && echo dark seen; "
+		 "(echo x > %s/new.h) 2>/dev/null && echo written; true", staged, dark, staged);
+	policy.shown = staged;
+	cr_expect_str_eq(run_sh(script, 1, &res), "#define SEEN 1\n");
+	child_result_free(&res);
+	/* Not shown: the sandbox sees only its own folder. */
+	policy.shown = NULL;
+	cr_expect_str_eq(run_sh(script, 1, &res), "");
+	child_result_free(&res);
+}
+
 /* Writes in its own folder, and nowhere in the kit; with and without bwrap. */
 static void writes_only_its_folder(int no_bwrap)
 {

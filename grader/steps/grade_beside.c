@@ -110,33 +110,48 @@ static void emulator_analysis(struct grade_run *run, struct grade *g)
 	}
 }
 
+/* What a forked grader runs with instead of the grade's (own_folder). */
+struct fork_folder {
+	struct grade_request req;
+	struct isolation_policy policy;
+	char dir[1000];		/* its folder, inside the grade's */
+	char staged[1000];	/* the staged submission's folder, shown to its children */
+};
+
 /*
  * A forked grader runs its children as a sandbox uid of its own (side.h),
  * so it builds and runs in a folder of its own (name), inside the grade's
  * and handed to that uid as the grade's was (isolation_ready). Its children
  * reach the staged submission through the grade's folder, which they may
- * traverse but not list or write. Sets up run for the fork; -1: no folder.
+ * traverse but not list or write, and see the staged submission's folder
+ * (the headers beside the file), as the grade's children do. Sets up run
+ * for the fork; -1: no folder.
  */
-static int own_folder(struct grade_run *run, const char *name, struct grade_request *req,
-		      struct isolation_policy *policy, char *dir, size_t len)
+static int own_folder(struct grade_run *run, const char *name, struct fork_folder *f)
 {
 	struct stat st;
+	struct grade_request *req = &f->req;
 	*req = *run->req;
-	snprintf(dir, len, "%s/%s", req->work_dir, name);
-	if (mkdir(dir, 0700) < 0 || stat(req->work_dir, &st) < 0 ||
+	snprintf(f->dir, sizeof(f->dir), "%s/%s", req->work_dir, name);
+	snprintf(f->staged, sizeof(f->staged), "%s", req->submission);
+	char *slash = strrchr(f->staged, '/');
+	if (slash)
+		*slash = '\0';
+	if (mkdir(f->dir, 0700) < 0 || stat(req->work_dir, &st) < 0 ||
 	    (geteuid() == 0 && chmod(req->work_dir, (st.st_mode & 07777) | 0011) < 0))
 		return -1;
 	if (req->isolation) {
-		*policy = *req->isolation;
-		policy->writable = dir;
-		req->isolation = policy;
+		f->policy = *req->isolation;
+		f->policy.writable = f->dir;
+		f->policy.shown = slash ? f->staged : NULL;
+		req->isolation = &f->policy;
 	}
-	req->work_dir = dir;
+	req->work_dir = f->dir;
 	run->req = req;
-	run->ctx.work_dir = dir;
+	run->ctx.work_dir = f->dir;
 	run->ctx.isolation = req->isolation;
 	char err[512];
-	return isolation_ready(req->isolation, dir, err, sizeof(err));
+	return isolation_ready(req->isolation, f->dir, err, sizeof(err));
 }
 
 /*
@@ -149,11 +164,9 @@ static int own_folder(struct grade_run *run, const char *name, struct grade_requ
 static void beside_emulator(void *arg, struct grade *g)
 {
 	struct grade_run *run = arg;
-	struct grade_request req;
-	struct isolation_policy policy;
-	char dir[1100];
+	struct fork_folder f;
 	run->ctx = grade_run_context(run, NULL);	/* each step names the emulator build it runs */
-	if (own_folder(run, "emulator", &req, &policy, dir, sizeof(dir)) < 0)
+	if (own_folder(run, "emulator", &f) < 0)
 		_exit(1);
 	void (*part[EMU_PARTS])(struct grade_run *, struct grade *) = { emulator_build, emulator_prediction,
 									   emulator_analysis };
@@ -171,10 +184,8 @@ static void beside_emulator(void *arg, struct grade *g)
 static void beside_calculator(void *arg, struct grade *g)
 {
 	struct grade_run *run = arg;
-	struct grade_request req;
-	struct isolation_policy policy;
-	char dir[1100];
-	if (own_folder(run, "calculator", &req, &policy, dir, sizeof(dir)) < 0)
+	struct fork_folder f;
+	if (own_folder(run, "calculator", &f) < 0)
 		_exit(1);
 	double t0 = now_s();
 	occupancy_check_run(&run->ctx, run->backend, run->req->occupancy_table, g);
@@ -186,11 +197,10 @@ static void beside_calculator(void *arg, struct grade *g)
 static void beside_analysis(void *arg, struct grade *g)
 {
 	struct grade_run *run = arg;
-	struct grade_request req;
-	struct isolation_policy policy;
-	char dir[1000], copy[sizeof(run->built.harness)], err[512];
-	if (own_folder(run, "analysis", &req, &policy, dir, sizeof(dir)) < 0 ||
-	    snprintf(copy, sizeof(copy), "%s/harness-emu", dir) >= (int)sizeof(copy) ||
+	struct fork_folder f;
+	char copy[sizeof(run->built.harness)], err[512];
+	if (own_folder(run, "analysis", &f) < 0 ||
+	    snprintf(copy, sizeof(copy), "%s/harness-emu", f.dir) >= (int)sizeof(copy) ||
 	    file_copy(run->built.harness, copy, 0755, err, sizeof(err)) < 0)
 		_exit(1);
 	memcpy(run->built.harness, copy, sizeof(copy));

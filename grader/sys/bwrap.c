@@ -278,6 +278,7 @@ void bwrap_argv(struct strvec *a, char *const argv[], const struct bwrap_view *w
 		push_option(a, "--bind", w->scratch, w->scratch);
 	else if (w->scratch[0])
 		show(v, w->scratch);
+	show(v, w->shown);
 	show_system(v);
 	show_kit(v);
 	show_arguments(v, argv);

@@ -36,6 +36,7 @@ struct bwrap_view {
 	const char *cwd;	/* where it starts ("" to keep) */
 	size_t tmp_bytes;	/* > 0: the child writes only to a /tmp of this size, where it
 				 * starts; work and scratch are read-only */
+	const char *shown;	/* one more folder shown read-only, or NULL */
 	const char *const *hide;	/* folders to keep dark even inside what is shown */
 	int n_hide;
 	int seccomp_fd;		/* in the child: bwrap --seccomp (seccomp_filter.h), or -1 */

@@ -254,7 +254,7 @@ int isolation_prepare(char *const argv[], const struct sandbox_limits *lim,
 		plan->keep[0] = plan->status[1];
 		plan->keep[1] = plan->seccomp;
 		struct bwrap_view view = { .work = work, .scratch = scratch, .cwd = plan->cwd,
-					   .tmp_bytes = lim->disk_cap, .hide = p->hide, .n_hide = p->n_hide,
+					   .tmp_bytes = lim->disk_cap, .shown = p->shown, .hide = p->hide, .n_hide = p->n_hide,
 					   .status_fd = ISOLATION_STATUS_FD,
 					   .seccomp_fd = plan->seccomp >= 0 ? ISOLATION_SECCOMP_FD : -1 };
 		bwrap_argv(&a, argv, &view);

@@ -37,6 +37,8 @@ struct isolation_policy {
 				 * batch): see isolation_for_tools */
 	const char *writable;	/* the folder a child may write when its run names none */
 	const char *hide[ISOLATION_MAX_HIDE];	/* more folders no child may see */
+	const char *shown;	/* one more folder its children may read, or NULL: a forked
+				 * grader's, the grade's staged submission and its headers */
 	int n_hide;
 	int nproc;		/* RLIMIT_NPROC of a child running as our uid; 0: default */
 	int no_bwrap;		/* the user and limits only, even where bwrap works */
