@@ -3,10 +3,12 @@
  *
  * On a GPU, the emulator's steps (its build of the file, the performance
  * model's prediction, the analysis) and lab 4's occupancy calculator need
- * nothing the GPU steps find out, so grade_run.c runs them this way while
+ * nothing the GPU steps find out, so grade_beside.c runs them this way while
  * nvcc and the GPU steps run: 1.1 to 2.5 s of work a grade no longer waits
  * for on an H100, 3 to 5 s for lab 1's largest analysis size
- * (docs/results/h100-2026-11-25b).
+ * (docs/results/h100-2026-11-25b). In the emulator, on more than one core,
+ * the analysis runs this way beside the correctness sizes
+ * (docs/results/emu-grade-profile.md).
  *
  * A fork, not a thread: the sandbox kills every process of its run's
  * leased uid after each child (sys/uid_lease.h), so two children of one
