@@ -125,13 +125,15 @@ struct fork_folder {
  * reach the staged submission through the grade's folder, which they may
  * traverse but not list or write, and see the staged submission's folder
  * (the headers beside the file), as the grade's children do. Sets up run
- * for the fork; -1: no folder.
+ * for the fork, and g with the submission's text (the analysis marks the
+ * lines the skeleton gave in it, given_lines.h); -1: no folder.
  */
-static int own_folder(struct grade_run *run, const char *name, struct fork_folder *f)
+static int own_folder(struct grade_run *run, const char *name, struct fork_folder *f, struct grade *g)
 {
 	struct stat st;
 	struct grade_request *req = &f->req;
 	*req = *run->req;
+	grade_keep_source(g, req->submission);
 	snprintf(f->dir, sizeof(f->dir), "%s/%s", req->work_dir, name);
 	snprintf(f->staged, sizeof(f->staged), "%s", req->submission);
 	char *slash = strrchr(f->staged, '/');
@@ -166,7 +168,7 @@ static void beside_emulator(void *arg, struct grade *g)
 	struct grade_run *run = arg;
 	struct fork_folder f;
 	run->ctx = grade_run_context(run, NULL);	/* each step names the emulator build it runs */
-	if (own_folder(run, "emulator", &f) < 0)
+	if (own_folder(run, "emulator", &f, g) < 0)
 		_exit(1);
 	void (*part[EMU_PARTS])(struct grade_run *, struct grade *) = { emulator_build, emulator_prediction,
 									   emulator_analysis };
@@ -185,7 +187,7 @@ static void beside_calculator(void *arg, struct grade *g)
 {
 	struct grade_run *run = arg;
 	struct fork_folder f;
-	if (own_folder(run, "calculator", &f) < 0)
+	if (own_folder(run, "calculator", &f, g) < 0)
 		_exit(1);
 	double t0 = now_s();
 	occupancy_check_run(&run->ctx, run->backend, run->req->occupancy_table, g);
@@ -199,7 +201,7 @@ static void beside_analysis(void *arg, struct grade *g)
 	struct grade_run *run = arg;
 	struct fork_folder f;
 	char copy[sizeof(run->built.harness)], err[512];
-	if (own_folder(run, "analysis", &f) < 0 ||
+	if (own_folder(run, "analysis", &f, g) < 0 ||
 	    snprintf(copy, sizeof(copy), "%s/harness-emu", f.dir) >= (int)sizeof(copy) ||
 	    file_copy(run->built.harness, copy, 0755, err, sizeof(err)) < 0)
 		_exit(1);
