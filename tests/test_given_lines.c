@@ -1,7 +1,7 @@
 /*
  * The lines the skeleton gave the student (grader/steps/given_lines.h):
- * the pairing itself, and a whole grade of lab 2 in the emulator, where
- * the skeleton's own stores are marked given, not blamed on the student,
+ * the pairing itself, and a whole grade of lab 2 in the emulator (and on a
+ * GPU), where the skeleton's own stores are marked given, not blamed on the student,
  * a given line the student edited is theirs again, and the skeleton's
  * scratch arrays of block sums are aligned (4 sectors per warp's store).
  */
@@ -151,4 +151,27 @@ Test(given_lines, lab2s_given_stores_are_the_skeletons_and_aligned, .timeout = 3
 	graded_free(&g);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	cr_expect_eq(system(cmd), 0);
+}
+
+/* On a GPU the analysis runs in a forked grader (steps/side.h), which must
+ * keep the submission's text to mark the skeleton's lines: the same marks
+ * in the HTML report as the emulator's grade makes. */
+Test(given_lines, a_gpus_report_marks_the_skeletons_lines_too, .timeout = 300)
+{
+	const char *key = "solutions/lab2-blelloch-scan/answer-key/scan.cu";
+	char dir[256], html[512], extra[600], path[4096], why[256], tr[64];
+	struct graded g;
+
+	if (!have_gpu(why, sizeof why))
+		cr_skip_test("needs a CUDA GPU: %s", why);
+	int line = line_of(key, "out[base + ai] = temp[PADDED(ai)];");
+	test_temp_dir(dir, sizeof dir, "given-lines-gpu");
+	snprintf(html, sizeof html, "%s/key.html", dir);
+	snprintf(extra, sizeof extra, "--html=%s", html);
+	cr_assert_eq(run_grade("lab2", kit_path(path, sizeof path, key), "cuda", extra, &g), 0);
+	cr_assert_not_null(g.report, "%s", g.output);
+	snprintf(tr, sizeof tr, "<tr id=\"L%d\" class=\"given\">", line);
+	cr_expect(strstr(slurp_file(html), tr), "the GPU's report does not mark line %d as the skeleton's\n%s",
+		  line, g.output);
+	graded_free(&g);
 }
