@@ -137,12 +137,13 @@ int batch_setup(struct batch *b, const struct options *o, const struct lab *lab,
 	c->n_gpus = c->backend == BACKEND_CUDA ? batch_gpus(dev, locks, c->gpus, BATCH_MAX_GPUS) : 0;
 	c->seed = o->seed_given ? o->seed : rng_fresh_seed();
 	/* The emulator's outputs come back whole: it has nothing to hash. */
+	int hashes = c->backend == BACKEND_CUDA;
 	pthread_t hashing;
-	int beside = c->backend == BACKEND_CUDA && pthread_create(&hashing, NULL, compute_hashes, c) == 0;
+	int beside = hashes && pthread_create(&hashing, NULL, compute_hashes, c) == 0;
 	batch_prepare_gpus(c);
 	if (beside)
 		pthread_join(hashing, NULL);
-	else if (c->backend == BACKEND_CUDA)
+	else if (hashes)
 		compute_hashes(c);
 	describe_isolation(c);
 	return 0;
