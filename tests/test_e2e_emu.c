@@ -260,6 +260,16 @@ Test(e2e_emu, the_analysis_runs_beside_the_correctness_sizes, .timeout = 300)
 	double waited = json_number_value(json_object_get(json_object_get(g.report, "step_seconds"), "analysis"));
 	cr_expect_gt(beside, 0.2, "the analysis did not run beside\n%s", g.output);
 	cr_expect_lt(waited, beside, "the grade waited %.2f s for an analysis of %.2f s", waited, beside);
+	/* The fork's CPU seconds are its own, not those of the step that
+	 * joined it, however long that step waited. */
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	double fork_cpu = json_number_value(json_object_get(g.report, "beside_cpu_seconds"));
+	double joining_cpu = json_number_value(
+		json_object_get(json_object_get(g.report, "step_cpu_seconds"), "analysis"));
+	cr_expect(fork_cpu > 0.1 && fork_cpu <= beside * (double)cores + 0.05,
+		  "the fork used %.3f CPU seconds in %.3f s", fork_cpu, beside);
+	cr_expect_leq(joining_cpu, waited * (double)cores + 0.05,
+		      "the analysis step: %.3f CPU seconds in %.3f s", joining_cpu, waited);
 	graded_free(&g);
 }
 

@@ -285,6 +285,7 @@ json_t *report_json(const struct grade *g)
 	rc |= put(o, "bench", array_of_bench(g));
 	rc |= put(o, "step_seconds", step_seconds_json(g, g->step_seconds));
 	rc |= put(o, "step_cpu_seconds", step_seconds_json(g, g->step_cpu_seconds));
+	rc |= put(o, "beside_cpu_seconds", json_real(g->beside.cpu));
 	rc |= put(o, "correctness_processes", json_integer(g->correctness_processes));
 	rc |= put(o, "timing_processes", json_integer(g->timing_processes));
 	if (g->analysis)

@@ -201,10 +201,12 @@ struct launch_match {
 	char why[TEST_MESSAGE_LEN / 2];	/* the first difference, when not */
 };
 
-/* How long the steps that ran beside the grade took (side.h). */
+/* How long the steps that ran beside the grade took (side.h), and the CPU
+ * seconds of the forks that ran them, their children's included. */
 struct beside_seconds {
 	int joined;
 	double calculator, emulator_build, prediction, analysis;
+	double cpu;
 };
 
 struct grade {
@@ -259,10 +261,9 @@ struct grade {
 	 * where a grade's seconds go, in every report. */
 	double step_seconds[GRADE_MAX_STEPS];
 	/* And the CPU seconds each used, the grader's and its reaped
-	 * children's (cpu_seconds_used): what a grade costs the host's cores.
-	 * The forks beside (the emulator's steps, lab 4's calculator) count
-	 * in the step in which the grader reaped them: the analysis, which
-	 * joins them, or an earlier one that reaped its sandbox's orphans. */
+	 * children's (cpu_seconds_used), but not the forks' that ran beside
+	 * (beside.cpu; a fork stopped unreported counts in the step that
+	 * stopped it): with beside.cpu, what a grade costs the host's cores. */
 	double step_cpu_seconds[GRADE_MAX_STEPS];
 	int n_steps;
 };

@@ -81,9 +81,11 @@ static void emulator_prediction(struct grade_run *run, struct grade *g)
 			 "the emulator could not build this file");
 }
 
+/* In the emulator, from the correctness step's traced runs; on a GPU,
+ * here only where the emulator's fork did not start. */
 int step_prediction(struct grade_run *run, struct grade *g)
 {
-	if (!run->emulator.pid)
+	if (run->backend == BACKEND_EMU || !run->emulator.pid)
 		emulator_prediction(run, g);
 	return 1;
 }
@@ -125,15 +127,13 @@ struct fork_folder {
  * reach the staged submission through the grade's folder, which they may
  * traverse but not list or write, and see the staged submission's folder
  * (the headers beside the file), as the grade's children do. Sets up run
- * for the fork, and g with the submission's text (the analysis marks the
- * lines the skeleton gave in it, given_lines.h); -1: no folder.
+ * for the fork; -1: no folder.
  */
-static int own_folder(struct grade_run *run, const char *name, struct fork_folder *f, struct grade *g)
+static int own_folder(struct grade_run *run, const char *name, struct fork_folder *f)
 {
 	struct stat st;
 	struct grade_request *req = &f->req;
 	*req = *run->req;
-	grade_keep_source(g, req->submission);
 	snprintf(f->dir, sizeof(f->dir), "%s/%s", req->work_dir, name);
 	snprintf(f->staged, sizeof(f->staged), "%s", req->submission);
 	char *slash = strrchr(f->staged, '/');
@@ -168,8 +168,9 @@ static void beside_emulator(void *arg, struct grade *g)
 	struct grade_run *run = arg;
 	struct fork_folder f;
 	run->ctx = grade_run_context(run, NULL);	/* each step names the emulator build it runs */
-	if (own_folder(run, "emulator", &f, g) < 0)
+	if (own_folder(run, "emulator", &f) < 0)
 		_exit(1);
+	grade_keep_source(g, run->req->submission);	/* the analysis marks the skeleton's lines in it */
 	void (*part[EMU_PARTS])(struct grade_run *, struct grade *) = { emulator_build, emulator_prediction,
 									   emulator_analysis };
 	for (int i = 0; i < EMU_PARTS; i++) {
@@ -187,7 +188,7 @@ static void beside_calculator(void *arg, struct grade *g)
 {
 	struct grade_run *run = arg;
 	struct fork_folder f;
-	if (own_folder(run, "calculator", &f, g) < 0)
+	if (own_folder(run, "calculator", &f) < 0)
 		_exit(1);
 	double t0 = now_s();
 	occupancy_check_run(&run->ctx, run->backend, run->req->occupancy_table, g);
@@ -201,10 +202,11 @@ static void beside_analysis(void *arg, struct grade *g)
 	struct grade_run *run = arg;
 	struct fork_folder f;
 	char copy[sizeof(run->built.harness)], err[512];
-	if (own_folder(run, "analysis", &f, g) < 0 ||
+	if (own_folder(run, "analysis", &f) < 0 ||
 	    snprintf(copy, sizeof(copy), "%s/harness-emu", f.dir) >= (int)sizeof(copy) ||
 	    file_copy(run->built.harness, copy, 0755, err, sizeof(err)) < 0)
 		_exit(1);
+	grade_keep_source(g, run->req->submission);	/* the analysis marks the skeleton's lines in it */
 	memcpy(run->built.harness, copy, sizeof(copy));
 	double t0 = now_s();
 	emulator_analysis(run, g);
@@ -238,53 +240,44 @@ int step_analysis_beside(struct grade_run *run, struct grade *g)
 {
 	if (run->backend == BACKEND_EMU && run->req->analysis && analysis_checks_present(run->req->rubric) &&
 	    parallel_threads() > 1)
-		side_start(&run->analysis, g->lab, beside_analysis, run);
+		side_start(&run->emulator, g->lab, beside_analysis, run);
 	return 1;
 }
 
 /*
- * The other half of step_emulator_beside and step_calculator_beside: their
- * forks joined into g (each part again here, if its fork died). The time
- * the emulator's parts took beside goes into g->beside; the step table
- * keeps the grade's own wall time (how long it waited for them). Returns
- * whether the emulator's analysis came back.
+ * The other half of the step_*_beside steps: their forks joined into g
+ * (each part again here, if its fork died). The time the parts took beside
+ * goes into g->beside; the step table keeps the grade's own wall time (how
+ * long it waited for them). Returns whether the emulator's analysis came
+ * back.
  */
 static int join_beside(struct grade_run *run, struct grade *g)
 {
-	double calc = 0, emu[EMU_PARTS] = { 0 };
-	if (run->calculator.pid && side_join(&run->calculator, g, &calc, 1) < 0)
+	double calc = 0, emu[EMU_PARTS] = { 0 }, cpu = 0;
+	if (run->calculator.pid && side_join(&run->calculator, g, &calc, 1, &cpu) < 0)
 		occupancy_check_run(&run->ctx, run->backend, run->req->occupancy_table, g);
+	g->beside.cpu += cpu;
 	if (!run->emulator.pid)
 		return 0;
 	if (g->hangs) {
-		side_stop(&run->emulator);	/* the kernel hangs: its analysis is not wanted */
+		side_stop(&run->emulator);	/* the kernel hangs: it is not analysed */
 		return 0;
 	}
-	if (side_join(&run->emulator, g, emu, EMU_PARTS) == 0) {
+	if (side_join(&run->emulator, g, emu, EMU_PARTS, &cpu) == 0) {
 		g->beside = (struct beside_seconds){ .joined = 1, .calculator = calc,
 						     .emulator_build = emu[EMU_BUILD],
 						     .prediction = emu[EMU_PREDICTION],
-						     .analysis = emu[EMU_ANALYSIS] };
+						     .analysis = emu[EMU_ANALYSIS],
+						     .cpu = g->beside.cpu + cpu };
 		return 1;
 	}
-	emulator_prediction(run, g);
+	if (run->backend == BACKEND_CUDA)
+		emulator_prediction(run, g);
 	return 0;
-}
-
-/* The emulator's analysis from beside; 0: it is to run here. */
-static int join_analysis(struct grade_run *run, struct grade *g)
-{
-	double emu[EMU_PARTS] = { 0 };
-	if (g->hangs)
-		side_stop(&run->analysis);	/* a kernel that hangs is not analysed */
-	if (!run->analysis.pid || side_join(&run->analysis, g, emu, EMU_PARTS) < 0)
-		return 0;
-	g->beside = (struct beside_seconds){ .joined = 1, .analysis = emu[EMU_ANALYSIS] };
-	return 1;
 }
 
 void grade_analysis(struct grade_run *run, struct grade *g)
 {
-	if (!join_beside(run, g) && !join_analysis(run, g))
+	if (!join_beside(run, g))
 		emulator_analysis(run, g);
 }

@@ -238,10 +238,12 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 	snprintf(g->device, sizeof(g->device), "%s", run.backend == BACKEND_CUDA ? dev->name : "CPU emulator");
 
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-		double t0 = now_s(), cpu0 = cpu_seconds_used();
+		double t0 = now_s(), cpu0 = cpu_seconds_used(), beside0 = g->beside.cpu;
 		int go_on = steps[i].run(&run, g);
 		if (g->n_steps < GRADE_MAX_STEPS) {
-			g->step_cpu_seconds[g->n_steps] = cpu_seconds_used() - cpu0;
+			/* A fork joined in this step was reaped in it: its CPU
+			 * seconds are the fork's, not the step's. */
+			g->step_cpu_seconds[g->n_steps] = cpu_seconds_used() - cpu0 - (g->beside.cpu - beside0);
 			g->step_seconds[g->n_steps++] = now_s() - t0;
 		}
 		if (!go_on)
@@ -249,7 +251,6 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 	}
 	side_stop(&run.emulator);	/* only if a step ended the grade before the joins */
 	side_stop(&run.calculator);
-	side_stop(&run.analysis);
 	traced_runs_free(&run.traced);
 	early_bench_free(&run.early);	/* only if a step ended the grade before the timing */
 	gates_apply(req->rubric, run.checked && run.failed == 0, g);

@@ -40,10 +40,11 @@ struct grade_run {
 	int emu_tried, emu_ok, emu_refused;
 	struct build_result emu;
 	char emu_log[8192];
-	/* On a GPU, the steps that need no GPU run beside the GPU's (side.h):
-	 * the emulator's from the start, lab 4's calculator once its file is built;
-	 * in the emulator, with a core to spare, the analysis once it is built. */
-	struct side emulator, calculator, analysis;
+	/* The parts that run beside the rest (side.h). emulator: on a GPU the
+	 * emulator's steps, from the start; in the emulator, with a core to
+	 * spare, its analysis, once the file is built. calculator: lab 4's on
+	 * a GPU, once its file is built. */
+	struct side emulator, calculator;
 };
 /* What the children of a grade share; harness is the build they run. */
 struct run_context grade_run_context(const struct grade_run *run, const char *harness);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "channel.h"
+#include "sys/clock.h"
 
 #define SIDE_MAGIC "KITSIDE1"
 
@@ -27,6 +28,7 @@ struct side_header {
 	char internal_message[512];
 	struct prediction prediction;
 	struct analysis_figures figures;
+	double cpu_seconds;		/* the fork's, its children's included, when it reported */
 	uint64_t analysis_len;
 	double steps[GRADE_MAX_STEPS];
 };
@@ -51,7 +53,7 @@ static int report(int fd, const struct grade *g)
 	char *analysis = g->analysis ? json_dumps(g->analysis, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	struct side_header h = { .n_tests = g->n_tests, .n_steps = g->n_steps,
 				 .internal_error = g->internal_error, .prediction = g->prediction,
-				 .figures = g->figures };
+				 .figures = g->figures, .cpu_seconds = cpu_seconds_used() };
 	memcpy(h.magic, SIDE_MAGIC, sizeof(h.magic));
 	memcpy(h.internal_message, g->internal_message, sizeof(h.internal_message));
 	h.analysis_len = analysis ? strlen(analysis) : 0;
@@ -99,7 +101,12 @@ int side_start(struct side *s, const struct lab *lab, void (*part)(void *arg, st
 		struct grade g;
 		grade_init(&g, lab);
 		part(arg, &g);
-		_exit(report(p[1], &g) == 0 ? 0 : 1);
+		if (report(p[1], &g) < 0)
+			_exit(1);
+		/* Alive until joined, so that the grader reaps it there and
+		 * nowhere else (reap): what it used is counted once. */
+		for (;;)
+			pause();
 	}
 	close(p[1]);
 	if (pid < 0) {
@@ -111,10 +118,14 @@ int side_start(struct side *s, const struct lab *lab, void (*part)(void *arg, st
 	return 0;
 }
 
-/* Its exit status, if it is still ours to wait for: the grader reaps the
- * orphans its sandbox leaves (uid_reap_orphans), and that may be the fork. */
+/* Ends the fork and reaps it. Killed only while it is our unreaped child:
+ * the grader reaps the orphans its sandbox leaves (uid_reap_orphans), and
+ * that may be a fork that died before it reported, and its pid someone
+ * else's by now. */
 static void reap(struct side *s)
 {
+	if (waitpid(s->pid, NULL, WNOHANG) == 0)
+		kill(s->pid, SIGKILL);
 	while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	close(s->fd);
@@ -123,7 +134,7 @@ static void reap(struct side *s)
 }
 
 /* Reads the fork's whole report into g's copy, or nothing. */
-static int receive(int fd, struct grade *g, double *seconds, int n)
+static int receive(int fd, struct grade *g, double *seconds, int n, double *cpu)
 {
 	struct side_header h;
 	if (read_all(fd, &h, sizeof(h)) < 0 || memcmp(h.magic, SIDE_MAGIC, sizeof(h.magic)) != 0 ||
@@ -150,6 +161,7 @@ static int receive(int fd, struct grade *g, double *seconds, int n)
 		}
 		for (int i = 0; i < n; i++)
 			seconds[i] = i < h.n_steps ? h.steps[i] : 0;
+		*cpu = h.cpu_seconds >= 0 ? h.cpu_seconds : 0;
 		if (h.internal_error) {
 			g->internal_error = 1;
 			h.internal_message[sizeof(h.internal_message) - 1] = '\0';
@@ -162,22 +174,17 @@ static int receive(int fd, struct grade *g, double *seconds, int n)
 	return ok ? 0 : -1;
 }
 
-int side_join(struct side *s, struct grade *g, double *seconds, int n)
+int side_join(struct side *s, struct grade *g, double *seconds, int n, double *cpu)
 {
 	if (s->pid <= 0)
 		return -1;
-	int rc = receive(s->fd, g, seconds, n);
+	int rc = receive(s->fd, g, seconds, n, cpu);
 	reap(s);
 	return rc;
 }
 
 void side_stop(struct side *s)
 {
-	if (s->pid <= 0)
-		return;
-	/* Killed only while it is our unreaped child: a pid already reaped
-	 * may be someone else's by now. */
-	if (waitpid(s->pid, NULL, WNOHANG) == 0)
-		kill(s->pid, SIGKILL);
-	reap(s);
+	if (s->pid > 0)
+		reap(s);
 }

@@ -31,15 +31,17 @@ struct side {
 };
 
 /* Forks; the fork runs part(arg, g') on a fresh grade g' of lab, reports
- * it and exits. Returns -1 (nothing started) when it cannot. */
+ * it, with the CPU seconds it used, and waits to be joined or stopped.
+ * Returns -1 (nothing started) when it cannot. */
 int side_start(struct side *s, const struct lab *lab, void (*part)(void *arg, struct grade *g),
 	       void *arg);
 
 /* Waits for the part to end and adds what it reported to g: its tests after
- * g's, its prediction and analysis figures into g's, its analysis, an internal error, and its step
- * seconds (the first n) into seconds[]. Returns 0; or -1 when the fork died or its report is not
- * whole, and then g is unchanged. */
-int side_join(struct side *s, struct grade *g, double *seconds, int n);
+ * g's, its prediction and analysis figures into g's, its analysis, an internal error, its step
+ * seconds (the first n) into seconds[] and its CPU seconds into *cpu. The fork is reaped here,
+ * so its CPU seconds count in the caller's, as a reaped child's. Returns 0; or -1 when the fork
+ * died or its report is not whole, and then g and *cpu are unchanged. */
+int side_join(struct side *s, struct grade *g, double *seconds, int n, double *cpu);
 
 /* Ends the part now, unreported (its sandboxed children die with it). */
 void side_stop(struct side *s);
