@@ -32,8 +32,8 @@ __global__ void count(unsigned *counter, float *fsum, unsigned *tickets)
 __global__ void oob(unsigned *out, unsigned bad_block)
 {
 	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (blockIdx.x == bad_block && threadIdx.x == 7)
-		i = N + 1;	// @oob
+	if (blockIdx.x >= bad_block && threadIdx.x == 7)
+		i = N + 1 + blockIdx.x % 3;	// @oob: every block from bad_block on
 	out[i] = i;
 }
 
