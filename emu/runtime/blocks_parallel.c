@@ -19,8 +19,10 @@
  *   since every earlier block runs to its end here too;
  * - device printf goes to a file per worker, noted per block, and is
  *   written in block order;
- * - the watchdog counts the CPU time of all workers together, and stops
- *   the lowest block still running, in which the serial run would be;
+ * - the watchdog counts the CPU time of the worker running the lowest
+ *   block (a later one may spin on its flags, which the serial run never
+ *   does), and stops the lowest block still running, where the serial run
+ *   would be;
  * - warnings are taken back from each worker in block order.
  * Where that cannot hold, the launch runs serially (eligible()).
  */
@@ -157,6 +159,12 @@ int par_watchdog_fires(void)
 {
 	if (__atomic_load_n(&page->timed_out, __ATOMIC_SEQ_CST))
 		return page->timeout_worker == me;
+	/* Only the lowest block's time counts: a later block may be spinning
+	 * on an earlier one's flag, which the serial run never does (the
+	 * earlier block has ended), and its spin must not stop the launch. */
+	uint64_t c = __atomic_load_n(&page->w[me].cur, __ATOMIC_SEQ_CST);
+	if (c <= TAKING || earlier_running(c / 2 - 1))
+		return 0;
 	uint64_t t = __atomic_add_fetch(&page->cpu_us, TICK_US, __ATOMIC_SEQ_CST);
 	/* The launch then picks the worker of the lowest block to stop. */
 	if (t >= (uint64_t)(rt.kernel_timeout_s * 1e6) &&
