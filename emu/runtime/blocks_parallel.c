@@ -19,8 +19,8 @@
  *   since every earlier block runs to its end here too;
  * - device printf goes to a file per worker, noted per block, and is
  *   written in block order;
- * - the watchdog counts the CPU time of the worker running the lowest
- *   block (a later one may spin on its flags, which the serial run never
+ * - the watchdog counts the CPU time each block spends as the lowest
+ *   running (a later one may spin on its flags, which the serial run never
  *   does), and stops the lowest block still running, where the serial run
  *   would be;
  * - warnings are taken back from each worker in block order.
@@ -32,59 +32,17 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/time.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "blocks_parallel.h"
 
-#define PAR_MAX 64		/* workers at most, CUEMU_WORKERS included */
-#define PAR_DEFAULT_MAX 8	/* without CUEMU_WORKERS: more cores gain little for the forks */
-#define PAR_MIN_THREADS 32768	/* a smaller launch costs less than its forks */
-#define TICK_US 20000		/* a worker's CPU time is counted in these steps */
-#define NONE UINT64_MAX
 
-/* A worker's cur: 0 idle, TAKING while it takes a block (any block
- * earlier than one it might be taking is then treated as running), else
- * 2 * (block + 1). */
-#define TAKING 1u
-
-struct par_fault {
-	uint64_t block;		/* NONE: no fault */
-	int fatal;		/* a stop: the process ends */
-	cudaError_t error;
-	char kind[32], where[256], text[1024];
-};
-
-struct par_slot {
-	uint64_t cur;
-	struct par_fault fault;
-	int n_warn;
-	struct warn_export warn[WARN_MAX];
-};
-
-struct par_page {
-	uint64_t next;		/* the next block to take */
-	uint64_t stop;		/* the lowest block that faulted, or NONE */
-	uint64_t cpu_us;	/* the workers' CPU time */
-	int timed_out, timeout_worker;
-	struct par_slot w[];
-};
-
-struct out_rec {
-	uint64_t block;
-	off_t lo, hi;
-};
-
-static struct par_page *page;
-static int me;			/* in a worker: its slot */
-static int wake_fd = -1;	/* in a worker: tells the launch to look at the page */
+struct par_page *par_page;
+int par_me;
 
 int par_workers_default(void)
 {
@@ -98,10 +56,6 @@ int par_workers_default(void)
 	return n < 1 ? 1 : n > PAR_MAX ? PAR_MAX : n;
 }
 
-static uint64_t grid_blocks(const struct launch *L)
-{
-	return (uint64_t)L->grid.x * L->grid.y * L->grid.z;
-}
 
 /* Untraced launches only (no metrics, no coverage, nothing per block that
  * the parent would have to gather), of blocks enough to pay for the
@@ -113,132 +67,6 @@ static int eligible(const struct launch *L)
 	return rt.workers > 1 && !rt.par_worker && !rt.mode && !L->rec && blocks >= 2 &&
 	       blocks * (uint64_t)L->nthreads >= PAR_MIN_THREADS && !host_mapped_any() &&
 	       gvars_only_shared_slots();
-}
-
-static void poke(void)
-{
-	char c = 1;
-	if (wake_fd >= 0 && write(wake_fd, &c, 1) < 0)
-		return;		/* the launch looks at the page every few ms anyway */
-}
-
-static void lower_stop(uint64_t b)
-{
-	uint64_t s = __atomic_load_n(&page->stop, __ATOMIC_SEQ_CST);
-	while (b < s && !__atomic_compare_exchange_n(&page->stop, &s, b, 0, __ATOMIC_SEQ_CST,
-						     __ATOMIC_SEQ_CST))
-		;
-}
-
-/* ---- in a worker ---------------------------------------------------------------------------- */
-
-static int earlier_running(uint64_t block)
-{
-	for (int i = 0; i < rt.workers; i++) {
-		uint64_t c = __atomic_load_n(&page->w[i].cur, __ATOMIC_SEQ_CST);
-		if (i != me && c != 0 && (c == TAKING || c / 2 - 1 < block))
-			return 1;
-	}
-	return 0;
-}
-
-void par_atomic_wait(void)
-{
-	static uint64_t cleared = NONE;	/* the block known to have no earlier one running */
-	uint64_t b = rt.launch->block_linear;
-	struct timespec nap = { 0, 20000 };
-	if (b == cleared)
-		return;
-	for (int spins = 0; earlier_running(b); spins++)
-		if (spins > 100)
-			nanosleep(&nap, NULL);
-	cleared = b;
-}
-
-int par_watchdog_fires(void)
-{
-	if (__atomic_load_n(&page->timed_out, __ATOMIC_SEQ_CST))
-		return page->timeout_worker == me;
-	/* Only the lowest block's time counts: a later block may be spinning
-	 * on an earlier one's flag, which the serial run never does (the
-	 * earlier block has ended), and its spin must not stop the launch. */
-	uint64_t c = __atomic_load_n(&page->w[me].cur, __ATOMIC_SEQ_CST);
-	if (c <= TAKING || earlier_running(c / 2 - 1))
-		return 0;
-	uint64_t t = __atomic_add_fetch(&page->cpu_us, TICK_US, __ATOMIC_SEQ_CST);
-	/* The launch then picks the worker of the lowest block to stop. */
-	if (t >= (uint64_t)(rt.kernel_timeout_s * 1e6) &&
-	    !__atomic_exchange_n(&page->timed_out, 1, __ATOMIC_SEQ_CST))
-		poke();
-	return 0;
-}
-
-static void record_fault(uint64_t b, int fatal, cudaError_t e, const char *kind, const char *where,
-			 const char *text)
-{
-	struct par_fault *f = &page->w[me].fault;
-	f->fatal = fatal;
-	f->error = e;
-	snprintf(f->kind, sizeof f->kind, "%s", kind ? kind : "");
-	snprintf(f->where, sizeof f->where, "%s", where ? where : "");
-	snprintf(f->text, sizeof f->text, "%s", text);
-	__atomic_store_n(&f->block, b, __ATOMIC_SEQ_CST);
-	lower_stop(b);
-	poke();
-}
-
-void par_worker_stop(const char *kind, const char *where, const char *text)
-{
-	record_fault(rt.launch ? rt.launch->block_linear : 0, 1, cudaSuccess, kind, where, text);
-	_exit(0);
-}
-
-/* What block b printed: the worker's stdout is the file out, indexed in idx. */
-static void note_output(uint64_t b, off_t *printed, int idx)
-{
-	fflush(stdout);
-	off_t at = lseek(1, 0, SEEK_CUR);
-	if (at > *printed) {
-		struct out_rec r = { b, *printed, at };
-		if (write(idx, &r, sizeof r) != (ssize_t)sizeof r)
-			fault_fatal("cannot keep a kernel's printf output: %s", strerror(errno));
-		*printed = at;
-	}
-}
-
-static void __attribute__((noreturn)) worker_main(struct launch *L, int out, int idx, pid_t parent)
-{
-	uint64_t n = grid_blocks(L);
-	off_t printed = 0;
-	struct par_slot *W = &page->w[me];
-	rt.quiet = 1;		/* the launch prints the fault it reports */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(0);
-	__fpurge(stdout);	/* the parent's pending output is the parent's to write */
-	if (dup2(out, 1) < 0)
-		fault_fatal("cannot keep a kernel's printf output: %s", strerror(errno));
-	warn_mark();
-	if (rt.kernel_timeout_s > 0) {
-		struct itimerval it = { { 0, TICK_US }, { 0, TICK_US } };
-		setitimer(ITIMER_VIRTUAL, &it, NULL);
-	}
-	for (;;) {
-		__atomic_store_n(&W->cur, TAKING, __ATOMIC_SEQ_CST);
-		uint64_t b = __atomic_fetch_add(&page->next, 1, __ATOMIC_SEQ_CST);
-		if (b >= n || b >= __atomic_load_n(&page->stop, __ATOMIC_SEQ_CST))
-			break;
-		__atomic_store_n(&W->cur, 2 * (b + 1), __ATOMIC_SEQ_CST);
-		sched_run_block_at(L, b);
-		note_output(b, &printed, idx);
-		if (rt.aborted) {
-			record_fault(b, 0, rt.last_error, NULL, NULL, rt.fault);
-			break;
-		}
-	}
-	__atomic_store_n(&W->cur, 0, __ATOMIC_SEQ_CST);
-	W->n_warn = warn_export(W->warn);
-	_exit(0);
 }
 
 /* ---- in the launch ----------------------------------------------------------------------------- */
@@ -257,7 +85,7 @@ static int lowest_running(void)
 	uint64_t low = NONE;
 	int w = -1;
 	for (int i = 0; i < rt.workers; i++) {
-		uint64_t c = __atomic_load_n(&page->w[i].cur, __ATOMIC_SEQ_CST);
+		uint64_t c = __atomic_load_n(&par_page->w[i].cur, __ATOMIC_SEQ_CST);
 		if (c == TAKING)
 			return -1;	/* look again in a moment */
 		if (c && c / 2 - 1 < low) {
@@ -272,7 +100,7 @@ static int lowest_running(void)
 static int runs_before(uint64_t stop)
 {
 	for (int i = 0; i < rt.workers; i++) {
-		uint64_t c = __atomic_load_n(&page->w[i].cur, __ATOMIC_SEQ_CST);
+		uint64_t c = __atomic_load_n(&par_page->w[i].cur, __ATOMIC_SEQ_CST);
 		if (c == TAKING || (c && c / 2 - 1 < stop))
 			return 1;
 	}
@@ -304,14 +132,14 @@ static void supervise(struct crew *c)
 				alive--;
 			}
 		}
-		if (page->timed_out && page->timeout_worker < 0) {
+		if (par_page->timed_out && par_page->timeout_worker < 0) {
 			int w = lowest_running();
 			if (w >= 0) {
-				page->timeout_worker = w;
+				par_page->timeout_worker = w;
 				kill(c->pid[w], SIGVTALRM);
 			}
 		}
-		uint64_t stop = __atomic_load_n(&page->stop, __ATOMIC_SEQ_CST);
+		uint64_t stop = __atomic_load_n(&par_page->stop, __ATOMIC_SEQ_CST);
 		if (c->crashed || (stop != NONE && !runs_before(stop)))
 			for (int i = 0; i < c->n; i++)
 				if (!c->gone[i] && !c->killed[i]) {
@@ -388,8 +216,8 @@ static void gather_warnings(void)
 	static const struct warn_export *all[PAR_MAX * WARN_MAX];
 	int n = 0, diverged = 0;
 	for (int i = 0; i < rt.workers; i++)
-		for (int j = 0; j < page->w[i].n_warn && j < WARN_MAX; j++)
-			all[n++] = &page->w[i].warn[j];
+		for (int j = 0; j < par_page->w[i].n_warn && j < WARN_MAX; j++)
+			all[n++] = &par_page->w[i].warn[j];
 	qsort(all, (size_t)n, sizeof *all, by_first_block);
 	for (int i = 0; i < n; i++) {
 		int once = strcmp(all[i]->kind, "exited_before_barrier") == 0;
@@ -403,7 +231,7 @@ static void report_first_fault(struct crew *c)
 {
 	const struct par_fault *first = NULL;
 	for (int i = 0; i < c->n; i++) {
-		const struct par_fault *f = &page->w[i].fault;
+		const struct par_fault *f = &par_page->w[i].fault;
 		if (f->block != NONE && (!first || f->block < first->block))
 			first = f;
 	}
@@ -420,22 +248,24 @@ static void report_first_fault(struct crew *c)
 
 static int page_ready(void)
 {
-	size_t size = sizeof *page + (size_t)rt.workers * sizeof page->w[0];
-	if (!page) {
+	size_t size = sizeof *par_page + (size_t)rt.workers * sizeof par_page->w[0];
+	if (!par_page) {
 		void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)
 			return 0;
-		page = p;
+		par_page = p;
 	}
-	page->next = 0;
-	page->stop = NONE;
-	page->cpu_us = 0;
-	page->timed_out = 0;
-	page->timeout_worker = -1;
+	par_page->next = 0;
+	par_page->stop = NONE;
+	par_page->cpu_us = 0;
+	par_page->timed_out = 0;
+	par_page->timeout_worker = -1;
 	for (int i = 0; i < rt.workers; i++) {
-		page->w[i].cur = 0;
-		page->w[i].fault.block = NONE;
-		page->w[i].n_warn = 0;
+		par_page->w[i].cur = 0;
+		par_page->w[i].pid = 0;
+		par_page->w[i].lowest_block = NONE;
+		par_page->w[i].fault.block = NONE;
+		par_page->w[i].n_warn = 0;
 	}
 	return 1;
 }
@@ -455,13 +285,12 @@ int par_launch(struct launch *L)
 		c.idx[i] = memfd_create("cuemu-printf-index", MFD_CLOEXEC);
 		if (c.out[i] < 0 || c.idx[i] < 0)
 			break;
-		me = i;
-		page->w[i].cur = 0;
+		par_me = i;
+		par_page->w[i].cur = 0;
 		c.pid[i] = fork();	/* heap.c's fork handler leaves a worker's memory shared */
 		if (c.pid[i] == 0) {
-			wake_fd = c.wake[1];
 			close(c.wake[0]);
-			worker_main(L, c.out[i], c.idx[i], parent);
+			par_worker_main(L, c.out[i], c.idx[i], c.wake[1], parent);
 		}
 		if (c.pid[i] < 0)
 			break;	/* a process limit: the workers there are take every block */
@@ -470,12 +299,12 @@ int par_launch(struct launch *L)
 	close(c.wake[1]);
 	c.wake[1] = -1;
 	for (int i = c.n; i < rt.workers; i++)
-		page->w[i].cur = 0;
+		par_page->w[i].cur = 0;
 	if (c.n == 0)
 		goto out;	/* nothing ran: the serial path runs it all */
 	done = 1;
 	supervise(&c);
-	gather_output(&c, page->stop);
+	gather_output(&c, par_page->stop);
 	gather_warnings();
 	report_first_fault(&c);
 out:
@@ -491,3 +320,4 @@ out:
 		close(c.wake[1]);
 	return done;
 }
+
