@@ -94,6 +94,18 @@ Test(parallel, a_chained_scan_waits_for_earlier_blocks)
 	free(out);
 }
 
+Test(parallel, a_later_block_spinning_on_an_earlier_one_does_not_count_for_the_watchdog)
+{
+	/* 0.4 s of CPU serially, under CUEMU_KERNEL_TIMEOUT=1; three workers
+	 * (on two cores) spin for several times that, waiting for flags. */
+	char *serial, *par;
+	cr_assert_eq(run_par("blocks", "chained 80", 1, &serial), 0, "%s", serial);
+	cr_assert_eq(run_par("blocks", "chained 80", 3, &par), 0, "%s", par);
+	cr_assert_str_eq(par, serial);
+	free(serial);
+	free(par);
+}
+
 Test(parallel, printf_comes_out_in_block_order)
 {
 	char *out = same_both_ways("blocks", "printf", 0);

@@ -32,6 +32,9 @@ __global__ void count(unsigned *counter, float *fsum, unsigned *tickets)
 __global__ void oob(unsigned *out, unsigned bad_block)
 {
 	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+	// The first bad block faults last: a later block's fault is seen first.
+	for (int k = 0; blockIdx.x == bad_block && k < 300; k++)
+		__syncthreads();
 	if (blockIdx.x >= bad_block && threadIdx.x == 7)
 		i = N + 1 + blockIdx.x % 3;	// @oob: every block from bad_block on
 	out[i] = i;
@@ -39,12 +42,14 @@ __global__ void oob(unsigned *out, unsigned bad_block)
 
 // A chained scan: block b waits for block b-1's flag, then publishes its own.
 __global__ void chained(const unsigned *in, unsigned *out, volatile unsigned *flag,
-			volatile unsigned *carry)
+			volatile unsigned *carry, int rounds)
 {
 	__shared__ unsigned s[THREADS];
 	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-	s[threadIdx.x] = in[i];
-	__syncthreads();
+	for (int r = 0; r < rounds; r++) {	// more work a block: the same scan again
+		s[threadIdx.x] = in[i];
+		__syncthreads();
+	}
 	for (int d = 1; d < THREADS; d *= 2) {
 		unsigned v = threadIdx.x >= (unsigned)d ? s[threadIdx.x - d] : 0;
 		__syncthreads();
@@ -85,6 +90,8 @@ __global__ void who(unsigned *pids)
 
 __global__ void say(void)
 {
+	__syncthreads();	// enough work for both workers to take blocks
+	__syncthreads();
 	if (threadIdx.x == 0 && blockIdx.x % 37 == 0)
 		printf("block %u says hello\n", blockIdx.x);
 }
@@ -135,7 +142,7 @@ int main(int argc, char **argv)
 		for (unsigned i = 0; i < N; i++)
 			h[i] = i % 13u;
 		cudaMemcpy(d, h, N * sizeof(unsigned), cudaMemcpyHostToDevice);
-		chained<<<BLOCKS, THREADS>>>(d, d2, flag, carry);
+		chained<<<BLOCKS, THREADS>>>(d, d2, flag, carry, argc > 2 ? atoi(argv[2]) : 1);
 		cudaMemcpy(h, d2, N * sizeof(unsigned), cudaMemcpyDeviceToHost);
 		unsigned long long want = 0;
 		int ok = 1;
