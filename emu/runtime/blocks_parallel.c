@@ -227,18 +227,25 @@ static void gather_warnings(void)
 	}
 }
 
-static void report_first_fault(struct crew *c)
+/* As the serial run reports them: the first fault of the blocks it would
+ * have run (up to the one that ended the launch), then that end. */
+static void report_faults(struct crew *c)
 {
-	const struct par_fault *first = NULL;
+	uint64_t stop = par_page->stop;
+	const struct par_fault *first = NULL, *end = NULL;
 	for (int i = 0; i < c->n; i++) {
-		const struct par_fault *f = &par_page->w[i].fault;
-		if (f->block != NONE && (!first || f->block < first->block))
+		const struct par_fault *f = &par_page->w[i].first, *e = &par_page->w[i].end;
+		if (f->block != NONE && f->block <= stop && (!first || f->block < first->block))
 			first = f;
+		if (e->block != NONE && e->block == stop)
+			end = e;
 	}
-	if (first && first->fatal)
-		fault_stop(first->kind, first->where[0] ? first->where : NULL, "%s", first->text);
-	if (first) {
+	if (first)
 		fault_report(first->error, "%s", first->text);
+	if (end && end->fatal)
+		fault_stop(end->kind, end->where[0] ? end->where : NULL, "%s", end->text);
+	if (end) {
+		fault_report(end->error, "%s", end->text);
 		rt.aborted = 1;
 	} else if (c->crashed) {
 		fault_stop("kernel_crash", NULL, "kernel %s: a worker process of the emulator ended "
@@ -264,7 +271,8 @@ static int page_ready(void)
 		par_page->w[i].cur = 0;
 		par_page->w[i].pid = 0;
 		par_page->w[i].lowest_block = NONE;
-		par_page->w[i].fault.block = NONE;
+		par_page->w[i].first.block = NONE;
+		par_page->w[i].end.block = NONE;
 		par_page->w[i].n_warn = 0;
 	}
 	return 1;
@@ -306,7 +314,7 @@ int par_launch(struct launch *L)
 	supervise(&c);
 	gather_output(&c, par_page->stop);
 	gather_warnings();
-	report_first_fault(&c);
+	report_faults(&c);
 out:
 	for (int i = 0; i <= c.n && i < rt.workers; i++) {
 		if (c.out[i] > 0)

@@ -32,7 +32,8 @@ struct par_slot {
 	pid_t pid;
 	uint64_t lowest_block;	/* since lowest_ns of its CPU time, block lowest_block was the lowest */
 	int64_t lowest_ns;
-	struct par_fault fault;
+	struct par_fault first;	/* its first fault reported (it may not end the launch) */
+	struct par_fault end;	/* the fault that ended its blocks (a kernel fault, or a stop) */
 	int n_warn;
 	struct warn_export warn[WARN_MAX];
 };

@@ -122,23 +122,29 @@ int par_watchdog_fires(void)
 	return 0;
 }
 
-static void record_fault(uint64_t b, int fatal, cudaError_t e, const char *kind, const char *where,
-			 const char *text)
+static void record(struct par_fault *f, uint64_t b, int fatal, cudaError_t e, const char *kind,
+		   const char *where, const char *text)
 {
-	struct par_fault *f = &par_page->w[par_me].fault;
 	f->fatal = fatal;
 	f->error = e;
 	snprintf(f->kind, sizeof f->kind, "%s", kind ? kind : "");
 	snprintf(f->where, sizeof f->where, "%s", where ? where : "");
 	snprintf(f->text, sizeof f->text, "%s", text);
 	__atomic_store_n(&f->block, b, __ATOMIC_SEQ_CST);
+}
+
+/* The fault that ends this worker's blocks: no later block starts. */
+static void record_end(uint64_t b, int fatal, cudaError_t e, const char *kind, const char *where,
+		       const char *text)
+{
+	record(&par_page->w[par_me].end, b, fatal, e, kind, where, text);
 	par_lower_stop(b);
 	poke();
 }
 
 void par_worker_stop(const char *kind, const char *where, const char *text)
 {
-	record_fault(rt.launch ? rt.launch->block_linear : 0, 1, cudaSuccess, kind, where, text);
+	record_end(rt.launch ? rt.launch->block_linear : 0, 1, cudaSuccess, kind, where, text);
 	_exit(0);
 }
 
@@ -169,6 +175,7 @@ void par_worker_main(struct launch *L, int out, int idx, int wake, pid_t parent)
 	if (dup2(out, 1) < 0)
 		fault_fatal("cannot keep a kernel's printf output: %s", strerror(errno));
 	warn_mark();
+	rt.have_fault = 0;	/* a fault the launch made before is the launch's */
 	W->pid = getpid();
 	counted_ns = cpu_ns(0);
 	if (rt.kernel_timeout_s > 0) {
@@ -186,8 +193,12 @@ void par_worker_main(struct launch *L, int out, int idx, int wake, pid_t parent)
 		sched_run_block_at(L, b);
 		pass_lowest(b);
 		note_output(b, &printed, idx);
+		/* A warp intrinsic naming an exited lane is reported, and the
+		 * launch goes on; an illegal address ends it. */
+		if (rt.have_fault && W->first.block == NONE)
+			record(&W->first, b, 0, rt.sticky_error, NULL, NULL, rt.fault);
 		if (rt.aborted) {
-			record_fault(b, 0, rt.last_error, NULL, NULL, rt.fault);
+			record_end(b, 0, rt.last_error, NULL, NULL, rt.fault);
 			break;
 		}
 	}

@@ -80,6 +80,14 @@ Test(parallel, the_first_fault_in_block_order_is_reported)
 	free(out);
 }
 
+Test(parallel, a_fault_that_does_not_end_the_launch_is_reported_from_its_first_block)
+{
+	char *out = same_both_ways("blocks", "mask", 3);
+	cr_assert(strstr(out, "error cudaErrorLaunchFailure"), "%s", out);
+	cr_assert(strstr(out, "fault kernel mask, block (300,0,0): the warp intrinsic"), "%s", out);
+	free(out);
+}
+
 Test(parallel, a_device_variable_makes_the_launch_serial)
 {
 	char *out = same_both_ways("device_var", "", 0);

@@ -79,6 +79,19 @@ __global__ void hang(unsigned *out, unsigned bad_block)
 	out[i] = i;
 }
 
+// From block bad_block on, lanes 20-31 return before a shuffle that names
+// them: reported (cudaErrorLaunchFailure), and the launch goes on.
+__global__ void mask(unsigned *out, unsigned bad_block)
+{
+	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+	for (int k = 0; blockIdx.x == bad_block && k < 300; k++)
+		__syncthreads();
+	if (blockIdx.x >= bad_block && threadIdx.x % 32 >= 20)
+		return;
+	unsigned v = __shfl_down_sync(0xffffffffu, i, 1);
+	out[i] = v;
+}
+
 // Which process ran each block (a CPU emulator's kernel may call getpid).
 __global__ void who(unsigned *pids)
 {
@@ -133,6 +146,12 @@ int main(int argc, char **argv)
 		oob<<<BLOCKS, THREADS>>>(d, 300);
 		cudaError_t e = cudaDeviceSynchronize();
 		printf("error %s\nfault %s\n", cudaGetErrorName(e), cuemu_last_fault());
+		return e == cudaSuccess ? 0 : 3;
+	} else if (!strcmp(mode, "mask")) {
+		mask<<<BLOCKS, THREADS>>>(d, 300);
+		cudaError_t e = cudaDeviceSynchronize();
+		printf("error %s\nfault %s\n", cudaGetErrorName(e), cuemu_last_fault());
+		cudaMemcpy(h, d, N * sizeof(unsigned), cudaMemcpyDeviceToHost);
 		return e == cudaSuccess ? 0 : 3;
 	} else if (!strcmp(mode, "chained")) {
 		unsigned *flag, *carry;
