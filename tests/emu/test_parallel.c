@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emu_test.h"
 
@@ -133,4 +134,22 @@ Test(parallel, a_hang_is_stopped_by_the_watchdog_and_leaves_no_process, .timeout
 	run_command(cmd, &out);
 	cr_assert_str_eq(out, "", "workers left behind: %s", out);
 	free(out);
+}
+
+Test(parallel, a_process_limit_falls_back_to_fewer_workers_or_serial)
+{
+	/* RLIMIT_NPROC binds no root: run as nobody, where one can be root. */
+	char cmd[1024], *out;
+	if (geteuid() != 0 || system("command -v setpriv >/dev/null") != 0)
+		cr_skip_test("needs root and setpriv to run as another user");
+	const char *want[] = { "", "processes 1, this one among them 1",
+			       "processes 1, this one among them 0" };
+	for (int lim = 1; lim <= 2; lim++) {
+		/* the program is 1 process: no worker can start, then one */
+		snprintf(cmd, sizeof cmd, "setpriv --reuid=65534 --regid=65534 --clear-groups bash -c "
+			 "'ulimit -u %d; CUEMU_WORKERS=2 exec %s/blocks who'", lim, CUEMU_PAR_DIR);
+		cr_assert_eq(run_command(cmd, &out), 0, "%s", out);
+		cr_assert(strstr(out, want[lim]), "limit %d: %s", lim, out);
+		free(out);
+	}
 }
