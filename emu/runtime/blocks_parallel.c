@@ -286,6 +286,9 @@ int par_launch(struct launch *L)
 	if (!eligible(L) || !page_ready() || pipe2(c.wake, O_CLOEXEC | O_NONBLOCK) != 0)
 		goto out;
 	fflush(stderr);
+	/* Held across the forks: a thread of the program that printed at that
+	 * moment would leave a worker's stdout locked for ever. */
+	flockfile(stdout);
 	rt.par_worker = 1;	/* for heap.c's fork handler: a worker shares device memory */
 	for (c.n = 0; c.n < rt.workers; c.n++) {
 		int i = c.n;
@@ -297,6 +300,7 @@ int par_launch(struct launch *L)
 		par_page->w[i].cur = 0;
 		c.pid[i] = fork();	/* heap.c's fork handler leaves a worker's memory shared */
 		if (c.pid[i] == 0) {
+			funlockfile(stdout);
 			close(c.wake[0]);
 			par_worker_main(L, c.out[i], c.idx[i], c.wake[1], parent);
 		}
@@ -304,6 +308,7 @@ int par_launch(struct launch *L)
 			break;	/* a process limit: the workers there are take every block */
 	}
 	rt.par_worker = 0;
+	funlockfile(stdout);
 	close(c.wake[1]);
 	c.wake[1] = -1;
 	for (int i = c.n; i < rt.workers; i++)
