@@ -76,13 +76,24 @@ EMU_TEST_OBJ  := $(EMU_TEST_SRC:%.c=$(BUILD)/%.o)
 EMU_TOOLS     := $(EMU_LIB) $(EMU_DIR)/cuemu-rewrite $(EMU_CC) $(EMU_INC_COPY)
 
 $(BUILD)/tests/emu/%.o: CPPFLAGS += -Iemu/include -Itests/emu \
-	-DCUEMU_BUILD_DIR='"$(abspath $(EMU_DIR))"' -DCUEMU_SOURCE_DIR='"$(abspath .)"'
+	-DCUEMU_BUILD_DIR='"$(abspath $(EMU_DIR))"' -DCUEMU_SOURCE_DIR='"$(abspath .)"' \
+	-DCUEMU_PAR_DIR='"$(abspath $(EMU_TEST_DIR)/parallel)"'
 
 $(EMU_TEST_DIR)/kernels/%.o: tests/emu/kernels/%.cu $(EMU_TOOLS) | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(EMU_CC) -c $< -o $@
 
-$(EMU_TEST_DIR)/emu-tests: $(EMU_TEST_OBJ) $(EMU_KERN_OBJ) $(EMU_TOOLS)
+# Programs of their own (tests/emu/parallel/*.cu), run by test_parallel.c
+# with CUEMU_WORKERS=1 and 2: a __device__ variable in one of them would
+# make every launch of the test binary serial.
+EMU_PAR_SRC   := $(wildcard tests/emu/parallel/*.cu)
+EMU_PAR_EXE   := $(EMU_PAR_SRC:tests/emu/parallel/%.cu=$(EMU_TEST_DIR)/parallel/%)
+
+$(EMU_TEST_DIR)/parallel/%: tests/emu/parallel/%.cu $(EMU_TOOLS) | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(EMU_CC) $< -o $@
+
+$(EMU_TEST_DIR)/emu-tests: $(EMU_TEST_OBJ) $(EMU_KERN_OBJ) $(EMU_TOOLS) $(EMU_PAR_EXE)
 	$(EMU_CC) $(LDFLAGS) -o $@ $(EMU_TEST_OBJ) $(EMU_KERN_OBJ) -lcriterion -ljansson
 
 emu-tests: emu $(EMU_TEST_DIR)/emu-tests

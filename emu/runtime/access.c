@@ -223,7 +223,10 @@ void *__tsan_memset(void *d, int c, size_t n)
 }
 
 /* std::atomic and __atomic builtins in student code: atomic accesses. One
- * OS thread runs everything, so the operation itself needs no lock. */
+ * OS thread runs a process's CUDA threads, but the workers of a parallel
+ * launch share device memory (blocks_parallel.c): the operation is a real
+ * atomic, made after every earlier block has ended. */
+#define SC __ATOMIC_SEQ_CST
 #define ATOMIC_OPS(bits, T)                                                                       \
 	T __tsan_atomic##bits##_load(const volatile T *a, int mo);                                \
 	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo);                             \
@@ -241,39 +244,36 @@ void *__tsan_memset(void *d, int c, size_t n)
 	{                                                                                         \
 		(void)mo;                                                                         \
 		ACCESS(a, sizeof(T), AK_ATOMIC);                                                  \
-		return *a;                                                                        \
+		par_atomic_turn();                                                                \
+		return __atomic_load_n(a, SC);                                                    \
 	}                                                                                         \
 	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo)                              \
 	{                                                                                         \
 		(void)mo;                                                                         \
 		ACCESS(a, sizeof(T), AK_ATOMIC);                                                  \
-		*a = v;                                                                           \
+		par_atomic_turn();                                                                \
+		__atomic_store_n(a, v, SC);                                                       \
 	}                                                                                         \
 	T __tsan_atomic##bits##_exchange(volatile T *a, T v, int mo)                              \
 	{                                                                                         \
 		(void)mo;                                                                         \
 		ACCESS(a, sizeof(T), AK_ATOMIC);                                                  \
-		T old = *a;                                                                       \
-		*a = v;                                                                           \
-		return old;                                                                       \
+		par_atomic_turn();                                                                \
+		return __atomic_exchange_n(a, v, SC);                                             \
 	}                                                                                         \
-	ATOMIC_RMW(bits, T, fetch_add, old + v)                                                   \
-	ATOMIC_RMW(bits, T, fetch_sub, old - v)                                                   \
-	ATOMIC_RMW(bits, T, fetch_and, old & v)                                                   \
-	ATOMIC_RMW(bits, T, fetch_or, old | v)                                                    \
-	ATOMIC_RMW(bits, T, fetch_xor, old ^ v)                                                   \
-	ATOMIC_RMW(bits, T, fetch_nand, (T)~(old & v))                                            \
+	ATOMIC_RMW(bits, T, fetch_add)                                                            \
+	ATOMIC_RMW(bits, T, fetch_sub)                                                            \
+	ATOMIC_RMW(bits, T, fetch_and)                                                            \
+	ATOMIC_RMW(bits, T, fetch_or)                                                             \
+	ATOMIC_RMW(bits, T, fetch_xor)                                                            \
+	ATOMIC_RMW(bits, T, fetch_nand)                                                           \
 	int __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int f) \
 	{                                                                                         \
 		(void)mo;                                                                         \
 		(void)f;                                                                          \
 		ACCESS(a, sizeof(T), AK_ATOMIC);                                                  \
-		if (*a == *c) {                                                                   \
-			*a = v;                                                                   \
-			return 1;                                                                 \
-		}                                                                                 \
-		*c = *a;                                                                          \
-		return 0;                                                                         \
+		par_atomic_turn();                                                                \
+		return __atomic_compare_exchange_n(a, c, v, 0, SC, SC);                           \
 	}                                                                                         \
 	int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int f)  \
 	{                                                                                         \
@@ -284,20 +284,18 @@ void *__tsan_memset(void *d, int c, size_t n)
 		(void)mo;                                                                         \
 		(void)f;                                                                          \
 		ACCESS(a, sizeof(T), AK_ATOMIC);                                                  \
-		T old = *a;                                                                       \
-		if (old == c)                                                                     \
-			*a = v;                                                                   \
-		return old;                                                                       \
+		par_atomic_turn();                                                                \
+		__atomic_compare_exchange_n(a, &c, v, 0, SC, SC);                                 \
+		return c;                                                                         \
 	}
 
-#define ATOMIC_RMW(bits, T, name, expr)                                \
+#define ATOMIC_RMW(bits, T, name)                                      \
 	T __tsan_atomic##bits##_##name(volatile T *a, T v, int mo)     \
 	{                                                              \
 		(void)mo;                                              \
 		ACCESS(a, sizeof(T), AK_ATOMIC);                       \
-		T old = *a;                                            \
-		*a = (T)(expr);                                        \
-		return old;                                            \
+		par_atomic_turn();                                     \
+		return __atomic_##name(a, v, SC);                      \
 	}
 
 ATOMIC_OPS(8, unsigned char)

@@ -1,8 +1,9 @@
 /*
  * CUDA's atomic functions. The access is checked and traced like any other
  * (as kind "atomic", which the race detector does not hold against another
- * atomic); the operation itself needs no lock: one OS thread runs every
- * CUDA thread, and a fiber is only switched out inside a runtime call.
+ * atomic). One OS thread runs every CUDA thread of a process, but the
+ * workers of a parallel launch (blocks_parallel.c) share device memory: the
+ * update is a compare-and-swap, made after every earlier block has ended.
  */
 #include <string.h>
 
@@ -24,6 +25,28 @@ static uint64_t load_bits(const void *p, unsigned size)
 	uint64_t v = 0;
 	memcpy(&v, p, size);
 	return v;
+}
+
+/* Stores new if p still holds *old, else reads *old again: the worker
+ * processes of a parallel launch share device memory (blocks_parallel.c). */
+static int swap_bits(void *p, unsigned size, uint64_t *old, uint64_t new)
+{
+	int ok;
+	if (size == 2) {
+		uint16_t o = (uint16_t)*old;
+		ok = __atomic_compare_exchange_n((uint16_t *)p, &o, (uint16_t)new, 0, __ATOMIC_SEQ_CST,
+						 __ATOMIC_SEQ_CST);
+		*old = o;
+	} else if (size == 4) {
+		uint32_t o = (uint32_t)*old;
+		ok = __atomic_compare_exchange_n((uint32_t *)p, &o, (uint32_t)new, 0, __ATOMIC_SEQ_CST,
+						 __ATOMIC_SEQ_CST);
+		*old = o;
+	} else {
+		ok = __atomic_compare_exchange_n((uint64_t *)p, old, new, 0, __ATOMIC_SEQ_CST,
+						 __ATOMIC_SEQ_CST);
+	}
+	return ok;
 }
 
 static uint64_t int_op(int op, int type, uint64_t old, uint64_t v)
@@ -78,13 +101,15 @@ unsigned long long cuemu_atomic(int op, int type, void *p, unsigned long long v,
 				     "atomic needs a multiple of %u)", p, size, size);
 		cuemu_access_checked(a, size, AK_ATOMIC, (uintptr_t)site);
 	}
+	par_atomic_turn();
 	uint64_t old = load_bits(p, size), new;
-	if (op == OP_CAS)
-		new = old == (cmp & (size == 8 ? ~0ull : (1ull << (8 * size)) - 1)) ? v : old;
-	else if (type == TY_F32 || type == TY_F64)
-		new = float_op(op, type, old, v);
-	else
-		new = int_op(op, type, old, v);
-	memcpy(p, &new, size);
+	do {
+		if (op == OP_CAS)
+			new = old == (cmp & (size == 8 ? ~0ull : (1ull << (8 * size)) - 1)) ? v : old;
+		else if (type == TY_F32 || type == TY_F64)
+			new = float_op(op, type, old, v);
+		else
+			new = int_op(op, type, old, v);
+	} while (!swap_bits(p, size, &old, new));
 	return old;
 }

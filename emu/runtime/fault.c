@@ -92,6 +92,8 @@ static void __attribute__((noreturn)) stop(const char *kind, const char *where, 
 {
 	char text[1024];
 	vsnprintf(text, sizeof text, fmt, ap);
+	if (rt.par_worker)
+		par_worker_stop(kind, where, text);	/* the launch reports it, if its block is the first */
 	say(text);
 	if (rt.stop_hook)
 		rt.stop_hook(kind, rt.in_kernel && rt.launch ? rt.launch->name : NULL, where, text);
@@ -244,7 +246,7 @@ static void on_watchdog(int sig, siginfo_t *si, void *ctx)
 	char at[256], who[128];
 	(void)sig;
 	(void)si;
-	if (!rt.in_kernel)
+	if (!rt.in_kernel || (rt.par_worker && !par_watchdog_fires()))
 		return;
 	const char *w = where_now(ctx, at, sizeof at);
 	fault_stop("kernel_timeout", w, "kernel %s has run for %.0f s of CPU time and is still going: "

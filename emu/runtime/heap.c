@@ -12,6 +12,7 @@
  * next buffer unnoticed.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,39 @@ static uintptr_t align_up(uintptr_t x, uintptr_t a)
 	return (x + a - 1) & ~(a - 1);
 }
 
+/* Device memory is shared with the launch's worker processes (blocks_parallel.c)
+ * where there can be any: their stores must be the parent's. */
+static int map_flags(void)
+{
+	return rt.workers > 1 ? MAP_SHARED : MAP_PRIVATE;
+}
+
+/* A process forked by anything but a launch (a test's child, a program's
+ * own fork) must not share device memory with its parent, as it did not
+ * when the mapping was private: it gets a private copy of the used part. */
+static void private_in_child(void)
+{
+	size_t used = used_hi - rt.heap_lo;
+	char *copy = MAP_FAILED;
+	if (rt.par_worker || !heap)
+		return;
+	if (used) {
+		copy = mmap(NULL, used, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (copy == MAP_FAILED || mprotect(heap, used, PROT_READ) != 0)
+			fault_fatal("cannot copy device memory into a forked process: %s", strerror(errno));
+		memcpy(copy, heap, used);
+	}
+	if (mmap(heap, heap_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
+		 -1, 0) == MAP_FAILED)
+		fault_fatal("cannot remap device memory in a forked process: %s", strerror(errno));
+	if (used) {
+		if (mremap(copy, used, used, MREMAP_MAYMOVE | MREMAP_FIXED, heap) == MAP_FAILED)
+			fault_fatal("cannot remap device memory in a forked process: %s", strerror(errno));
+		mprotect(heap, used, rt.in_kernel ? PROT_READ | PROT_WRITE : PROT_NONE);
+	}
+	rt.workers = 1;		/* and its own launches run serially: its memory is private */
+}
+
 void heap_init(void)
 {
 	const char *env = getenv("CUEMU_MEMORY_MB");
@@ -55,13 +89,13 @@ void heap_init(void)
 	if (mb < 16)
 		mb = 16;
 	heap_size = mb << 20;
-	heap = mmap(NULL, heap_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	heap = mmap(NULL, heap_size, PROT_NONE, map_flags() | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (heap == MAP_FAILED) {
 		/* An address-space limit: try smaller until something fits. */
 		while (heap == MAP_FAILED && heap_size > (64u << 20)) {
 			heap_size /= 2;
 			heap = mmap(NULL, heap_size, PROT_NONE,
-				    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+				    map_flags() | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		}
 		if (heap == MAP_FAILED)
 			fault_fatal("cannot reserve address space for device memory: %s", strerror(errno));
@@ -69,6 +103,8 @@ void heap_init(void)
 	rt.heap_lo = (uintptr_t)heap;
 	rt.heap_span = heap_size;
 	used_hi = rt.heap_lo;
+	if (rt.workers > 1)
+		pthread_atfork(NULL, NULL, private_in_child);
 }
 
 size_t heap_total(void)
@@ -211,7 +247,7 @@ int heap_free(void *ptr, uintptr_t site)
 	/* Give the pages back: the next buffer here starts from zeros. */
 	uintptr_t lo = align_up(p, PAGE), hi = align_up(p + bufs[i].size, PAGE);
 	if (hi > lo)
-		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+		madvise((void *)lo, hi - lo, rt.workers > 1 ? MADV_REMOVE : MADV_DONTNEED);
 	live_bytes -= bufs[i].size;
 	memmove(&bufs[i], &bufs[i + 1], (size_t)(n_bufs - i - 1) * sizeof *bufs);
 	n_bufs--;
@@ -279,6 +315,11 @@ int host_map_remove(void *p)
 			return 0;
 		}
 	return -1;
+}
+
+int host_mapped_any(void)
+{
+	return n_mapped > 0;
 }
 
 int host_mapped(uintptr_t a, size_t n)

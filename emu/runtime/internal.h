@@ -92,6 +92,8 @@ struct rt {
 	int skip_untraced;	/* blocks that are not traced do not run (prediction runs) */
 	int device_sms;		/* the SM count the device properties report */
 	int tracing_block;	/* the running block is in lockstep */
+	int workers;		/* processes a launch may run its blocks in (blocks_parallel.c) */
+	int par_worker;		/* this process is a launch's worker */
 	int aborted;		/* a fault ended the running launch */
 	struct thr *cur;
 	struct thr *threads;
@@ -154,6 +156,7 @@ int fiber_guard_hit(uintptr_t addr, int *thread);
 void fiber_stack(int id, uintptr_t *lo, uintptr_t *hi);
 
 /* sched.c */
+void sched_run_block_at(struct launch *L, uint64_t b);	/* block b (linear) of L */
 void sched_park(struct thr *t);		/* parks the running thread, returns when issued */
 void sched_abort(void) __attribute__((noreturn));	/* from a fiber: end the launch */
 void sched_raise_smem_limit(size_t bytes);	/* cudaFuncSetAttribute */
@@ -183,7 +186,27 @@ void heap_close(uintptr_t a, size_t n);
 void heap_kernel_begin(void);
 void heap_kernel_end(void);
 int host_mapped(uintptr_t a, size_t n);	/* cudaMallocHost / managed memory */
+int host_mapped_any(void);
 void heap_reset(void);
+
+/* blocks_parallel.c: a launch's blocks in forked workers, or 0 (run it serially) */
+int par_launch(struct launch *L);
+int par_workers_default(void);
+void par_worker_stop(const char *kind, const char *where, const char *text)
+	__attribute__((noreturn));	/* fault.c's stop, in a worker */
+int par_watchdog_fires(void);		/* a worker's CPU tick: 1 when it must stop */
+/* An atomic of a worker waits until every earlier block has ended, so that
+ * atomics happen in the serial run's order. */
+void par_atomic_wait(void);
+static inline void par_atomic_turn(void)
+{
+	if (unlikely(rt.par_worker))
+		par_atomic_wait();
+}
+
+/* kernel_name.c: whether the .cu objects' writable data holds nothing but
+ * the pointers to __shared__ slots (which only the runtime's header writes) */
+int gvars_only_shared_slots(void);
 
 /* access.c */
 void cuemu_access_checked(uintptr_t a, uint32_t n, int kind, uintptr_t site);
@@ -280,6 +303,19 @@ int sample_block_traced(const struct launch *L);
 struct sb;
 void warn_exited_before_barrier(const char *kernel, int exited, int nthreads, uintptr_t site);
 void warn_reset(void);
+/* A worker's warnings, taken back by the launch (blocks_parallel.c). */
+#define WARN_MAX 64
+struct warn_export {
+	const char *kind;	/* the same string in every process: one image */
+	char file[256];
+	unsigned line;
+	unsigned long long count;	/* added since warn_mark */
+	uint64_t block;		/* the first block that added to it */
+	char message[320];
+};
+void warn_mark(void);
+int warn_export(struct warn_export *out);	/* returns how many, at most WARN_MAX */
+void warn_import(const struct warn_export *e);
 void warn_json(struct sb *s);
 
 /* lines.c */

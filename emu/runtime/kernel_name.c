@@ -142,3 +142,36 @@ const char *cuemu_kernel_name(const void *fn, const char *fallback)
 	cache[slot].name = name;
 	return name;
 }
+
+/* A writable variable of the .cu objects that a kernel may write would be
+ * private to a worker of a parallel launch (blocks_parallel.c): only the
+ * rewriter's pointers to __shared__ slots (written by cuemu_device.h, the
+ * same in every process) and the C++ library's stream initialiser may be
+ * there. Without a symbol table nothing is known: no. */
+static int allowed_gvar(const Elf64_Sym *s, uintptr_t lo, uintptr_t span)
+{
+	const char *name = strtab + s->st_name;
+	if (s->st_value - lo >= span || ELF64_ST_TYPE(s->st_info) == STT_SECTION)
+		return 1;
+	return strstr(name, "cuemu_shp_") != NULL || strcmp(name, "_ZStL8__ioinit") == 0 ||
+	       (ELF64_ST_TYPE(s->st_info) != STT_OBJECT && s->st_size == 0);
+}
+
+int gvars_only_shared_slots(void)
+{
+	static int known, answer;
+	if (known)
+		return answer;
+	known = 1;
+	if (!rt.gdata_span && !rt.gbss_span)
+		return answer = 1;
+	if (!loaded)
+		load_symbols();
+	if (!n_syms)
+		return answer = 0;
+	for (size_t i = 0; i < n_syms; i++)
+		if (!allowed_gvar(&syms[i], rt.gdata_lo, rt.gdata_span) ||
+		    !allowed_gvar(&syms[i], rt.gbss_lo, rt.gbss_span))
+			return answer = 0;
+	return answer = 1;
+}

@@ -345,6 +345,16 @@ static void run_grid(struct launch *L)
 			}
 }
 
+void sched_run_block_at(struct launch *L, uint64_t b)
+{
+	uint64_t gx = L->grid.x, gy = L->grid.y;
+	cuemu_blockIdx.x = (unsigned)(b % gx);
+	cuemu_blockIdx.y = (unsigned)(b / gx % gy);
+	cuemu_blockIdx.z = (unsigned)(b / (gx * gy));
+	L->block_linear = b;
+	run_block(L);
+}
+
 static const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -382,9 +392,11 @@ void cuemu_launch_kernel(const char *file, int line, const char *name, dim3 grid
 	rt.aborted = 0;
 	heap_kernel_begin();
 	rt.in_kernel = 1;
-	watchdog_arm();
-	run_grid(&L);
-	watchdog_disarm();
+	if (!par_launch(&L)) {
+		watchdog_arm();
+		run_grid(&L);
+		watchdog_disarm();
+	}
 	rt.in_kernel = 0;
 	rt.cur = NULL;
 	rt.tracing_block = 0;

@@ -62,6 +62,7 @@ void rt_init(void)
 		rt.stack_size = 16 * 1024;
 	rt.kernel_timeout_s = (double)env_long("CUEMU_KERNEL_TIMEOUT", 10);
 	rt.quiet = (int)env_long("CUEMU_QUIET", 0);
+	rt.workers = par_workers_default();
 	shared_arena_init();
 	rt.section_lo = (uintptr_t)__start_cuemu_shared;
 	rt.section_span = (uintptr_t)__stop_cuemu_shared - rt.section_lo;

@@ -24,7 +24,7 @@
 #include "internal.h"
 #include "sb.h"
 
-#define MAX_WARNINGS 64
+#define MAX_WARNINGS WARN_MAX
 
 struct warning {
 	const char *kind;
@@ -32,10 +32,21 @@ struct warning {
 	unsigned line;
 	unsigned long long count;
 	char message[320];
+	unsigned long long marked;	/* count at warn_mark */
+	uint64_t block;			/* the first block to add since then */
 };
 
 static struct warning warnings[MAX_WARNINGS];
 static int n_warnings;
+
+/* Every count goes through here: a worker of a parallel launch must tell
+ * the launch which block added first (blocks_parallel.c). */
+static unsigned long long bump(struct warning *w)
+{
+	if (w->count == w->marked && rt.launch)
+		w->block = rt.launch->block_linear;
+	return w->count++;
+}
 
 static struct warning *slot(const char *kind, const char *file, unsigned line)
 {
@@ -50,6 +61,7 @@ static struct warning *slot(const char *kind, const char *file, unsigned line)
 	snprintf(w->file, sizeof w->file, "%s", file);
 	w->line = line;
 	w->count = 0;
+	w->marked = 0;
 	w->message[0] = 0;
 	return w;
 }
@@ -62,7 +74,7 @@ void warn_exited_before_barrier(const char *kernel, int exited, int nthreads, ui
 	struct warning *w = slot("exited_before_barrier", file, line);
 	if (!w)
 		return;
-	if (w->count++ == 0)
+	if (bump(w) == 0)
 		snprintf(w->message, sizeof w->message,
 			 "in kernel %s, __syncthreads() at %s:%u was reached while %d of the block's %d "
 			 "threads had already returned: GPUs since Volta (sm_70) let the others go on, "
@@ -74,7 +86,7 @@ void warn_exited_before_barrier(const char *kernel, int exited, int nthreads, ui
 void cuemu_shift_clamped(const char *file, int line, int bits, long long count)
 {
 	struct warning *w = slot("shift_clamped", file ? file : "?", (unsigned)line);
-	if (w && w->count++ == 0)
+	if (w && bump(w) == 0)
 		snprintf(w->message, sizeof w->message,
 			 "%s:%d shifts a %d-bit value by %lld bits: the emulator gives what the GPU "
 			 "gives (0, or -1 for a negative value shifted right), but C++ leaves it "
@@ -112,7 +124,7 @@ void __ubsan_handle_shift_out_of_bounds(struct ubsan_shift *d, uintptr_t lhs, ui
 	struct warning *w = slot("shift_out_of_range", file, d->loc.line);
 	if (!w)
 		return;
-	if (w->count++ == 0)
+	if (bump(w) == 0)
 		snprintf(w->message, sizeof w->message,
 			 "%s:%u shifts a %u-bit %s by %lld bits: the GPU gives 0 (-1 for a negative value "
 			 "shifted right) where x86 shifts by the count modulo %u, so this line may "
@@ -130,6 +142,42 @@ void __ubsan_handle_shift_out_of_bounds_abort(struct ubsan_shift *d, uintptr_t l
 void warn_reset(void)
 {
 	n_warnings = 0;
+}
+
+void warn_mark(void)
+{
+	for (int i = 0; i < n_warnings; i++)
+		warnings[i].marked = warnings[i].count;
+}
+
+int warn_export(struct warn_export *out)
+{
+	int n = 0;
+	for (int i = 0; i < n_warnings; i++) {
+		const struct warning *w = &warnings[i];
+		if (w->count == w->marked)
+			continue;
+		out[n].kind = w->kind;
+		memcpy(out[n].file, w->file, sizeof out[n].file);
+		out[n].line = w->line;
+		out[n].count = w->count - w->marked;
+		out[n].block = w->block;
+		memcpy(out[n].message, w->message, sizeof out[n].message);
+		n++;
+	}
+	return n;
+}
+
+/* The caller goes in block order: a warning new to this process takes the
+ * message of its first block, as the serial run does. */
+void warn_import(const struct warn_export *e)
+{
+	struct warning *w = slot(e->kind, e->file, e->line);
+	if (!w)
+		return;
+	if (w->count == 0)
+		memcpy(w->message, e->message, sizeof w->message);
+	w->count += e->count;
 }
 
 void warn_json(struct sb *s)
