@@ -55,52 +55,52 @@ Test(parallel, blocks_run_in_two_worker_processes)
 	free(out);
 }
 
+/* same_both_ways, and the parallel run's output says each of said (a
+ * NULL-ended list). */
+static void both_ways_say(const char *prog, const char *arg, int want_status, const char *const *said)
+{
+	char *out = same_both_ways(prog, arg, want_status);
+	for (int i = 0; said[i]; i++)
+		cr_expect(strstr(out, said[i]), "%s %s does not say \"%s\":\n%s", prog, arg, said[i], out);
+	free(out);
+}
+
 Test(parallel, disjoint_outputs_are_the_same_bytes)
 {
-	char *out = same_both_ways("blocks", "disjoint", 0);
-	cr_assert(strstr(out, "hash "), "%s", out);
-	free(out);
+	both_ways_say("blocks", "disjoint", 0, (const char *const[]){ "hash ", NULL });
 }
 
 Test(parallel, atomics_give_the_exact_total_in_serial_order)
 {
 	/* 131072 increments, a float sum whose bits depend on the order, and
 	 * each block's ticket: all as the serial run has them. */
-	char *out = same_both_ways("blocks", "count", 0);
-	cr_assert(strstr(out, "total 131072 "), "%s", out);
-	free(out);
+	both_ways_say("blocks", "count", 0, (const char *const[]){ "total 131072 ", NULL });
 }
 
 Test(parallel, the_first_fault_in_block_order_is_reported)
 {
 	/* Every block from 300 on faults; the serial run meets block 300's first. */
-	char *out = same_both_ways("blocks", "oob", 3);
-	cr_assert(strstr(out, "error cudaErrorIllegalAddress"), "%s", out);
-	cr_assert(strstr(out, "fault kernel oob, block (300,0,0), thread (7,0,0)"), "%s", out);
-	cr_assert(strstr(out, "cuemu: kernel oob, block (300,0,0)"), "%s", out);
-	free(out);
+	both_ways_say("blocks", "oob", 3,
+		      (const char *const[]){ "error cudaErrorIllegalAddress",
+					     "fault kernel oob, block (300,0,0), thread (7,0,0)",
+					     "cuemu: kernel oob, block (300,0,0)", NULL });
 }
 
 Test(parallel, a_fault_that_does_not_end_the_launch_is_reported_from_its_first_block)
 {
-	char *out = same_both_ways("blocks", "mask", 3);
-	cr_assert(strstr(out, "error cudaErrorLaunchFailure"), "%s", out);
-	cr_assert(strstr(out, "fault kernel mask, block (300,0,0): the warp intrinsic"), "%s", out);
-	free(out);
+	both_ways_say("blocks", "mask", 3,
+		      (const char *const[]){ "error cudaErrorLaunchFailure",
+					     "fault kernel mask, block (300,0,0): the warp intrinsic", NULL });
 }
 
 Test(parallel, a_device_variable_makes_the_launch_serial)
 {
-	char *out = same_both_ways("device_var", "", 0);
-	cr_assert(strstr(out, "total 43691 in this process 1"), "%s", out);
-	free(out);
+	both_ways_say("device_var", "", 0, (const char *const[]){ "total 43691 in this process 1", NULL });
 }
 
 Test(parallel, a_chained_scan_waits_for_earlier_blocks)
 {
-	char *out = same_both_ways("blocks", "chained", 0);
-	cr_assert(strstr(out, "scan right"), "%s", out);
-	free(out);
+	both_ways_say("blocks", "chained", 0, (const char *const[]){ "scan right", NULL });
 }
 
 Test(parallel, a_later_block_spinning_on_an_earlier_one_does_not_count_for_the_watchdog)
@@ -117,19 +117,17 @@ Test(parallel, a_later_block_spinning_on_an_earlier_one_does_not_count_for_the_w
 
 Test(parallel, printf_comes_out_in_block_order)
 {
-	char *out = same_both_ways("blocks", "printf", 0);
-	cr_assert(strstr(out, "block 0 says hello\nblock 37 says hello\n"), "%s", out);
-	cr_assert(strstr(out, "block 481 says hello\nafter\n"), "%s", out);
-	free(out);
+	both_ways_say("blocks", "printf", 0,
+		      (const char *const[]){ "block 0 says hello\nblock 37 says hello\n",
+					     "block 481 says hello\nafter\n", NULL });
 }
 
 Test(parallel, a_hang_is_stopped_by_the_watchdog_and_leaves_no_process, .timeout = 60)
 {
-	char *out = same_both_ways("blocks", "hang", 86);
-	cr_assert(strstr(out, "cuemu: kernel hang has run for 1 s of CPU time and is still going: "
-			  "block (200,0,0), thread (3,0,0) was at blocks.cu:"), "%s", out);
-	free(out);
-	char cmd[512];
+	both_ways_say("blocks", "hang", 86,
+		      (const char *const[]){ "cuemu: kernel hang has run for 1 s of CPU time and is still going: "
+					     "block (200,0,0), thread (3,0,0) was at blocks.cu:", NULL });
+	char cmd[512], *out;
 	snprintf(cmd, sizeof cmd, "pgrep -f '^%s/blocks hang' || true", CUEMU_PAR_DIR);
 	run_command(cmd, &out);
 	cr_assert_str_eq(out, "", "workers left behind: %s", out);
