@@ -233,6 +233,27 @@ Test(batch_pace, a_turn_held_while_shared_holds_end_counts_as_the_gpus_time)
 	cr_expect(strstr(line, "the GPUs bind"), "%s", line);
 }
 
+/* The GPUs' turns taken half the time and the driver busy 60%: neither
+ * binds alone, but the workers queue at both, and more of them would not
+ * help (two H200s with 16, 24 and 32 workers: docs/results/
+ * gpu-2026-11-28-workers/). The line does not advise more --jobs. */
+Test(batch_pace, two_parts_half_busy_do_not_ask_for_more_workers)
+{
+	char line[1024] = "";
+	const char *const contexts[2] = { "context_at_s=1000.0000 context_s=3.0000\n",
+					  "context_at_s=1005.0000 context_s=3.0000\n" };
+	alone_each_s = 1;
+	drain_each_s = 1.5;
+	pace_of(contexts, 10, line, sizeof(line));
+	alone_each_s = 0.01;
+	drain_each_s = 0;
+	cr_expect(strstr(line, "the GPU held alone 20% of the time and 30% more"), "%s", line);
+	cr_expect(strstr(line, "the driver busy making them 60% of the time"), "%s", line);
+	cr_expect(strstr(line, "no one part binds, but two or more are busy half the time or more"), "%s",
+		  line);
+	cr_expect(!strstr(line, "more --jobs,"), "%s", line);
+}
+
 /* The line says what a student cost the host's cores: the CPU seconds
  * the batch's process and its reaped workers used, over the students. */
 Test(batch_pace, the_line_says_the_cpu_seconds_a_student)

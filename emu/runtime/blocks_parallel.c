@@ -283,6 +283,8 @@ int par_launch(struct launch *L)
 	struct crew c = { .wake = { -1, -1 } };
 	int done = 0;
 	pid_t parent = getpid();
+	for (int i = 0; i < PAR_MAX; i++)
+		c.out[i] = c.idx[i] = -1;	/* 0 is a descriptor memfd_create can return */
 	if (!eligible(L) || !page_ready() || pipe2(c.wake, O_CLOEXEC | O_NONBLOCK) != 0)
 		goto out;
 	fflush(stderr);
@@ -322,9 +324,9 @@ int par_launch(struct launch *L)
 	report_faults(&c);
 out:
 	for (int i = 0; i <= c.n && i < rt.workers; i++) {
-		if (c.out[i] > 0)
+		if (c.out[i] >= 0)
 			close(c.out[i]);
-		if (c.idx[i] > 0)
+		if (c.idx[i] >= 0)
 			close(c.idx[i]);
 	}
 	if (c.wake[0] >= 0)

@@ -392,7 +392,9 @@ void batch_cleanup(struct batch *b)
  * cores, with one work queue a context, 32 workers graded 7,114 an hour
  * and 16 graded 6,538, but each student took 11.8 s against 6.0 and an
  * endless loop 15.3 s against 8.3 (docs/results/gpu-2026-11-27-contexts/,
- * call 20); on one GPU 24 workers were slower than 16.
+ * call 20); on one GPU 24 workers were slower than 16. Measured again on
+ * two H200s with the kit of 2026-11-28, 24 and 32 workers graded the class
+ * no faster than 16 (docs/results/gpu-2026-11-28-workers/).
  */
 #define WORKERS_ON_GPUS 16
 

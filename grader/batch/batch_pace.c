@@ -42,6 +42,12 @@
  * a class that made 38% fewer contexts went no faster
  * (docs/results/gpu-2026-11-27-shared-seed/, calls 31 and 32). */
 #define DRIVER_BUSY 0.9
+/* Below BUSY, but busy enough that two such resources together hold the
+ * workers in their queues: on two H200s the GPUs' turns (53%), the driver
+ * (59-63%) and the cores (49-50%) were each that busy with 16 workers, and
+ * 24 or 32 workers graded the class no faster
+ * (docs/results/gpu-2026-11-28-workers/). */
+#define SHARED_BUSY 0.45
 
 void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall_s,
 			   int correctness_processes, const struct gpu_account *start)
@@ -171,9 +177,13 @@ double batch_spans_union(struct context_span *spans, int n, double from, double 
  * the wall clock. */
 static const char *binds(double cpu_busy, double gpu_busy, double driver_busy)
 {
+	int half_busy = (cpu_busy >= SHARED_BUSY) + (gpu_busy >= SHARED_BUSY) + (driver_busy >= SHARED_BUSY);
 	if (driver_busy >= DRIVER_BUSY && driver_busy >= cpu_busy && driver_busy >= gpu_busy)
 		return "the CUDA driver binds: the host makes one context at a time, whatever its GPUs "
 		       "(fewer processes a student, or more hosts, would help; more GPUs would not)";
+	if (cpu_busy < BUSY && gpu_busy < BUSY && half_busy >= 2)
+		return "no one part binds, but two or more are busy half the time or more, and the "
+		       "workers queue at each (more --jobs would lengthen every queue)";
 	if (cpu_busy < BUSY && gpu_busy < BUSY)
 		return "nothing binds: the workers wait on their own steps (more --jobs, or fewer "
 		       "students each waiting out a limit)";

@@ -156,6 +156,17 @@ static int own_folder(struct grade_run *run, const char *name, struct fork_folde
 	return isolation_ready(req->isolation, f->dir, err, sizeof(err));
 }
 
+/* own_folder, for a fork that analyses: its grade holds the source, in
+ * which the analysis marks the skeleton's lines. */
+static int analysing_folder(struct grade_run *run, const char *name, struct fork_folder *f,
+			    struct grade *g)
+{
+	if (own_folder(run, name, f) < 0)
+		return -1;
+	grade_keep_source(g, run->req->submission);
+	return 0;
+}
+
 /*
  * The emulator's steps, in a forked grader from the grade's start: they
  * need nothing the GPU's find out, not even the nvcc build (its own build
@@ -168,9 +179,8 @@ static void beside_emulator(void *arg, struct grade *g)
 	struct grade_run *run = arg;
 	struct fork_folder f;
 	run->ctx = grade_run_context(run, NULL);	/* each step names the emulator build it runs */
-	if (own_folder(run, "emulator", &f) < 0)
+	if (analysing_folder(run, "emulator", &f, g) < 0)
 		_exit(1);
-	grade_keep_source(g, run->req->submission);	/* the analysis marks the skeleton's lines in it */
 	void (*part[EMU_PARTS])(struct grade_run *, struct grade *) = { emulator_build, emulator_prediction,
 									   emulator_analysis };
 	for (int i = 0; i < EMU_PARTS; i++) {
@@ -202,11 +212,10 @@ static void beside_analysis(void *arg, struct grade *g)
 	struct grade_run *run = arg;
 	struct fork_folder f;
 	char copy[sizeof(run->built.harness)], err[512];
-	if (own_folder(run, "analysis", &f) < 0 ||
+	if (analysing_folder(run, "analysis", &f, g) < 0 ||
 	    snprintf(copy, sizeof(copy), "%s/harness-emu", f.dir) >= (int)sizeof(copy) ||
 	    file_copy(run->built.harness, copy, 0755, err, sizeof(err)) < 0)
 		_exit(1);
-	grade_keep_source(g, run->req->submission);	/* the analysis marks the skeleton's lines in it */
 	memcpy(run->built.harness, copy, sizeof(copy));
 	double t0 = now_s();
 	emulator_analysis(run, g);
