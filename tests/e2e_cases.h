@@ -11,6 +11,9 @@
 
 #include "grade_runner.h"
 
+/* Room for the solutions, skeletons and every fixture of tests/fixtures/labN. */
+#define E2E_MAX_CASES 96
+
 struct e2e_case {
 	char lab[8];		/* "lab3" */
 	char kind[16];		/* "solution", "skeleton", "fixture" */
@@ -49,7 +52,7 @@ static struct e2e_case *e2e_cases(size_t *count)
 	static const char *skeleton_emu[] = { "correctness=fail", "correctness=fail",
 					      "correctness=pass analysis=fail",
 					      "correctness=fail analysis=pass" };
-	struct e2e_case *c = cr_malloc(sizeof(*c) * 64);
+	struct e2e_case *c = cr_malloc(sizeof(*c) * E2E_MAX_CASES);
 	size_t n = 0;
 	for (int i = 0; i < 4; i++) {
 		/* The tuned reference (solutions/LAB/FILE), which full marks are
@@ -63,7 +66,7 @@ static struct e2e_case *e2e_cases(size_t *count)
 		snprintf(pattern, sizeof(pattern), "tests/fixtures/%s/*.cu", labs[i]);
 		glob_t g;
 		if (glob(pattern, 0, NULL, &g) == 0) {
-			for (size_t k = 0; k < g.gl_pathc && n < 64; k++)
+			for (size_t k = 0; k < g.gl_pathc && n < E2E_MAX_CASES; k++)
 				e2e_add(c, &n, labs[i], "fixture", g.gl_pathv[k], "", "");
 			globfree(&g);
 		}

@@ -91,3 +91,25 @@ Test(launch_match, both_json_forms_are_read)
 	json_decref(log);
 	json_decref(bad);
 }
+
+/* An emulator run ended by a fault launched part of what the GPU ran
+ * whole: its launches are within the GPU's. Another program's are not. */
+Test(launch_match, a_run_cut_short_by_a_fault_is_within_the_gpus)
+{
+	struct launch_list emu = { 0 }, gpu = { 0 };
+	launch_list_add(&gpu, "scan_blocks", G1, B, 0, 1);
+	launch_list_add(&gpu, "scan_blocks", G2, B, 0, 1);
+	launch_list_add(&gpu, "add_sums", G1, B, 0, 1);
+	cr_expect_eq(launch_list_within(&emu, &gpu), 0, "no launch at all stands for nothing");
+	launch_list_add(&emu, "void scan_blocks(unsigned int*)", G1, B, 0, 1);
+	cr_expect_eq(launch_list_within(&emu, &gpu), 1, "the first launch, where the fault ended the run");
+	launch_list_add(&emu, "scan_blocks", G1, B, 0, 1);
+	cr_expect_eq(launch_list_within(&emu, &gpu), 0, "more times than the GPU launched it");
+	memset(&emu, 0, sizeof emu);
+	launch_list_add(&emu, "scan_blocks", G1, B2, 0, 1);
+	cr_expect_eq(launch_list_within(&emu, &gpu), 0, "a launch of another shape");
+	memset(&emu, 0, sizeof emu);
+	launch_list_add(&emu, "scan_blocks", G1, B, 0, 1);
+	gpu.overflow = 1;
+	cr_expect_eq(launch_list_within(&emu, &gpu), 0, "a list that overflowed proves nothing");
+}

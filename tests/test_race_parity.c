@@ -3,7 +3,9 @@
  * correctness result that depends on a race the emulator found (a read and
  * another thread's write of one word with no barrier between) fails, on a
  * GPU as in the emulator, saying where; a write-write race alone (threads
- * storing the same value) and a race-free file are never docked.
+ * storing the same value) and a race-free file are never docked. The same
+ * for a result computed with an access outside a buffer, at which the
+ * emulator's analysis run stopped (suite bounds_parity).
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -302,5 +304,113 @@ Test(race_parity, a_race_free_file_says_nothing_of_races, .timeout = 300)
 {
 	struct graded g;
 	no_dependence("tests/fixtures/lab3/padded.cu", &g);
+	graded_free(&g);
+}
+
+/* ---- an access outside a buffer ------------------------------------------------------- */
+
+/* The analysis run's last report (MSG_DONE) with its bounds, as the
+ * emulator's harness sends it; NULL text: none. */
+static json_t *done_with(const char *bounds)
+{
+	char text[512];
+	snprintf(text, sizeof text, "{\"cuda_error\":\"cudaErrorIllegalAddress\"%s%s}", bounds ? ",\"bounds\":" : "",
+		 bounds ? bounds : "");
+	json_t *d = json_loads(text, 0, NULL);
+	cr_assert_not_null(d, "%s", text);
+	return d;
+}
+
+TestSuite(bounds_parity);
+
+Test(bounds_parity, the_access_is_read_with_its_line_and_hostile_reports_change_nothing)
+{
+	struct bounds_fault b;
+	json_t *d = done_with("{\"file\":\"/tmp/grade-x/scan.cu\",\"line\":60}");
+	findings_bounds(d, "2^20+7", &b);
+	cr_assert(b.found);
+	cr_expect_str_eq(b.file, "scan.cu", "the base name, as the student knows the file");
+	cr_expect_eq(b.line, 60);
+	cr_expect_str_eq(b.shape, "2^20+7");
+	json_decref(d);
+	const char *hostile[] = { NULL, "{\"file\":\"scan.cu\",\"line\":0}", "{\"file\":\"scan.cu\",\"line\":-4}",
+				  "{\"file\":\"scan.cu\",\"line\":\"60\"}", "{\"file\":7,\"line\":60}", "[]", "60" };
+	for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+		d = done_with(hostile[i]);
+		findings_bounds(d, "31", &b);
+		cr_expect_not(b.found, "%s", hostile[i] ? hostile[i] : "(none)");
+		json_decref(d);
+	}
+}
+
+/* The rule on a GPU's grade: the size that came out right fails, saying
+ * where; the wrong one keeps its failure; speed counts for nothing. */
+Test(bounds_parity, a_size_that_passed_on_a_gpu_fails_when_computed_outside_a_buffer)
+{
+	struct grade g;
+	json_t *d = done_with("{\"file\":\"scan.cu\",\"line\":60}");
+	grade_before_analysis(&g, BACKEND_CUDA);
+	findings_bounds(d, "65535", &g.bounds);
+	cr_assert_eq(findings_apply_bounds(&g.bounds, &g), 1, "the one size that passed");
+	const struct test_result *passed = &g.tests[0], *wrong = &g.tests[1];
+	cr_expect_eq(passed->failure.kind, FAILURE_OUTSIDE_BUFFER);
+	cr_expect_float_eq(passed->points, 0, 1e-9);
+	cr_expect(strstr(passed->message, "31: this result was computed by code that reads or writes outside "
+				     "its buffer at scan.cu:60 (the emulator stopped there at 65535"), "%s",
+		  passed->message);
+	cr_expect_eq(wrong->failure.kind, FAILURE_WRONG_OUTPUT, "a failure keeps what went wrong");
+	cr_expect(strstr(wrong->message, "outside its buffer at scan.cu:60 (at 65535)"), "%s", wrong->message);
+	gates_apply(&(struct rubric){ 0 }, 0, &g);
+	cr_expect_float_eq(grade_score(&g), 0, 1e-9);
+	json_t *r = report_json(&g);
+	json_t *o = json_object_get(json_object_get(r, "metrics"), "outside_buffer");
+	cr_expect_str_eq(json_string_value(json_object_get(o, "file")), "scan.cu");
+	cr_expect_eq(json_integer_value(json_object_get(o, "line")), 60);
+	cr_expect_eq(json_integer_value(json_object_get(o, "sizes_failed")), 1);
+	json_decref(r);
+	json_decref(d);
+	grade_free(&g);
+}
+
+Test(bounds_parity, both_backends_give_the_same_verdicts_and_none_without_a_fault)
+{
+	struct grade gpu, emu;
+	json_t *d = done_with("{\"file\":\"scan.cu\",\"line\":60}");
+	grade_before_analysis(&gpu, BACKEND_CUDA);
+	grade_before_analysis(&emu, BACKEND_EMU);
+	findings_bounds(d, "65535", &gpu.bounds);
+	emu.bounds = gpu.bounds;
+	findings_apply_bounds(&gpu.bounds, &gpu);
+	findings_apply_bounds(&emu.bounds, &emu);
+	for (int i = 0; i < gpu.n_tests; i++) {
+		cr_expect_eq(gpu.tests[i].status, emu.tests[i].status, "%s", gpu.tests[i].name);
+		cr_expect_str_eq(gpu.tests[i].message, emu.tests[i].message);
+	}
+	grade_free(&gpu);
+	json_decref(d);
+	d = done_with(NULL);	/* a fault of another kind: a NULL pointer, say */
+	grade_before_analysis(&gpu, BACKEND_CUDA);
+	findings_bounds(d, "65535", &gpu.bounds);
+	cr_expect_eq(findings_apply_bounds(&gpu.bounds, &gpu), 0);
+	cr_expect_eq(gpu.tests[0].status, TEST_PASSED);
+	json_t *r = report_json(&gpu);
+	cr_expect_null(json_object_get(json_object_get(r, "metrics"), "outside_buffer"));
+	json_decref(r);
+	json_decref(d);
+	grade_free(&gpu);
+	grade_free(&emu);
+}
+
+/* The whole path in the emulator: its runtime names the access, its harness
+ * reports it, the analysis keeps it, every size says it. */
+Test(bounds_parity, a_load_one_past_the_input_is_named_in_the_emulator, .timeout = 300)
+{
+	struct graded g;
+	grade_file("lab1", "tests/fixtures/lab1/reads_past_input.cu", &g);
+	json_t *o = json_object_get(json_object_get(g.report, "metrics"), "outside_buffer");
+	cr_expect_str_eq(json_string_value(json_object_get(o, "file")), "scan.cu", "%s", g.output);
+	cr_expect_eq(json_integer_value(json_object_get(o, "line")), 60, "%s", g.output);
+	every_size_says(g.report, "outside its buffer at scan.cu:60", 1);
+	cr_expect_float_eq(json_number_value(json_object_get(g.report, "score")), 0, 1e-9, "%s", g.output);
 	graded_free(&g);
 }

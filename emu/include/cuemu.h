@@ -51,6 +51,13 @@ void cuemu_set_kernel_timeout(double seconds);
  * last cudaDeviceReset(). */
 const char *cuemu_last_fault(void);
 
+/* Whether that fault accessed memory just outside a buffer -- past the end
+ * or before the start of a cudaMalloc buffer or a __shared__ array, or
+ * inside a freed buffer -- where a GPU seldom faults but reads or
+ * overwrites whatever lies there; if so, the access's FILE and LINE. 0 for
+ * any other fault, none, or a line the program has no debug line for. */
+int cuemu_last_fault_bounds(const char **file, unsigned *line);
+
 /* The exit status of a fault the program cannot return from (a fiber stack
  * overflow, a kernel that never ends, a device pointer used by the host). */
 #define CUEMU_FATAL_EXIT 86

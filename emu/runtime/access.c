@@ -35,7 +35,9 @@ static __attribute__((noinline)) void global_miss(struct thr *t, uintptr_t a, ui
 	uintptr_t lo, hi;
 	if (!heap_lookup(a, n, &lo, &hi)) {
 		char what[256];
-		heap_describe(a, n, what, sizeof what);
+		if (heap_describe(a, n, what, sizeof what))
+			fault_bounds(t, site, "out-of-bounds global %s of %u bytes at %p: %s", kind_name(kind),
+				     n, (void *)a, what);
 		fault_kernel(t, site, "out-of-bounds global %s of %u bytes at %p: %s", kind_name(kind), n,
 			     (void *)a, what);
 	}

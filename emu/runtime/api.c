@@ -195,6 +195,7 @@ cudaError_t cudaDeviceReset(void)
 	rt.last_error = rt.sticky_error = cudaSuccess;
 	rt.have_fault = 0;
 	rt.fault[0] = 0;
+	rt.fault_bounds_site = 0;
 	return cudaSuccess;
 }
 

@@ -240,11 +240,14 @@ static void report_faults(struct crew *c)
 		if (e->block != NONE && e->block == stop)
 			end = e;
 	}
-	if (first)
+	if (first) {
+		rt.next_bounds_site = first->bounds_site;
 		fault_report(first->error, "%s", first->text);
+	}
 	if (end && end->fatal)
 		fault_stop(end->kind, end->where[0] ? end->where : NULL, "%s", end->text);
 	if (end) {
+		rt.next_bounds_site = end->bounds_site;
 		fault_report(end->error, "%s", end->text);
 		rt.aborted = 1;
 	} else if (c->crashed) {

@@ -24,6 +24,7 @@ struct par_fault {
 	uint64_t block;		/* NONE: no fault */
 	int fatal;		/* a stop: the process ends */
 	cudaError_t error;
+	uintptr_t bounds_site;	/* rt.fault_bounds_site of the fault */
 	char kind[32], where[256], text[1024];
 };
 

@@ -127,6 +127,7 @@ static void record(struct par_fault *f, uint64_t b, int fatal, cudaError_t e, co
 {
 	f->fatal = fatal;
 	f->error = e;
+	f->bounds_site = rt.fault_bounds_site;
 	snprintf(f->kind, sizeof f->kind, "%s", kind ? kind : "");
 	snprintf(f->where, sizeof f->where, "%s", where ? where : "");
 	snprintf(f->text, sizeof f->text, "%s", text);
@@ -176,6 +177,7 @@ void par_worker_main(struct launch *L, int out, int idx, int wake, pid_t parent)
 		fault_fatal("cannot keep a kernel's printf output: %s", strerror(errno));
 	warn_mark();
 	rt.have_fault = 0;	/* a fault the launch made before is the launch's */
+	rt.fault_bounds_site = 0;
 	W->pid = getpid();
 	counted_ns = cpu_ns(0);
 	if (rt.kernel_timeout_s > 0) {

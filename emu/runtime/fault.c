@@ -47,9 +47,11 @@ static void report(cudaError_t e, const char *text)
 	if (rt.sticky_error == cudaSuccess) {
 		snprintf(rt.fault, sizeof rt.fault, "%s", text);
 		rt.have_fault = 1;
+		rt.fault_bounds_site = rt.next_bounds_site;
 		if (!rt.quiet)
 			say(text);
 	}
+	rt.next_bounds_site = 0;
 	rt.last_error = e;
 	if (is_sticky(e))
 		rt.sticky_error = e;
@@ -75,16 +77,29 @@ const char *thread_text(const struct thr *t, char *buf, size_t len)
 	return buf;
 }
 
-void fault_kernel(struct thr *t, uintptr_t site, const char *fmt, ...)
+static void __attribute__((noreturn)) kernel_fault(struct thr *t, uintptr_t site, const char *fmt,
+						    va_list ap)
 {
 	char what[700], who[128], at[256];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
-	va_end(ap);
 	fault_report(cudaErrorIllegalAddress, "kernel %s, %s, at %s: %s", rt.launch->name,
 		     thread_text(t, who, sizeof who), site_text(site, at, sizeof at), what);
 	sched_abort();
+}
+
+void fault_kernel(struct thr *t, uintptr_t site, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	kernel_fault(t, site, fmt, ap);
+}
+
+void fault_bounds(struct thr *t, uintptr_t site, const char *fmt, ...)
+{
+	va_list ap;
+	rt.next_bounds_site = site;
+	va_start(ap, fmt);
+	kernel_fault(t, site, fmt, ap);
 }
 
 static void __attribute__((noreturn)) stop(const char *kind, const char *where, const char *fmt,

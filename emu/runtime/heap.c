@@ -157,21 +157,22 @@ static const char *where(uintptr_t site, char *buf, size_t len)
 	return site ? site_text(site, buf, len) : "an unknown line";
 }
 
-void heap_describe(uintptr_t a, size_t n, char *out, size_t len)
+int heap_describe(uintptr_t a, size_t n, char *out, size_t len)
 {
 	char at[256];
-	int i = upper(a) - 1;
+	int i = upper(a) - 1, just_outside = 1;
 	for (int k = n_freed - 1; k >= 0 && k >= n_freed - FREED_KEPT; k--) {
 		struct buf *f = &freed[k % FREED_KEPT];
 		if (a >= f->base && a < f->base + f->size) {
 			snprintf(out, len, "inside a %zu-byte buffer that was already freed with cudaFree at %s",
 				 f->size, where(f->site, at, sizeof at));
-			return;
+			return 1;
 		}
 	}
 	if (i >= 0 && a >= bufs[i].base && a + n <= bufs[i].base + bufs[i].size) {
 		snprintf(out, len, "inside a %zu-byte cudaMalloc buffer (allocated at %s)", bufs[i].size,
 			 where(bufs[i].site, at, sizeof at));
+		just_outside = 0;
 	} else if (i >= 0 && a >= bufs[i].base && a < bufs[i].base + bufs[i].size) {
 		snprintf(out, len, "it runs %zu bytes past the end of a %zu-byte cudaMalloc buffer "
 			 "(allocated at %s)", (size_t)(a + n - bufs[i].base - bufs[i].size), bufs[i].size,
@@ -193,7 +194,9 @@ void heap_describe(uintptr_t a, size_t n, char *out, size_t len)
 			 where(bufs[i + 1].site, at, sizeof at));
 	} else {
 		snprintf(out, len, "not inside any cudaMalloc buffer");
+		just_outside = 0;
 	}
+	return just_outside;
 }
 
 static int insert_buf(uintptr_t base, size_t size, uintptr_t site)

@@ -128,6 +128,9 @@ struct rt {
 	cudaError_t sticky_error;
 	char fault[1024];
 	int have_fault;
+	/* Where the recorded fault accessed memory just outside a buffer
+	 * (fault_bounds), or 0; the next one's, until fault_report takes it. */
+	uintptr_t fault_bounds_site, next_bounds_site;
 };
 
 extern struct rt rt;
@@ -178,7 +181,10 @@ size_t heap_free_bytes(void);
 int host_map_add(void *p, size_t size);
 int host_map_remove(void *p);
 int heap_lookup(uintptr_t a, size_t n, uintptr_t *lo, uintptr_t *hi);
-void heap_describe(uintptr_t a, size_t n, char *buf, size_t len);
+/* Describes a in buf; returns whether it is just outside a buffer (past
+ * its end or before its start, within the gap the heap leaves between
+ * buffers) or inside a freed one. */
+int heap_describe(uintptr_t a, size_t n, char *buf, size_t len);
 int heap_is_device(uintptr_t a);
 int heap_range_ok(uintptr_t a, size_t n);
 void heap_open(uintptr_t a, size_t n);
@@ -325,6 +331,12 @@ const char *site_text(uintptr_t site, char *buf, size_t len);	/* "scan.cu:42" */
 
 /* fault.c */
 void fault_kernel(struct thr *t, uintptr_t site, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), noreturn));
+/* A kernel fault that accessed memory just outside a buffer: past the end
+ * or before the start of a cudaMalloc buffer or a __shared__ array, or
+ * inside a freed buffer. A GPU seldom faults there: it reads or overwrites
+ * whatever lies there (cuemu_last_fault_bounds). */
+void fault_bounds(struct thr *t, uintptr_t site, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
 void fault_report(cudaError_t e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void fault_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));

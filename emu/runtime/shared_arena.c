@@ -138,7 +138,7 @@ static const char *past_end(size_t o, uint32_t n, size_t end, char *buf, size_t 
 void shared_dyn_fault(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t site)
 {
 	char d[32];
-	fault_kernel(t, site, "out-of-bounds shared %s of %u bytes, %s past the end of dynamic shared "
+	fault_bounds(t, site, "out-of-bounds shared %s of %u bytes, %s past the end of dynamic shared "
 		     "memory (this access is at its byte %zu): the launch gave %zu bytes (the third "
 		     "<<< >>> argument)", kind_name(kind), n,
 		     past_end(a - rt.dyn_lo, n, rt.dyn_bytes, d, sizeof d), (size_t)(a - rt.dyn_lo),
@@ -157,13 +157,13 @@ void shared_check(struct thr *t, uintptr_t a, uint32_t n, int kind, uintptr_t si
 	const struct slot *below = s >= 0 ? &slots[s] : NULL, *above = s + 1 < n_slots ? &slots[s + 1] : NULL;
 	size_t past = below ? bad - (below->at + below->size) : 0;
 	if (below && (!above || past < above->at - (o + n)))
-		fault_kernel(t, site, "out-of-bounds shared %s of %u bytes, %s past the end of %s (a "
+		fault_bounds(t, site, "out-of-bounds shared %s of %u bytes, %s past the end of %s (a "
 			     "__shared__ array of %zu bytes; this access is at its byte %zu): check the "
 			     "index against the array's size", kind_name(kind), n,
 			     past_end(bad, n, below->at + below->size, d, sizeof d),
 			     below->name, below->size, o - below->at);
 	if (above)
-		fault_kernel(t, site, "out-of-bounds shared %s of %u bytes, %s before the start of %s "
+		fault_bounds(t, site, "out-of-bounds shared %s of %u bytes, %s before the start of %s "
 			     "(a __shared__ array of %zu bytes): check the index against 0",
 			     kind_name(kind), n, distance(above->at - o, n, d, sizeof d), above->name,
 			     above->size);

@@ -146,3 +146,10 @@ const char *cuemu_last_fault(void)
 {
 	return rt.have_fault ? rt.fault : NULL;
 }
+
+int cuemu_last_fault_bounds(const char **file, unsigned *line)
+{
+	uintptr_t site = rt.have_fault ? rt.fault_bounds_site : 0;
+	lines_init();
+	return site && lines_lookup(site - 1, file, line);
+}

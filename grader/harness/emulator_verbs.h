@@ -50,6 +50,11 @@ static inline const char *emulator_last_fault(void)
 	return cuemu_last_fault();
 }
 
+static inline int emulator_last_fault_bounds(const char **file, unsigned *line)
+{
+	return cuemu_last_fault_bounds(file, line);
+}
+
 static inline void emulator_device_sms(int sms)
 {
 	cuemu_set_device_sms(sms);
@@ -71,6 +76,13 @@ static inline void emulator_untraced(double timeout_s)
 static inline const char *emulator_last_fault(void)
 {
 	return NULL;
+}
+
+static inline int emulator_last_fault_bounds(const char **file, unsigned *line)
+{
+	(void)file;
+	(void)line;
+	return 0;
 }
 
 static inline void emulator_device_sms(int sms)

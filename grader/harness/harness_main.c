@@ -104,6 +104,21 @@ static void send_device(void)
 
 /* ---- correctness ------------------------------------------------------- */
 
+/* The analysis run's metrics, sent before its last frame, and before a
+ * kernel's fault ends the run: the launches up to the fault tell the
+ * grader which program stopped there (grader/steps/launch_match.h). */
+static int analysing;
+static void send_metrics(void)
+{
+#ifdef KIT_EMU
+	char *metrics = cuemu_metrics_json();
+	if (!metrics)
+		kit_fail("analysis", "the emulator produced no metrics");
+	channel_send(CHANNEL_FD, MSG_METRICS, metrics, strlen(metrics));
+	free(metrics);
+#endif
+}
+
 static const struct lab *need_lab(const char *id)
 {
 	const struct lab *lab = lab_find(id);
@@ -179,13 +194,21 @@ int run_correct(const struct lab *lab, const struct shape *s, uint64_t seed, int
 	double elapsed = harness_now_ms() - t0;
 	cudaError_t e = sync != cudaSuccess ? sync : last;
 	if (e != cudaSuccess) {
-		char msg[1024] = "", esc[1200], done[2048];
-		const char *fault = emulator_last_fault();
+		char msg[1024] = "", esc[1200], bounds[400] = "", file_esc[300], done[2600];
+		const char *fault = emulator_last_fault(), *file;
+		unsigned line;
 		snprintf(msg, sizeof(msg), "%s", fault ? fault : "");
 		json_escape(msg, esc, sizeof(esc));
+		if (emulator_last_fault_bounds(&file, &line)) {
+			snprintf(msg, sizeof(msg), "%.250s", file);
+			json_escape(msg, file_esc, sizeof(file_esc));
+			snprintf(bounds, sizeof(bounds), ",\"bounds\":{\"file\":\"%s\",\"line\":%u}", file_esc, line);
+		}
+		if (analysing)
+			send_metrics();
 		int len = snprintf(done, sizeof(done), "{\"cuda_error\":\"%s\",\"cuda_error_text\":\"%.300s\","
-				   "\"detail\":\"%s\",\"elapsed_ms\":%.3f}",
-				   cudaGetErrorName(e), cudaGetErrorString(e), esc, elapsed);
+				   "\"detail\":\"%s\",\"elapsed_ms\":%.3f%s}",
+				   cudaGetErrorName(e), cudaGetErrorString(e), esc, elapsed, bounds);
 		harness_last_frame(MSG_DONE, done, (uint64_t)len, 0);
 	}
 
@@ -370,12 +393,9 @@ void verb_analysis(int argc, char **argv)
 	 * (block 0 of an add pass adds nothing: a sample would be biased). */
 	cuemu_set_traced_blocks(-1);
 	cuemu_metrics_reset();
+	analysing = 1;
 	run_correct(lab, &s, seed, 0, 1);
-	char *metrics = cuemu_metrics_json();
-	if (!metrics)
-		kit_fail("analysis", "the emulator produced no metrics");
-	channel_send(CHANNEL_FD, MSG_METRICS, metrics, strlen(metrics));
-	free(metrics);
+	send_metrics();
 }
 
 void verb_predict(int argc, char **argv)

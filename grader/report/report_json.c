@@ -245,6 +245,11 @@ static json_t *metrics_json(const struct grade *g)
 				    g->beside.prediction, "analysis", g->beside.analysis));
 	if (g->race.found)
 		rc |= put(o, "race_dependence", race_json(&g->race));
+	if (g->bounds.found)
+		rc |= put(o, "outside_buffer", json_pack("{s:o, s:I, s:o, s:i}", "file", text(g->bounds.file),
+							 "line", (json_int_t)g->bounds.line, "shape",
+							 text(g->bounds.shape), "sizes_failed",
+							 g->bounds.sizes_failed));
 	if (g->launch_match.checked)
 		rc |= put(o, "launch_match",
 			  g->launch_match.believed ? json_pack("{s:b}", "believed", 1)

@@ -41,7 +41,9 @@ void analysis_run(const struct grade_request *req, const struct run_context *ctx
 	int right = correctness_judge(req->lab, &shape, ctx->seed, &rep, &f, msg, sizeof(msg));
 	if (!right || !rep.metrics || rep.corrupt) {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, r->analysis_points);
-		char found[600] = "";
+		char found[600] = "", text[64];
+		if (!rep.corrupt && rep.done)
+			findings_bounds(rep.done, shape_format(&shape, text, sizeof(text)), &g->bounds);
 		/* Not graded, but not thrown away: what the emulator found in the
 		 * failing run is most often why it failed. */
 		if (rep.metrics && !rep.corrupt) {

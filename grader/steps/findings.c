@@ -168,13 +168,12 @@ static void race_words(const struct race_dependence *race, char *buf, size_t len
 		 race->write_file, race->write_line);
 }
 
-int findings_apply_race(struct race_dependence *race, struct grade *g)
+/* Every size test of g that passed fails as kind, "SIZE: " and why; one
+ * that failed keeps its failure, with note added. Returns how many failed
+ * here. */
+static int fail_passing_sizes(struct grade *g, enum failure_kind kind, const char *why, const char *note)
 {
-	char said[400];
-	race->sizes_failed = 0;
-	if (!race->found)
-		return 0;
-	race_words(race, said, sizeof(said));
+	int failed = 0;
 	for (int i = 0; i < g->n_tests; i++) {
 		struct test_result *t = &g->tests[i];
 		if (t->kind != KIND_SIZE)
@@ -182,18 +181,60 @@ int findings_apply_race(struct race_dependence *race, struct grade *g)
 		if (t->status == TEST_PASSED) {
 			char shape[64];
 			shape_format(&t->shape, shape, sizeof(shape));
-			test_fail_as(t, FAILURE_DEPENDS_ON_RACE, "%s: this result depends on %s. It came "
-				     "out right in this run, but which thread wins a race is a matter of "
-				     "timing, so on a GPU the same file passes or fails by chance: it counts "
-				     "as failed on every machine", shape, said);
-			race->sizes_failed++;
+			test_fail_as(t, kind, "%s: %s", shape, why);
+			failed++;
 		} else if (t->status == TEST_FAILED) {
 			size_t used = strlen(t->message);
-			snprintf(t->message + used, sizeof(t->message) - used,
-				 "\nThis result depends on %s.", said);
+			snprintf(t->message + used, sizeof(t->message) - used, "\n%s", note);
 		}
 	}
+	return failed;
+}
+
+int findings_apply_race(struct race_dependence *race, struct grade *g)
+{
+	char said[400], why[800], note[480];
+	race->sizes_failed = 0;
+	if (!race->found)
+		return 0;
+	race_words(race, said, sizeof(said));
+	snprintf(why, sizeof(why), "this result depends on %s. It came out right in this run, but which "
+		 "thread wins a race is a matter of timing, so on a GPU the same file passes or fails by "
+		 "chance: it counts as failed on every machine", said);
+	snprintf(note, sizeof(note), "This result depends on %s.", said);
+	race->sizes_failed = fail_passing_sizes(g, FAILURE_DEPENDS_ON_RACE, why, note);
 	return race->sizes_failed;
+}
+
+void findings_bounds(const json_t *done, const char *shape, struct bounds_fault *b)
+{
+	json_t *o = json_object_get(done, "bounds");
+	const char *file = json_string_value(json_object_get(o, "file"));
+	json_t *line = json_object_get(o, "line");
+	memset(b, 0, sizeof(*b));
+	if (!file || !json_is_integer(line) || json_integer_value(line) <= 0)
+		return;
+	b->found = 1;
+	snprintf(b->file, sizeof(b->file), "%s", base_name(file));
+	b->line = (long)json_integer_value(line);
+	snprintf(b->shape, sizeof(b->shape), "%s", shape);
+}
+
+int findings_apply_bounds(struct bounds_fault *b, struct grade *g)
+{
+	char why[800], note[400];
+	b->sizes_failed = 0;
+	if (!b->found)
+		return 0;
+	snprintf(why, sizeof(why), "this result was computed by code that reads or writes outside its "
+		 "buffer at %s:%ld (the emulator stopped there at %s: see the analysis). It came out right "
+		 "in this run, but a GPU seldom stops such an access: it reads or overwrites whatever lies "
+		 "there, so the same file passes or fails by chance: it counts as failed on every machine",
+		 b->file, b->line, b->shape);
+	snprintf(note, sizeof(note), "The emulator saw this file access memory outside its buffer at "
+		 "%s:%ld (at %s).", b->file, b->line, b->shape);
+	b->sizes_failed = fail_passing_sizes(g, FAILURE_OUTSIDE_BUFFER, why, note);
+	return b->sizes_failed;
 }
 
 /* Why the traced blocks do not stand for the others ("line 42 ran only in

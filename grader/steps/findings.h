@@ -1,8 +1,9 @@
 /*
- * What the emulator found that explains a failure: its races and reads of
- * shared memory nothing wrote, named by file and line. The analysis step
- * grades them; these say them wherever else they matter, and make a result
- * that depends on a race fail on every backend.
+ * What the emulator found that explains a failure: its races, reads of
+ * shared memory nothing wrote and accesses outside a buffer, named by file
+ * and line. The analysis step grades them; these say them wherever else
+ * they matter, and make a result that depends on a race, or was computed
+ * with an access outside a buffer, fail on every backend.
  */
 #ifndef GRADER_FINDINGS_H
 #define GRADER_FINDINGS_H
@@ -50,6 +51,17 @@ void findings_race(json_t *metrics, struct race_dependence *race);
  * failure. Sets race->sizes_failed and returns it. Nothing happens when
  * race->found is 0. */
 int findings_apply_race(struct race_dependence *race, struct grade *g);
+
+/* The emulator run's access outside a buffer, from its harness's last
+ * report (done: the "bounds" of a CUDA error's MSG_DONE, which only an
+ * emulator build sends), at shape, in *b; found is 0 when there is none. */
+void findings_bounds(const json_t *done, const char *shape, struct bounds_fault *b);
+
+/* The rule for a result computed with an access outside a buffer, as for
+ * a race (findings_apply_race): every size test that passed fails
+ * (FAILURE_OUTSIDE_BUFFER), one that failed says so. Sets b->sizes_failed
+ * and returns it. Nothing happens when b->found is 0. */
+int findings_apply_bounds(struct bounds_fault *b, struct grade *g);
 
 /* Why the traced blocks of metrics do not stand for the others, in buf, or
  * NULL when they do: some line ran only in the traced blocks and another

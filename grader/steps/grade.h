@@ -86,6 +86,7 @@ enum failure_kind {
 	FAILURE_BUILD_OUT_OF_MEMORY,
 	FAILURE_NOT_BELIEVED,		/* the analysis is of another program than the GPU's */
 	FAILURE_DEPENDS_ON_RACE,	/* right here, but its result depends on a race (findings.h) */
+	FAILURE_OUTSIDE_BUFFER,		/* right here, but computed with an access outside a buffer */
 	FAILURE_OTHER,			/* the message says it all */
 };
 
@@ -192,12 +193,27 @@ struct race_dependence {
 	int sizes_failed;		/* sizes that passed here and were failed for it */
 };
 
+/* An access just outside a buffer -- past the end or before the start of
+ * a cudaMalloc buffer or a __shared__ array, or inside a freed buffer --
+ * at which the emulator's analysis run stopped (findings_bounds). A GPU
+ * seldom faults there: it reads or overwrites whatever lies there, so a
+ * result computed with it is right or wrong by chance. */
+struct bounds_fault {
+	int found;			/* the fields below hold one */
+	char file[96];			/* where the access is, base name */
+	long line;
+	char shape[64];			/* the size the analysis ran */
+	int sizes_failed;		/* sizes that passed here and were failed for it */
+};
+
 /* On a GPU: did the emulator's build launch what nvcc's build launches at
  * the analysis shape (launch_match.h)? */
 struct launch_match {
 	int checked;			/* the comparison ran */
 	int believed;			/* the launches were the same, the output right */
 	int same_launches;		/* the launches were the same, right output or not */
+	int emulator_within;		/* the emulator's launches were among the GPU's: its run of
+					 * the same program ended early (a fault) */
 	char why[TEST_MESSAGE_LEN / 2];	/* the first difference, when not */
 };
 
@@ -245,6 +261,7 @@ struct grade {
 	struct beside_seconds beside;
 	struct launch_match launch_match;
 	struct race_dependence race;	/* set at the analysis step, on either backend */
+	struct bounds_fault bounds;	/* set by the analysis run, on either backend */
 	json_t *analysis;		/* the emulator's metrics (MSG_METRICS), or NULL */
 	/* The graded file as graded (the grader's own copy, at most 1 MiB), for
 	 * the HTML report's listing, or NULL; source_name, its base name, is

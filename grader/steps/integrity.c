@@ -25,7 +25,7 @@ static int matches_any(char *const *patterns, int n, const char *symbol)
 static int emulator_control(const char *s)
 {
 	static const char *const controls[] = { "cuemu_set_*", "cuemu_metrics_*", "cuemu_tracing",
-						"cuemu_last_fault", NULL };
+						"cuemu_last_fault*", NULL };
 	for (int i = 0; controls[i]; i++)
 		if (fnmatch(controls[i], s, 0) == 0)
 			return 1;

@@ -171,3 +171,13 @@ int launch_lists_differ(const struct launch_list *emu, const struct launch_list 
 	return one_way(emu, "the emulator", gpu, "the GPU", why, len) ||
 	       one_way(gpu, "the GPU", emu, "the emulator", why, len);
 }
+
+int launch_list_within(const struct launch_list *emu, const struct launch_list *gpu)
+{
+	int within = emu->n > 0 && !emu->overflow && !gpu->overflow;
+	for (int i = 0; within && i < emu->n; i++) {
+		const struct launch_entry *other = find(gpu, &emu->e[i]);
+		within = other && other->count >= emu->e[i].count;
+	}
+	return within;
+}

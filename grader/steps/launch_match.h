@@ -51,6 +51,11 @@ int launch_list_from_log(const json_t *launches, int overflow, struct launch_lis
 int launch_lists_differ(const struct launch_list *emu, const struct launch_list *gpu, char *why,
 			size_t len);
 
+/* Whether every launch configuration of emu is among gpu's, at least as
+ * many times: the emulator's run, ended early by a fault, was of the
+ * program the GPU ran whole. 0 when emu has none, or either overflowed. */
+int launch_list_within(const struct launch_list *emu, const struct launch_list *gpu);
+
 /* On a GPU, once the emulator's analysis is in g (g->analysis): the GPU
  * build's launches at the analysis shape (gpu: the nvcc build's context,
  * whose seed and rubric choose the shape as the analysis did), its output

@@ -25,15 +25,16 @@ static void not_believed(struct grade *g, const char *shape, const char *why)
 /* Why the GPU's run rep does not stand for the analysed one, or NULL.
  * *same_launches: the launches were the same, whether or not the GPU's
  * output was right (a racy kernel's is wrong by chance, and its analysis
- * still is of the program the GPU ran). */
+ * still is of the program the GPU ran); *within: the emulator's were among
+ * the GPU's (its run, of the same program, ended at a fault). */
 static const char *compare(const struct run_context *gpu, const struct shape *s,
 			   const struct harness_report *rep, const json_t *metrics, char *why, size_t len,
-			   int *same_launches)
+			   int *same_launches, int *within)
 {
 	struct launch_list emu, dev;
 	struct failure f;
 	char differ[TEST_MESSAGE_LEN / 2];
-	*same_launches = 0;
+	*same_launches = *within = 0;
 	int right = correctness_judge(gpu->lab, s, gpu->seed, rep, &f, why, len);
 	const json_t *log = rep->done ? json_object_get(rep->done, "launches") : NULL;
 	if (!log) {
@@ -47,6 +48,7 @@ static const char *compare(const struct run_context *gpu, const struct shape *s,
 			snprintf(why, len, "a list of launches could not be read");
 		return why;
 	}
+	*within = launch_list_within(&emu, &dev);
 	if (launch_lists_differ(&emu, &dev, differ, sizeof differ)) {
 		snprintf(why, len, "%s", differ);
 		return why;
@@ -60,8 +62,9 @@ void launch_match_apply(const struct run_context *gpu, struct grade *g)
 	int analysed = 0;
 	for (int i = 0; i < g->n_tests; i++)
 		analysed |= g->tests[i].group == GROUP_ANALYSIS && g->tests[i].status == TEST_PASSED;
-	/* Nothing believed yet, and no race to fail a size for: nothing to compare. */
-	if (!g->analysis || (!analysed && !g->race.found))
+	/* Nothing believed yet, and no race or access outside a buffer to
+	 * fail a size for: nothing to compare. */
+	if (!g->analysis || (!analysed && !g->race.found && !g->bounds.found))
 		return;
 	struct shape s = analysis_shape_choose(gpu->rubric, gpu->seed);
 	char shape[64], why[TEST_MESSAGE_LEN / 2], err[256];
@@ -77,11 +80,19 @@ void launch_match_apply(const struct run_context *gpu, struct grade *g)
 		not_believed(g, shape, why);
 		return;
 	}
-	int same;
-	if (compare(gpu, &s, &rep, g->analysis, why, sizeof why, &same))
+	int same, within;
+	const char *differ = compare(gpu, &s, &rep, g->analysis, why, sizeof why, &same, &within);
+	if (differ && within && g->bounds.found) {
+		/* The emulator's run stopped at its fault, and its analysis test
+		 * says so: the GPU ran on, the same program. */
+		g->launch_match = (struct launch_match){ .checked = 1, .believed = 0 };
+		snprintf(g->launch_match.why, sizeof g->launch_match.why, "%s", why);
+	} else if (differ) {
 		not_believed(g, shape, why);
-	else
+	} else {
 		g->launch_match = (struct launch_match){ .checked = 1, .believed = 1 };
+	}
 	g->launch_match.same_launches = same;
+	g->launch_match.emulator_within = within;
 	harness_report_free(&rep);
 }

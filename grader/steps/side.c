@@ -28,6 +28,7 @@ struct side_header {
 	char internal_message[512];
 	struct prediction prediction;
 	struct analysis_figures figures;
+	struct bounds_fault bounds;
 	double cpu_seconds;		/* the fork's, its children's included, when it reported */
 	uint64_t analysis_len;
 	double steps[GRADE_MAX_STEPS];
@@ -53,7 +54,8 @@ static int report(int fd, const struct grade *g)
 	char *analysis = g->analysis ? json_dumps(g->analysis, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	struct side_header h = { .n_tests = g->n_tests, .n_steps = g->n_steps,
 				 .internal_error = g->internal_error, .prediction = g->prediction,
-				 .figures = g->figures, .cpu_seconds = cpu_seconds_used() };
+				 .figures = g->figures, .bounds = g->bounds,
+				 .cpu_seconds = cpu_seconds_used() };
 	memcpy(h.magic, SIDE_MAGIC, sizeof(h.magic));
 	memcpy(h.internal_message, g->internal_message, sizeof(h.internal_message));
 	h.analysis_len = analysis ? strlen(analysis) : 0;
@@ -79,6 +81,11 @@ static void take_parts(struct side_header *h, struct grade *g)
 	if (h->figures.shape[0]) {
 		g->figures = h->figures;
 		g->figures.shape[sizeof(g->figures.shape) - 1] = '\0';
+	}
+	if (h->bounds.found) {
+		g->bounds = h->bounds;
+		g->bounds.file[sizeof(g->bounds.file) - 1] = '\0';
+		g->bounds.shape[sizeof(g->bounds.shape) - 1] = '\0';
 	}
 }
 
