@@ -86,7 +86,9 @@ void launch_match_apply(const struct run_context *gpu, struct grade *g)
 		/* The emulator's run stopped at its fault, and its analysis test
 		 * says so: the GPU ran on, the same program. */
 		g->launch_match = (struct launch_match){ .checked = 1, .believed = 0 };
-		snprintf(g->launch_match.why, sizeof g->launch_match.why, "%s", why);
+		snprintf(g->launch_match.why, sizeof g->launch_match.why, "the emulator's run stopped at "
+			 "its access outside a buffer (%s:%ld), after launches that are all among the GPU's",
+			 g->bounds.file, g->bounds.line);
 	} else if (differ) {
 		not_believed(g, shape, why);
 	} else {
