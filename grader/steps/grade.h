@@ -214,6 +214,7 @@ struct launch_match {
 	int same_launches;		/* the launches were the same, right output or not */
 	int emulator_within;		/* the emulator's launches were among the GPU's: its run of
 					 * the same program ended early (a fault) */
+	int gpu_stopped;		/* the GPU's run ended with a CUDA error too */
 	char why[TEST_MESSAGE_LEN / 2];	/* the first difference, when not */
 };
 

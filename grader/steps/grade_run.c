@@ -180,10 +180,12 @@ static int step_analysis(struct grade_run *run, struct grade *g)
 	/* A result that depends on a race, or was computed with an access
 	 * outside a buffer, fails on both backends; on a GPU, only where the
 	 * emulator analysed the program the GPU ran (for the access, up to the
-	 * fault that ended the emulator's run). */
-	if (run->backend == BACKEND_EMU || g->launch_match.same_launches)
+	 * fault that ended the emulator's run, or where the GPU's run of that
+	 * size stopped too). */
+	const struct launch_match *m = &g->launch_match;
+	if (run->backend == BACKEND_EMU || m->same_launches)
 		run->failed += findings_apply_race(&g->race, g);
-	if (run->backend == BACKEND_EMU || g->launch_match.same_launches || g->launch_match.emulator_within)
+	if (run->backend == BACKEND_EMU || m->same_launches || m->emulator_within || m->gpu_stopped)
 		run->failed += findings_apply_bounds(&g->bounds, g);
 	/* A speed predicted for a kernel that computes the wrong answer
 	 * means nothing: it is not shown, nor why its traced run failed

@@ -22,22 +22,23 @@ static void not_believed(struct grade *g, const char *shape, const char *why)
 	snprintf(g->launch_match.why, sizeof g->launch_match.why, "%s", why);
 }
 
-/* Why the GPU's run rep does not stand for the analysed one, or NULL.
- * *same_launches: the launches were the same, whether or not the GPU's
+/* Why the GPU's run rep does not stand for the analysed one, or NULL. In
+ * seen: same_launches, the launches were the same, whether or not the GPU's
  * output was right (a racy kernel's is wrong by chance, and its analysis
- * still is of the program the GPU ran); *within: the emulator's were among
- * the GPU's (its run, of the same program, ended at a fault). */
+ * still is of the program the GPU ran); emulator_within, the emulator's were
+ * among the GPU's (its run ended at a fault); gpu_stopped, the GPU's run
+ * ended with a CUDA error itself, before it could send its launches. */
 static const char *compare(const struct run_context *gpu, const struct shape *s,
 			   const struct harness_report *rep, const json_t *metrics, char *why, size_t len,
-			   int *same_launches, int *within)
+			   struct launch_match *seen)
 {
 	struct launch_list emu, dev;
 	struct failure f;
 	char differ[TEST_MESSAGE_LEN / 2];
-	*same_launches = *within = 0;
 	int right = correctness_judge(gpu->lab, s, gpu->seed, rep, &f, why, len);
 	const json_t *log = rep->done ? json_object_get(rep->done, "launches") : NULL;
 	if (!log) {
+		seen->gpu_stopped = !right && f.kind == FAILURE_CUDA_ERROR;
 		if (right)
 			snprintf(why, len, "the GPU's run sent no launch log");
 		return why;
@@ -48,12 +49,12 @@ static const char *compare(const struct run_context *gpu, const struct shape *s,
 			snprintf(why, len, "a list of launches could not be read");
 		return why;
 	}
-	*within = launch_list_within(&emu, &dev);
+	seen->emulator_within = launch_list_within(&emu, &dev);
 	if (launch_lists_differ(&emu, &dev, differ, sizeof differ)) {
 		snprintf(why, len, "%s", differ);
 		return why;
 	}
-	*same_launches = 1;
+	seen->same_launches = 1;
 	return right ? NULL : why;
 }
 
@@ -80,21 +81,23 @@ void launch_match_apply(const struct run_context *gpu, struct grade *g)
 		not_believed(g, shape, why);
 		return;
 	}
-	int same, within;
-	const char *differ = compare(gpu, &s, &rep, g->analysis, why, sizeof why, &same, &within);
-	if (differ && within && g->bounds.found) {
+	struct launch_match seen = { 0 };
+	const char *differ = compare(gpu, &s, &rep, g->analysis, why, sizeof why, &seen);
+	if (differ && (seen.emulator_within || seen.gpu_stopped) && g->bounds.found) {
 		/* The emulator's run stopped at its fault, and its analysis test
-		 * says so: the GPU ran on, the same program. */
+		 * says so; the GPU ran on, the same program, or stopped too. */
 		g->launch_match = (struct launch_match){ .checked = 1, .believed = 0 };
 		snprintf(g->launch_match.why, sizeof g->launch_match.why, "the emulator's run stopped at "
-			 "its access outside a buffer (%s:%ld), after launches that are all among the GPU's",
-			 g->bounds.file, g->bounds.line);
+			 "its access outside a buffer (%s:%ld), %s", g->bounds.file, g->bounds.line,
+			 seen.gpu_stopped ? "and the GPU's run of that size ended with a CUDA error"
+					  : "after launches that are all among the GPU's");
 	} else if (differ) {
 		not_believed(g, shape, why);
 	} else {
 		g->launch_match = (struct launch_match){ .checked = 1, .believed = 1 };
 	}
-	g->launch_match.same_launches = same;
-	g->launch_match.emulator_within = within;
+	g->launch_match.same_launches = seen.same_launches;
+	g->launch_match.emulator_within = seen.emulator_within;
+	g->launch_match.gpu_stopped = seen.gpu_stopped;
 	harness_report_free(&rep);
 }
