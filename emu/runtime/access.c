@@ -36,8 +36,7 @@ static __attribute__((noinline)) void global_miss(struct thr *t, uintptr_t a, ui
 	if (!heap_lookup(a, n, &lo, &hi)) {
 		char what[256];
 		if (heap_describe(a, n, what, sizeof what))
-			fault_bounds(t, site, "out-of-bounds global %s of %u bytes at %p: %s", kind_name(kind),
-				     n, (void *)a, what);
+			rt.next_bounds_site = site;	/* just outside a buffer: as fault_bounds marks it */
 		fault_kernel(t, site, "out-of-bounds global %s of %u bytes at %p: %s", kind_name(kind), n,
 			     (void *)a, what);
 	}
