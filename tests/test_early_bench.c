@@ -3,7 +3,9 @@
  * (correctness_run with a bench order; struct early_bench): one CUDA
  * context a student, not two. The GPU's path, run here on the emulator's
  * build of the file at small sizes: the sizes of the shared-context tests,
- * and a timing of 64x64, two runs.
+ * and a timing of 64x64, two runs. With the launch check's run asked for
+ * too, the analysis shape runs in the same process, between the sizes and
+ * the timing.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -30,6 +32,7 @@ struct graded_run {
 	struct run_context ctx;
 	struct grade g;
 	struct early_bench early;
+	struct gpu_launches analysis;	/* the analysis shape's run, where asked for */
 };
 
 /* The processes that wrote pids.txt in the run's folder. */
@@ -45,8 +48,9 @@ static int pids_in(const struct graded_run *run)
 }
 
 /* Builds FILE for the emulator and runs the GPU's correctness path on it,
- * the timing asked for after the sizes. */
-static void run_with_timing(const char *file, struct graded_run *run)
+ * the timing asked for after the sizes, and the analysis shape before the
+ * timing where analysis says so. */
+static void run_checked(const char *file, int analysis, struct graded_run *run)
 {
 	memset(run, 0, sizeof(*run));
 	snprintf(run->work, sizeof(run->work), "/tmp/early-bench-XXXXXX");
@@ -67,7 +71,13 @@ static void run_with_timing(const char *file, struct graded_run *run)
 	struct shape shapes[GRADE_MAX_BENCH];
 	struct bench_order order;
 	bench_order_for(&run->r, 0, shapes, &order);
-	correctness_run(&run->ctx, BACKEND_CUDA, &untimed, NULL, &order, &run->early, &run->g);
+	correctness_run(&run->ctx, BACKEND_CUDA, &untimed, NULL, &order, &run->early,
+			analysis ? &run->analysis : NULL, &run->g);
+}
+
+static void run_with_timing(const char *file, struct graded_run *run)
+{
+	run_checked(file, 0, run);
 }
 
 static void expect_every_size_passed(const struct graded_run *run)
@@ -141,5 +151,37 @@ Test(early_bench, a_repeated_call_that_copies_is_caught_in_the_shared_timing, .t
 	cr_expect_eq(perf->status, TEST_FAILED);
 	cr_expect(strstr(perf->message, "computed a wrong result"), "%s", perf->message);
 	cr_expect_eq(run.g.timing_processes, 1, "timed again alone");
+	run_free(&run);
+}
+
+/* The launch check's run at the analysis shape (launch_match.h) in the same
+ * process: the sizes' verdicts and the timing as without it, the run read
+ * and judged right (an emulator build logs no launches: logged is 0). */
+Test(early_bench, the_analysis_shape_runs_between_the_sizes_and_the_timing, .timeout = 120)
+{
+	struct graded_run run;
+	run_checked("tests/fixtures/shared/records_pid.cu", 1, &run);
+	expect_every_size_passed(&run);
+	cr_expect_eq(run.g.n_tests, SIZES, "the analysis shape is no test");
+	cr_expect_eq(run.g.hangs, 0);
+	cr_expect_eq(pids_in(&run), 1, "the sizes, the analysis shape and the timing ran in %d processes",
+		     pids_in(&run));
+	cr_assert(run.analysis.have, "the analysis shape's run was not read");
+	cr_expect(run.analysis.right, "%s", run.analysis.why);
+	cr_expect(!run.analysis.logged);
+	cr_assert(run.early.have, "the timing's report was not kept");
+	json_t *t = json_array_get(run.early.part.timings, 0);
+	cr_expect_str_eq(json_string_value(json_object_get(t, "shape")), "64x64");
+	run_free(&run);
+}
+
+/* A size that fails ends the first run early, as without the analysis
+ * shape: its run is then not made there (the launch check runs it alone). */
+Test(early_bench, a_run_cut_short_makes_no_analysis_run, .timeout = 120)
+{
+	struct graded_run run;
+	run_checked("tests/fixtures/shared/crash_at_33_rows.cu", 1, &run);
+	cr_expect_eq(run.g.tests[1].status, TEST_FAILED, "%s", run.g.tests[1].message);
+	cr_expect(!run.analysis.have);
 	run_free(&run);
 }

@@ -8,6 +8,8 @@
 
 #include "steps/launch_match.h"
 
+extern const struct lab lab2_blelloch_scan;
+
 static const unsigned G1[3] = { 64, 1, 1 }, G2[3] = { 1, 1, 1 }, B[3] = { 1024, 1, 1 }, B2[3] = { 32, 32, 1 };
 
 Test(launch_match, names_are_the_kernels_own)
@@ -112,4 +114,47 @@ Test(launch_match, a_run_cut_short_by_a_fault_is_within_the_gpus)
 	launch_list_add(&emu, "scan_blocks", G1, B, 0, 1);
 	gpu.overflow = 1;
 	cr_expect_eq(launch_list_within(&emu, &gpu), 0, "a list that overflowed proves nothing");
+}
+
+/* A grade with one passing analysis test and the emulator's launches: k,
+ * once, 64 blocks of 1024 threads. */
+static void analysed_grade(struct grade *g)
+{
+	json_error_t err;
+	grade_init(g, &lab2_blelloch_scan);
+	test_pass(grade_add_test(g, "analysis: races", GROUP_ANALYSIS, 1), "%s", "");
+	g->analysis = json_loads("{\"launches\":[{\"kernel\":\"k\",\"grid\":[64,1,1],\"block\":[1024,1,1],"
+				 "\"dynamic_shared_bytes\":0}]}", 0, &err);
+	cr_assert_not_null(g->analysis, "%s", err.text);
+}
+
+/* The launch check settled by the correctness process's run at the
+ * analysis shape (launch_match.h): the same launches and a right output
+ * believe the analysis with no process of its own; other launches do not
+ * settle it, and a process of its own is asked for (none can start here:
+ * the harness does not exist). */
+Test(launch_match, the_run_after_the_sizes_settles_only_the_same_launches)
+{
+	struct rubric r = { .analysis_shape = { 1, { 70000 } } };
+	struct run_context ctx = { .lab = &lab2_blelloch_scan, .rubric = &r, .backend = BACKEND_CUDA,
+				   .harness = "/nonexistent/harness", .work_dir = "/nonexistent", .seed = 3 };
+	struct gpu_launches run = { .have = 1, .right = 1, .logged = 1 };
+	launch_list_add(&run.list, "void k(unsigned int*)", G1, B, 0, 1);
+	struct grade g;
+	analysed_grade(&g);
+	launch_match_apply(&ctx, &run, &g);
+	cr_expect(g.launch_match.checked && g.launch_match.believed, "%s", g.launch_match.why);
+	cr_expect(!g.launch_match.own_process);
+	cr_expect_eq(g.tests[0].status, TEST_PASSED);
+	grade_free(&g);
+
+	memset(&run.list, 0, sizeof run.list);
+	launch_list_add(&run.list, "k", G2, B, 0, 1);
+	analysed_grade(&g);
+	launch_match_apply(&ctx, &run, &g);
+	cr_expect(!g.launch_match.believed);
+	cr_expect(strstr(g.launch_match.why, "could not start") || g.launch_match.own_process,
+		  "other launches after the sizes settled it: %s", g.launch_match.why);
+	cr_expect_eq(g.tests[0].failure.kind, FAILURE_NOT_BELIEVED);
+	grade_free(&g);
 }

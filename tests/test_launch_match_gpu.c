@@ -4,10 +4,12 @@
  * emulator and Hillis-Steele on the GPU has its analysis "not believed",
  * naming the first launch that differs, and its performance points gated
  * shut; the honest Blelloch scan it copies is believed, and so are lab 3's
- * padded tile and lab 4's solution, and a file that launches a warm-up
- * kernel on its first call only: the GPU's run is the first call of its
- * process, as the emulator's analysis run is, or the check would take it
- * for another program.
+ * padded tile and lab 4's solution, each by the correctness process's run
+ * of the analysis shape after its sizes, with no process of its own; and a
+ * file that launches a warm-up kernel on its first call only is believed
+ * too, by a process of its own whose first call the run is, as the
+ * emulator's analysis run is, or the check would take it for another
+ * program.
  *
  * On a GPU machine: make build/tests/unit, then build/tests/unit with
  * KIT_ROOT set and --filter on this suite's name, launch_match_gpu.
@@ -22,6 +24,13 @@ static int believed(json_t *report)
 {
 	json_t *m = json_object_get(json_object_get(report, "metrics"), "launch_match");
 	return m ? json_is_true(json_object_get(m, "believed")) : -1;
+}
+
+/* Whether the report's verdict came from a process of its own. */
+static int own_process(json_t *report)
+{
+	json_t *m = json_object_get(json_object_get(report, "metrics"), "launch_match");
+	return json_is_true(json_object_get(m, "own_process"));
 }
 
 /* A fixture's grade on the GPU, as its expect- lines say. */
@@ -62,6 +71,7 @@ Test(launch_match_gpu, one_program_is_believed, .timeout = 900)
 		cr_expect_str_eq(group_verdict(g.report, "analysis"), "pass", "%s %s\n%s", honest[i].lab,
 				 honest[i].file ? honest[i].file : "solution", g.output);
 		cr_expect_eq(believed(g.report), 1, "%s", g.output);
+		cr_expect(!own_process(g.report), "the run after the sizes did not settle it:\n%s", g.output);
 		graded_free(&g);
 	}
 }
@@ -71,5 +81,6 @@ Test(launch_match_gpu, a_warm_up_on_the_first_call_only_is_believed, .timeout = 
 	struct graded g;
 	grade_fixture("lab3", "tests/fixtures/lab3/first_call_warm_up.cu", &g);
 	cr_expect_eq(believed(g.report), 1, "%s", g.output);
+	cr_expect(own_process(g.report), "the run after the sizes had no warm-up, and settled it:\n%s", g.output);
 	graded_free(&g);
 }

@@ -233,7 +233,7 @@ static double grade_emu(const char *file, struct rubric *r_out, int factor, doub
 	}
 	grade_init(g, &lab3_transpose);
 	double t0 = now_s();
-	correctness_run(&ctx, BACKEND_EMU, times, NULL, NULL, NULL, g);
+	correctness_run(&ctx, BACKEND_EMU, times, NULL, NULL, NULL, NULL, g);
 	double took = now_s() - t0;
 	char rm[1100];
 	snprintf(rm, sizeof(rm), "rm -rf %s", work);
@@ -306,7 +306,7 @@ Test(time_limits, a_hang_in_the_shared_run_counts_and_the_rest_is_not_waited_out
 	struct grade g;
 	grade_init(&g, &lab3_transpose);
 	double t0 = now_s();
-	correctness_run(&ctx, BACKEND_CUDA, &times, NULL, NULL, NULL, &g);
+	correctness_run(&ctx, BACKEND_CUDA, &times, NULL, NULL, NULL, NULL, &g);
 	double took = now_s() - t0;
 	cr_expect_eq(g.hangs, 2, "the shared run's time-out and the next size alone");
 	for (int i = 0; i < 2; i++)

@@ -252,9 +252,10 @@ static json_t *metrics_json(const struct grade *g)
 							 g->bounds.sizes_failed));
 	if (g->launch_match.checked)
 		rc |= put(o, "launch_match",
-			  g->launch_match.believed ? json_pack("{s:b}", "believed", 1)
-						   : json_pack("{s:b, s:o}", "believed", 0, "why",
-							       text(g->launch_match.why)));
+			  g->launch_match.believed
+				  ? json_pack("{s:b, s:b}", "believed", 1, "own_process", g->launch_match.own_process)
+				  : json_pack("{s:b, s:b, s:o}", "believed", 0, "own_process",
+					      g->launch_match.own_process, "why", text(g->launch_match.why)));
 	if (rc) {
 		json_decref(o);
 		return NULL;

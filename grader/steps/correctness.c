@@ -8,8 +8,10 @@
 
 #include "output_digest.h"
 #include "rng.h"
+#include "steps/analysis_shape.h"
 #include "steps/correctness_judge.h"
 #include "steps/correctness_plan.h"
+#include "steps/launch_match.h"
 #include "steps/reference_times.h"
 #include "steps/seed_hashes.h"
 #include "steps/traced_sizes.h"
@@ -32,6 +34,9 @@ struct sizes {
 	struct traced_runs *traced;	/* the emulator's: the prediction's sizes' traces */
 	const struct bench_order *bench;	/* a GPU's timing, after the first run of every size */
 	struct early_bench *early;	/* where that timing's report is kept */
+	struct gpu_launches *analysis_run;	/* a GPU's run at the analysis shape, after the
+						 * first run of every size, read there */
+	struct shape analysis_shape;
 };
 
 /* Each size's expected output for the process about to run [first,
@@ -72,7 +77,7 @@ static void *expect_ahead(void *arg)
 
 struct size_watch {
 	struct channel_watch watch;
-	double limit_s[RUBRIC_MAX_SHAPES + 2];
+	double limit_s[RUBRIC_MAX_SHAPES + 3];
 };
 
 /* Size k's limit in a run where it comes first or not (time_limit.h: on
@@ -97,6 +102,25 @@ static int with_bench(const struct sizes *z, int first, int count)
 	return z->bench && first == 0 && count == z->n && count > 1;
 }
 
+/* Whether it also runs the analysis shape, after the sizes and before the
+ * timing: the launch check's run (launch_match.h), in this process's CUDA
+ * context instead of one of its own. */
+static int with_analysis(const struct sizes *z, int first, int count)
+{
+	return z->analysis_run && first == 0 && count == z->n && count > 1;
+}
+
+/* The analysis shape's limit: that of the first size at least as large,
+ * or of the largest. */
+static struct time_limit analysis_limit(const struct sizes *z)
+{
+	size_t want = shape_elements(&z->analysis_shape);
+	int k = 0;
+	while (k < z->n - 1 && shape_elements(&z->shapes[k]) < want)
+		k++;
+	return size_limit(z, k, 0);
+}
+
 static struct size_watch *watch_sizes(const struct sizes *z, int first, int n)
 {
 	const struct run_context *ctx = z->ctx;
@@ -112,6 +136,8 @@ static struct size_watch *watch_sizes(const struct sizes *z, int first, int n)
 	}
 	w->watch.limit_s = w->limit_s;
 	w->watch.n_limits = n + 1;
+	if (with_analysis(z, first, n))
+		w->limit_s[w->watch.n_limits++] = analysis_limit(z).limit_s;
 	if (with_bench(z, first, n))	/* the timing after the sizes: a stage of its own */
 		w->limit_s[w->watch.n_limits++] = ctx->rubric->bench_timeout_s;
 	return w;
@@ -162,10 +188,26 @@ static int start_emulated(struct sizes *z, int first, int count, struct channel_
 	return harness_correct_sizes(ctx, sizes, count, w, whole, err, len);
 }
 
+/* Sizes [first, first + count) on a GPU, several in one child: then the
+ * analysis shape where with_analysis says so, then the timing where
+ * with_bench does. */
+static int start_many(struct sizes *z, int first, int count, struct channel_watch *w,
+		      struct harness_report *whole, char *err, size_t len)
+{
+	struct shape shapes[RUBRIC_MAX_SHAPES + 1];
+	uint64_t seeds[RUBRIC_MAX_SHAPES + 1];
+	int extra = with_analysis(z, first, count);
+	memcpy(shapes, &z->shapes[first], sizeof(shapes[0]) * (size_t)count);
+	memcpy(seeds, &z->seeds[first], sizeof(seeds[0]) * (size_t)count);
+	shapes[count] = z->analysis_shape;
+	seeds[count] = z->ctx->seed;	/* the analysis's own seed */
+	return harness_correct_many(z->ctx, shapes, seeds, count + extra,
+				    with_bench(z, first, count) ? z->bench : NULL, w, whole, err, len);
+}
+
 /* Starts sizes [first, first + count) in one child: in an emulator build
  * through start_emulated; on a GPU one size through harness_correct,
- * several through harness_correct_many, with the timing after them where
- * with_bench says so. */
+ * several through start_many. */
 static int start(struct sizes *z, int first, int count, struct channel_watch *w,
 		 struct harness_report *whole, char *err, size_t len)
 {
@@ -176,8 +218,7 @@ static int start(struct sizes *z, int first, int count, struct channel_watch *w,
 	int computing = pthread_create(&ahead, NULL, expect_ahead, z) == 0;
 	int rc = ctx->backend == BACKEND_EMU ? start_emulated(z, first, count, w, whole, err, len)
 		 : count == 1 ? harness_correct(ctx, &z->shapes[first], z->seeds[first], 0, w, whole, err, len)
-			      : harness_correct_many(ctx, &z->shapes[first], &z->seeds[first], count,
-						     with_bench(z, first, count) ? z->bench : NULL, w, whole, err, len);
+			      : start_many(z, first, count, w, whole, err, len);
 	if (computing)
 		pthread_join(ahead, NULL);
 	return rc;
@@ -254,9 +295,9 @@ static struct size_run run_child(void *arg, int first, int count)
 {
 	struct sizes *z = arg;
 	struct size_run out = { 0 };
-	struct harness_report whole, parts[RUBRIC_MAX_SHAPES + 1];
+	struct harness_report whole, parts[RUBRIC_MAX_SHAPES + 2];
 	char err[256];
-	int timed = with_bench(z, first, count), kept = 0;
+	int timed = with_bench(z, first, count), extra = with_analysis(z, first, count), kept = 0;
 	struct size_watch *w = watch_sizes(z, first, count);
 	struct channel_watch *watch = w ? &w->watch : NULL;
 	int began = 0;
@@ -268,10 +309,10 @@ static struct size_run run_child(void *arg, int first, int count)
 		goto done;
 	}
 	out.started = 1;
-	began = count == 1 ? 0 : harness_split(&whole, parts, count + timed);
-	/* A timing that began after every size had its own limit: whatever
-	 * stopped it is no size's. */
-	out.hung = harness_hung(&whole) && !(timed && began == count + 1);
+	began = count == 1 ? 0 : harness_split(&whole, parts, count + extra + timed);
+	/* The analysis shape's run and the timing, which begin after every
+	 * size, have limits of their own: whatever stopped them is no size's. */
+	out.hung = harness_hung(&whole) && !((extra || timed) && began > count);
 	out.uncut = began < 0 && whole.began;	/* the student's code wrote into the channel */
 	int printed = 0;
 	for (int i = 0; i < count; i++) {
@@ -304,8 +345,12 @@ static struct size_run run_child(void *arg, int first, int count)
 		if (z->tests[first]->status != TEST_PASSED)
 			out.ending = failure_ending_key(&z->tests[first]->failure);
 	}
-	if (timed && began == count + 1 && sizes_passed(z, first, count)) {
-		*z->early = (struct early_bench){ .have = 1, .whole = whole, .part = parts[count] };
+	if (extra && began > count) {
+		harness_refuse_frames(&parts[count], HARNESS_SIZE_FRAMES);
+		gpu_launches_read(z->ctx, &parts[count], 0, z->analysis_run);
+	}
+	if (timed && began == count + extra + 1 && sizes_passed(z, first, count)) {
+		*z->early = (struct early_bench){ .have = 1, .whole = whole, .part = parts[count + extra] };
 		kept = 1;
 	}
 	for (int i = 0; i < began - kept; i++)
@@ -345,14 +390,17 @@ static void fail_not_run(const struct sizes *z, const struct correctness_plan *p
 
 int correctness_run(const struct run_context *ctx, enum backend backend,
 		    const struct reference_times *times, struct traced_runs *traced,
-		    const struct bench_order *bench, struct early_bench *early, struct grade *g)
+		    const struct bench_order *bench, struct early_bench *early,
+		    struct gpu_launches *analysis_run, struct grade *g)
 {
 	const struct rubric *r = ctx->rubric;
 	int n, failed = 0;
 	const struct shape *shapes = reference_times_shapes(r, backend, &n);
 	struct sizes z = { .ctx = ctx, .times = times, .shapes = shapes, .n = n,
 			   .traced = backend == BACKEND_EMU ? traced : NULL,
-			   .bench = backend == BACKEND_CUDA && early ? bench : NULL, .early = early };
+			   .bench = backend == BACKEND_CUDA && early ? bench : NULL, .early = early,
+			   .analysis_run = backend == BACKEND_CUDA ? analysis_run : NULL,
+			   .analysis_shape = analysis_shape_choose(r, ctx->seed) };
 	if (z.traced)
 		z.traced->ran = 1;
 	for (int i = 0; i < n; i++) {

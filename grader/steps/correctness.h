@@ -4,6 +4,7 @@
 
 #include "steps/grade.h"
 #include "steps/harness_door.h"
+#include "steps/launch_match.h"
 #include "steps/reference_times.h"
 #include "steps/run_context.h"
 #include "steps/traced_sizes.h"
@@ -17,10 +18,15 @@
  * process that runs every size first also runs bench after them, one CUDA
  * context for both; where every size passed there, the timing's report is
  * kept in early (early_bench_free) for the performance step, which then
- * starts no child of its own. Returns the number that failed. */
+ * starts no child of its own. On a GPU, with analysis_run non-NULL, that
+ * process also runs the analysis shape with the analysis's seed, between
+ * the sizes and the timing, and what it showed is read into analysis_run
+ * for the launch check (launch_match.h; have stays 0 where it did not run).
+ * Returns the number that failed. */
 int correctness_run(const struct run_context *ctx, enum backend backend,
 		    const struct reference_times *times, struct traced_runs *traced,
-		    const struct bench_order *bench, struct early_bench *early, struct grade *g);
+		    const struct bench_order *bench, struct early_bench *early,
+		    struct gpu_launches *analysis_run, struct grade *g);
 
 /*
  * Judges one harness run against the reference for (shape, seed): the

@@ -215,6 +215,8 @@ struct launch_match {
 	int emulator_within;		/* the emulator's launches were among the GPU's: its run of
 					 * the same program ended early (a fault) */
 	int gpu_stopped;		/* the GPU's run ended with a CUDA error too */
+	int own_process;		/* the GPU's run was a process of its own: the one
+					 * after the correctness sizes did not settle it */
 	char why[TEST_MESSAGE_LEN / 2];	/* the first difference, when not */
 };
 

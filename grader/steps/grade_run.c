@@ -102,8 +102,11 @@ static int step_correctness(struct grade_run *run, struct grade *g)
 	struct bench_order order;
 	bench_order_for(run->req->rubric, sweeps(run->req), timed, &order);
 	int early = run->backend == BACKEND_CUDA && (!run->req->share.phase || run->req->share.lend);
+	/* The launch check's run in the same process too, where an analysis
+	 * will want it: a third of a class's CUDA contexts were its own
+	 * (docs/results/gpu-2026-11-28-workers/). */
 	run->failed = correctness_run(&run->ctx, run->backend, &times, &run->traced, &order,
-				      early ? &run->early : NULL, g);
+				      early ? &run->early : NULL, run->req->analysis ? &run->analysis_run : NULL, g);
 	run->checked = 1;
 	return 1;
 }
@@ -176,7 +179,7 @@ static int step_analysis(struct grade_run *run, struct grade *g)
 	if (g->analysis)
 		findings_race(g->analysis, &g->race);
 	if (run->backend == BACKEND_CUDA && !g->hangs)
-		launch_match_apply(&run->ctx, g);
+		launch_match_apply(&run->ctx, &run->analysis_run, g);
 	/* A result that depends on a race, or was computed with an access
 	 * outside a buffer, fails on both backends; on a GPU, only where the
 	 * emulator analysed the program the GPU ran (for the access, up to the

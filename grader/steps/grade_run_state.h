@@ -13,6 +13,7 @@
 #include "steps/build.h"
 #include "steps/grade_run.h"
 #include "steps/harness_door.h"
+#include "steps/launch_match.h"
 #include "steps/side.h"
 #include "steps/traced_sizes.h"
 
@@ -32,6 +33,7 @@ struct grade_run {
 	const char *ref_harness;	/* the reference solution built for this GPU, or NULL */
 	struct build_result ref;
 	struct early_bench early;	/* on a GPU: the timing the correctness run made */
+	struct gpu_launches analysis_run;	/* on a GPU: its run at the analysis shape */
 	int timed;			/* the performance step timed the submission */
 	json_t *sweep;			/* lab 4: the sweep's points, timed by the same child */
 	/* The submission's emulator build, for the prediction and the analysis:

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "steps/grade.h"
+#include "steps/harness_door.h"
 #include "steps/run_context.h"
 
 #define LAUNCH_MATCH_MAX 64
@@ -56,16 +57,39 @@ int launch_lists_differ(const struct launch_list *emu, const struct launch_list 
  * program the GPU ran whole. 0 when emu has none, or either overflowed. */
 int launch_list_within(const struct launch_list *emu, const struct launch_list *gpu);
 
+/* What a GPU run at the analysis shape showed: whether its output was
+ * right (if not, how it failed, and the judge's words), and the launches
+ * it logged. */
+struct gpu_launches {
+	int have;			/* a run was read */
+	int right;
+	struct failure failure;
+	char why[TEST_MESSAGE_LEN / 2];	/* the judge's words, when not right */
+	int logged;			/* it sent a launch log */
+	int unreadable;			/* ... that could not be read */
+	struct launch_list list;
+};
+
+/* Reads rep, the GPU's run at the analysis shape with the analysis seed
+ * (gpu: the nvcc build's context, whose rubric and seed choose both).
+ * first: the run was the first of its process (else a large output came
+ * back as its digest). */
+void gpu_launches_read(const struct run_context *gpu, const struct harness_report *rep, int first,
+		       struct gpu_launches *out);
+
 /* On a GPU, once the emulator's analysis is in g (g->analysis): the GPU
- * build's launches at the analysis shape (gpu: the nvcc build's context,
- * whose seed and rubric choose the shape as the analysis did), its output
- * checked too. Where they differ every analysis test fails, "not believed",
- * with the first difference, and the gates on them stay closed; the
- * verdict is in g->metrics as "launch_match". It runs where an analysis
- * test passed or g->race holds a race (findings.h), and says in
+ * build's launches at the analysis shape, its output checked too. in_sizes
+ * is the run the correctness process made there after its sizes
+ * (correctness.h), or NULL: where it launched what the emulator launched,
+ * with the output right, that settles it; else a process of its own runs
+ * the shape first, as the emulator's analysis did. Where the launches
+ * differ every analysis test fails, "not believed", with the first
+ * difference, and the gates on them stay closed; the verdict is in
+ * g->launch_match. It runs where an analysis test passed or g->race or
+ * g->bounds holds a finding (findings.h), and says in
  * g->launch_match.same_launches whether the launches alone were the same:
  * a racy kernel's output there is wrong by chance, its analysis still of
  * the program the GPU ran. */
-void launch_match_apply(const struct run_context *gpu, struct grade *g);
+void launch_match_apply(const struct run_context *gpu, const struct gpu_launches *in_sizes, struct grade *g);
 
 #endif

@@ -2,10 +2,11 @@
 #include "steps/launch_match.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "steps/analysis_shape.h"
-#include "steps/correctness.h"
+#include "steps/correctness_judge.h"
 #include "steps/harness_door.h"
 
 /* Every analysis test fails with why: its figures are of another program. */
@@ -22,43 +23,70 @@ static void not_believed(struct grade *g, const char *shape, const char *why)
 	snprintf(g->launch_match.why, sizeof g->launch_match.why, "%s", why);
 }
 
-/* Why the GPU's run rep does not stand for the analysed one, or NULL. In
+void gpu_launches_read(const struct run_context *gpu, const struct harness_report *rep, int first,
+		       struct gpu_launches *out)
+{
+	struct shape s = analysis_shape_choose(gpu->rubric, gpu->seed);
+	int digest = output_sent_as_digest(gpu->lab->out_count(&s), first, 0);
+	memset(out, 0, sizeof(*out));
+	out->have = 1;
+	out->right = correctness_judge_against(gpu->lab, &s, gpu->seed, rep, NULL, digest, &out->failure,
+					       out->why, sizeof out->why);
+	const json_t *log = rep->done ? json_object_get(rep->done, "launches") : NULL;
+	out->logged = log != NULL;
+	out->unreadable = log && launch_list_from_log(log, json_is_true(json_object_get(rep->done,
+								"launches_overflow")), &out->list) < 0;
+}
+
+/* Why the GPU's run dev does not stand for the analysed one, or NULL. In
  * seen: same_launches, the launches were the same, whether or not the GPU's
  * output was right (a racy kernel's is wrong by chance, and its analysis
  * still is of the program the GPU ran); emulator_within, the emulator's were
  * among the GPU's (its run ended at a fault); gpu_stopped, the GPU's run
  * ended with a CUDA error itself, before it could send its launches. */
-static const char *compare(const struct run_context *gpu, const struct shape *s,
-			   const struct harness_report *rep, const json_t *metrics, char *why, size_t len,
+static const char *compare(const struct gpu_launches *dev, const json_t *metrics, char *why, size_t len,
 			   struct launch_match *seen)
 {
-	struct launch_list emu, dev;
-	struct failure f;
+	struct launch_list emu;
 	char differ[TEST_MESSAGE_LEN / 2];
-	int right = correctness_judge(gpu->lab, s, gpu->seed, rep, &f, why, len);
-	const json_t *log = rep->done ? json_object_get(rep->done, "launches") : NULL;
-	if (!log) {
-		seen->gpu_stopped = !right && f.kind == FAILURE_CUDA_ERROR;
-		if (right)
+	snprintf(why, len, "%s", dev->why);
+	if (!dev->logged) {
+		seen->gpu_stopped = !dev->right && dev->failure.kind == FAILURE_CUDA_ERROR;
+		if (dev->right)
 			snprintf(why, len, "the GPU's run sent no launch log");
 		return why;
 	}
-	if (launch_list_from_metrics(metrics, &emu) < 0 ||
-	    launch_list_from_log(log, json_is_true(json_object_get(rep->done, "launches_overflow")), &dev) < 0) {
-		if (right)
+	if (dev->unreadable || launch_list_from_metrics(metrics, &emu) < 0) {
+		if (dev->right)
 			snprintf(why, len, "a list of launches could not be read");
 		return why;
 	}
-	seen->emulator_within = launch_list_within(&emu, &dev);
-	if (launch_lists_differ(&emu, &dev, differ, sizeof differ)) {
+	seen->emulator_within = launch_list_within(&emu, &dev->list);
+	if (launch_lists_differ(&emu, &dev->list, differ, sizeof differ)) {
 		snprintf(why, len, "%s", differ);
 		return why;
 	}
 	seen->same_launches = 1;
-	return right ? NULL : why;
+	return dev->right ? NULL : why;
 }
 
-void launch_match_apply(const struct run_context *gpu, struct grade *g)
+/* The GPU's run at the analysis shape, first in a process of its own, as in
+ * the emulator's analysis run. Returns -1 with why where it did not start. */
+static int run_alone(const struct run_context *gpu, struct gpu_launches *dev, char *why, size_t len)
+{
+	struct shape s = analysis_shape_choose(gpu->rubric, gpu->seed);
+	struct harness_report rep;
+	char err[256];
+	if (harness_correct(gpu, &s, gpu->seed, 0, NULL, &rep, err, sizeof err) < 0) {
+		snprintf(why, len, "the GPU's run at this shape could not start: %s", err);
+		return -1;
+	}
+	gpu_launches_read(gpu, &rep, 1, dev);
+	harness_report_free(&rep);
+	return 0;
+}
+
+void launch_match_apply(const struct run_context *gpu, const struct gpu_launches *in_sizes, struct grade *g)
 {
 	int analysed = 0;
 	for (int i = 0; i < g->n_tests; i++)
@@ -68,21 +96,32 @@ void launch_match_apply(const struct run_context *gpu, struct grade *g)
 	if (!g->analysis || (!analysed && !g->race.found && !g->bounds.found))
 		return;
 	struct shape s = analysis_shape_choose(gpu->rubric, gpu->seed);
-	char shape[64], why[TEST_MESSAGE_LEN / 2], err[256];
+	char shape[64], why[TEST_MESSAGE_LEN / 2] = "";
 	shape_format(&s, shape, sizeof shape);
-	struct harness_report rep;
-	/* A process of its own, whose first call this is, as in the emulator's
-	 * analysis run. Made instead the first call of the correctness
-	 * process, it saved a CUDA context a student but no time, and a kernel
-	 * that never ends paid a limit twice (docs/results/
-	 * gpu-2026-11-27-shared-seed/, calls 31 and 32). */
-	if (harness_correct(gpu, &s, gpu->seed, 0, NULL, &rep, err, sizeof err) < 0) {
-		snprintf(why, sizeof why, "the GPU's run at this shape could not start: %s", err);
-		not_believed(g, shape, why);
-		return;
-	}
 	struct launch_match seen = { 0 };
-	const char *differ = compare(gpu, &s, &rep, g->analysis, why, sizeof why, &seen);
+	const char *differ = in_sizes && in_sizes->have ? compare(in_sizes, g->analysis, why, sizeof why, &seen)
+							: why;
+	/* Not settled by the run after the correctness sizes (a program whose
+	 * first call launches otherwise, a wrong output, a run that did not
+	 * come): a process of its own, whose first call this is. Made the
+	 * first call of the correctness process instead, it saved a CUDA
+	 * context a student but no time on one GPU, and a kernel that never
+	 * ends paid a limit twice (docs/results/gpu-2026-11-27-shared-seed/,
+	 * calls 31 and 32). */
+	if (differ) {
+		struct gpu_launches *alone = malloc(sizeof(*alone));
+		if (!alone || run_alone(gpu, alone, why, sizeof why) < 0) {
+			if (!alone)
+				snprintf(why, sizeof why, "the GPU's run at this shape could not start: out of memory");
+			not_believed(g, shape, why);
+			free(alone);
+			return;
+		}
+		seen = (struct launch_match){ 0 };
+		differ = compare(alone, g->analysis, why, sizeof why, &seen);
+		free(alone);
+		seen.own_process = 1;
+	}
 	if (differ && (seen.emulator_within || seen.gpu_stopped) && g->bounds.found) {
 		/* The emulator's run stopped at its fault, and its analysis test
 		 * says so; the GPU ran on, the same program, or stopped too. */
@@ -99,5 +138,5 @@ void launch_match_apply(const struct run_context *gpu, struct grade *g)
 	g->launch_match.same_launches = seen.same_launches;
 	g->launch_match.emulator_within = seen.emulator_within;
 	g->launch_match.gpu_stopped = seen.gpu_stopped;
-	harness_report_free(&rep);
+	g->launch_match.own_process = seen.own_process;
 }
