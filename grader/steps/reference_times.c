@@ -18,6 +18,7 @@
 #include "steps/harness_door.h"
 #include "sys/atomic_file.h"
 #include "sys/channel_watch.h"
+#include "sys/file_stamp.h"
 #include "sys/isolation.h"
 #include "sys/kit_paths.h"
 
@@ -47,18 +48,6 @@ struct time_limit reference_times_limit(const struct rubric *r, int sharers, con
 	return time_limit_derive(&rule, t->known && i < t->n ? t->size_s[i] : 0);
 }
 
-/* " SIZE.MTIME" of a file the times depend on ("-" when it is missing). */
-static void put_file(char *key, size_t len, const char *path)
-{
-	struct stat st;
-	size_t at = strlen(key);
-	if (stat(path, &st) == 0)
-		snprintf(key + at, len - at, " %lld.%lld.%ld", (long long)st.st_size,
-			 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-	else
-		snprintf(key + at, len - at, " -");
-}
-
 /* What the times hold for: the lab, the backend, the GPU model, the sizes,
  * and the grader, the harness and the solution as built now. */
 static void cache_key(const struct lab *lab, enum backend backend, const struct device_info *dev,
@@ -71,10 +60,10 @@ static void cache_key(const struct lab *lab, enum backend backend, const struct 
 		size_t at = strlen(key);
 		snprintf(key + at, len - at, " %s", shape_format(&shapes[i], text, sizeof(text)));
 	}
-	put_file(key, len, "/proc/self/exe");
+	file_stamp_append(key, len, "/proc/self/exe");
 	snprintf(text, sizeof(text), "build/harness/%s/harness_main.o", b);
-	put_file(key, len, kit_path(path, sizeof(path), text));
-	put_file(key, len, solution);
+	file_stamp_append(key, len, kit_path(path, sizeof(path), text));
+	file_stamp_append(key, len, solution);
 	for (char *p = key; *p; p++)
 		if (*p == '\n')
 			*p = ' ';
