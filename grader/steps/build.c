@@ -267,7 +267,7 @@ int build_reference(const struct lab *lab, const char *work_dir, const struct de
 		return -1;
 	}
 	/* Its harness as kept by an earlier grade, where the kit is unchanged
-	 * (reference_cache.h): nvcc's second and a half saved. */
+	 * (reference_cache.h): nvcc's second or so saved. */
 	reference_cache_path(lab, dev, solution, kept, sizeof(kept));
 	result_paths(out, work_dir, BACKEND_CUDA);
 	if (reference_cache_take(kept, out->harness) == 0)

@@ -1,8 +1,9 @@
 /*
  * The reference solution's CUDA harness, kept between grades under
- * build/reference-harness/. nvcc takes about a second and a half, which
- * every GPU grade (to time the reference beside the student) and every
- * batch's start paid again for the same file. An entry is named for a hash
+ * build/reference-harness/. nvcc takes about a second and a half, which a
+ * GPU grade that times the reference beside the student (one that draws
+ * charts) and every batch's start paid again for the same file
+ * (docs/results/gpu-2026-11-28-reference-cache/). An entry is named for a hash
  * of what it was built from: the lab, the GPU's architecture, the grader,
  * nvcc, the solution and the kit's headers, the harness's objects and the
  * kit library. A rebuilt kit or toolkit, or an edited solution, finds no
