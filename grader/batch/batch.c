@@ -394,7 +394,8 @@ void batch_cleanup(struct batch *b)
  * endless loop 15.3 s against 8.3 (docs/results/gpu-2026-11-27-contexts/,
  * call 20); on one GPU 24 workers were slower than 16. Measured again on
  * two H200s with the kit of 2026-11-28, 24 and 32 workers graded the class
- * no faster than 16 (docs/results/gpu-2026-11-28-workers/).
+ * no faster than 16 (docs/results/gpu-2026-11-28-workers/), and again with
+ * one CUDA context a student (docs/results/gpu-2026-11-28-class-now/).
  */
 #define WORKERS_ON_GPUS 16
 
