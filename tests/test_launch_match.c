@@ -4,6 +4,7 @@
  * as the two JSON forms; names are compared as the kernel's own name.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "steps/launch_match.h"
@@ -132,7 +133,7 @@ static void analysed_grade(struct grade *g)
  * analysis shape (launch_match.h): the same launches and a right output
  * believe the analysis with no process of its own; other launches do not
  * settle it, and a process of its own is asked for (none can start here:
- * the harness does not exist). */
+ * the harness does not exist); a run that timed out is not run again. */
 Test(launch_match, the_run_after_the_sizes_settles_only_the_same_launches)
 {
 	struct rubric r = { .analysis_shape = { 1, { 70000 } } };
@@ -156,5 +157,15 @@ Test(launch_match, the_run_after_the_sizes_settles_only_the_same_launches)
 	cr_expect(strstr(g.launch_match.why, "could not start") || g.launch_match.own_process,
 		  "other launches after the sizes settled it: %s", g.launch_match.why);
 	cr_expect_eq(g.tests[0].failure.kind, FAILURE_NOT_BELIEVED);
+	grade_free(&g);
+
+	/* A run after the sizes that ran past its limit: not believed, and not
+	 * run again to pay the limit twice. */
+	run = (struct gpu_launches){ .have = 1, .failure = { .kind = FAILURE_TIME_LIMIT } };
+	snprintf(run.why, sizeof run.why, "70000: did not finish in time");
+	analysed_grade(&g);
+	launch_match_apply(&ctx, &run, &g);
+	cr_expect(!g.launch_match.believed && !g.launch_match.own_process);
+	cr_expect(strstr(g.launch_match.why, "did not finish in time"), "%s", g.launch_match.why);
 	grade_free(&g);
 }

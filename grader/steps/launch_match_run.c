@@ -107,8 +107,10 @@ void launch_match_apply(const struct run_context *gpu, const struct gpu_launches
 	 * first call of the correctness process instead, it saved a CUDA
 	 * context a student but no time on one GPU, and a kernel that never
 	 * ends paid a limit twice (docs/results/gpu-2026-11-27-shared-seed/,
-	 * calls 31 and 32). */
-	if (differ) {
+	 * calls 31 and 32). A run after the sizes that ran past its limit is
+	 * not run again: it would pay that limit twice. */
+	int hung = in_sizes && in_sizes->have && in_sizes->failure.kind == FAILURE_TIME_LIMIT;
+	if (differ && !hung) {
 		struct gpu_launches *alone = malloc(sizeof(*alone));
 		if (!alone || run_alone(gpu, alone, why, sizeof why) < 0) {
 			if (!alone)
