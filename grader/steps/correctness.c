@@ -95,11 +95,17 @@ static struct time_limit size_limit(const struct sizes *z, int k, int first)
 	return l;
 }
 
-/* Whether a run of sizes [first, first + count) also times: the first run
- * of every size (a later one reruns sizes that failed: no timing counts). */
+/* Whether [first, first + count) is the first run of every size, together
+ * (a later run reruns sizes that failed). */
+static int every_size_at_once(const struct sizes *z, int first, int count)
+{
+	return first == 0 && count == z->n && count > 1;
+}
+
+/* Whether that run also times (no later run's timing counts). */
 static int with_bench(const struct sizes *z, int first, int count)
 {
-	return z->bench && first == 0 && count == z->n && count > 1;
+	return z->bench && every_size_at_once(z, first, count);
 }
 
 /* Whether it also runs the analysis shape, after the sizes and before the
@@ -107,7 +113,7 @@ static int with_bench(const struct sizes *z, int first, int count)
  * context instead of one of its own. */
 static int with_analysis(const struct sizes *z, int first, int count)
 {
-	return z->analysis_run && first == 0 && count == z->n && count > 1;
+	return z->analysis_run && every_size_at_once(z, first, count);
 }
 
 /* The analysis shape's limit: that of the first size at least as large,
