@@ -104,6 +104,19 @@ void gpu_lock_alone(struct gpu_lock *l)
 	l->shared = 0;
 }
 
+int gpu_lock_asked_for(struct gpu_lock *l)
+{
+	gpu_lock_check_threads(l);
+	if (l->lock_fd < 0 || !l->shared || l->pinned)
+		return 0;
+	int rc;
+	while ((rc = flock(l->turn_fd, LOCK_EX | LOCK_NB)) < 0 && errno == EINTR)
+		;
+	if (rc == 0)
+		lock(l->turn_fd, LOCK_UN);
+	return rc < 0;
+}
+
 void gpu_lock_check_threads(struct gpu_lock *l)
 {
 	int threads = gpu_lock_count_threads();

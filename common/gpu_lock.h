@@ -72,6 +72,14 @@ void gpu_lock_shared(struct gpu_lock *l);
 /* From shared (or nothing) to the GPU alone. */
 void gpu_lock_alone(struct gpu_lock *l);
 
+/* Whether a shared hold should be given back now, between two sizes:
+ * held shared, not pinned (checked first), and the turn someone else's --
+ * a timed run waiting for the shared holds to end, or a taker queued
+ * behind one. A correctness run that keeps its hold through all its sizes
+ * makes a timed run wait for its last; one that gives way between sizes,
+ * only for the size it is in. Asking costs a flock that does not wait. */
+int gpu_lock_asked_for(struct gpu_lock *l);
+
 /* Pinned from now on where the process's threads are not those it
  * marked. */
 void gpu_lock_check_threads(struct gpu_lock *l);

@@ -2,8 +2,11 @@
  * A timed run that asks for the GPU alone while another process holds it
  * shared takes the turn at once and then waits for that hold to end: the
  * drain (common/gpu_lock.h). The lock counts it apart from the wait, so
- * that a batch can count the turn as the GPU's time (batch_pace.c). Two
- * processes with their own open lock files, as two workers' children are.
+ * that a batch can count the turn as the GPU's time (batch_pace.c). A
+ * correctness run that gives the GPU back between its sizes when a timed
+ * run asks for it (gpu_lock_asked_for) shortens the drain to the size it
+ * is in. Processes with their own open lock files, as workers' children
+ * are.
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -133,6 +136,74 @@ Test(gpu_drain, the_turn_held_while_shared_holds_end_is_counted_apart)
 		  wait);
 	cr_expect(queue > ASK_MS / 2 && queue < ASK_MS + 200, "queued %.0f ms of a %.0f ms wait: the drain "
 		  "is not the part after the turn", queue, wait);
+	close(p[0]);
+	close(p[1]);
+}
+
+#define SIZE_MS 100	/* one size of a correctness run */
+#define SIZES 6
+
+/* A correctness run of SIZES sizes, SIZE_MS each, holding the GPU shared
+ * and giving it back between two sizes where it is asked for, as the
+ * harness does (gpu_share_between_sizes); says through the pipe how many
+ * times it gave way. */
+static pid_t sizes_run(int fd)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct gpu_lock l;
+		open_lock(&l);
+		gpu_lock_shared(&l);
+		int gave_way = 0;
+		for (int i = 0; i < SIZES; i++) {
+			if (i > 0 && gpu_lock_asked_for(&l)) {
+				gave_way++;
+				gpu_lock_release(&l);
+				gpu_lock_shared(&l);
+			}
+			nap(SIZE_MS);
+		}
+		gpu_lock_release(&l);
+		_exit(write(fd, &gave_way, sizeof(gave_way)) == (ssize_t)sizeof(gave_way) ? 0 : 4);
+	}
+	return pid;
+}
+
+/* The timed run asks at 100 ms, in the second size of six: it waits for
+ * that size to end (about 100 ms), not for the run's end (500 ms). The run
+ * gives way once: the timed run's hold is short, and nobody asks again. */
+Test(gpu_drain, a_correctness_run_gives_way_between_its_sizes)
+{
+	int said_by_sizes[2], said_by_timed[2];
+	cr_assert_eq(pipe(said_by_sizes), 0);
+	cr_assert_eq(pipe(said_by_timed), 0);
+	pid_t s = sizes_run(said_by_sizes[1]);
+	pid_t t = timed(said_by_timed[1]);
+	double said[2];
+	int gave_way = -1;
+	cr_assert_eq(read(said_by_timed[0], said, sizeof(said)), (ssize_t)sizeof(said), "the timed run said nothing");
+	cr_assert_eq(read(said_by_sizes[0], &gave_way, sizeof(gave_way)), (ssize_t)sizeof(gave_way));
+	reap(s);
+	reap(t);
+	cr_expect_eq(gave_way, 1, "gave way %d times", gave_way);
+	cr_expect(said[1] < SIZE_MS + 150, "drained %.0f ms: the timed run waited for more than one size",
+		  said[1]);
+	for (int i = 0; i < 2; i++) {
+		close(said_by_sizes[i]);
+		close(said_by_timed[i]);
+	}
+}
+
+/* Nobody asks: the run keeps its hold through every size. */
+Test(gpu_drain, a_correctness_run_alone_keeps_its_hold)
+{
+	int p[2];
+	cr_assert_eq(pipe(p), 0);
+	pid_t s = sizes_run(p[1]);
+	int gave_way = -1;
+	cr_assert_eq(read(p[0], &gave_way, sizeof(gave_way)), (ssize_t)sizeof(gave_way));
+	reap(s);
+	cr_expect_eq(gave_way, 0, "gave way %d times with nobody asking", gave_way);
 	close(p[0]);
 	close(p[1]);
 }

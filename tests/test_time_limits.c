@@ -182,6 +182,44 @@ Test(time_limits, a_slow_but_finishing_size_is_not_called_hung, .timeout = 60)
 	child_result_free(&res);
 }
 
+/* An empty MSG_GPU_WAIT frame (type 12, length 0). */
+#define WAIT_FRAME "printf 'CHLK\\014\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000' >&3"
+
+Test(time_limits, a_wait_for_the_gpu_between_sizes_is_no_sizes_time, .timeout = 60)
+{
+	/* Each size may take 0.6 s; the first takes 0.2 s, then waits 1.2 s
+	 * for a batch's GPU before the second begins. */
+	const double limits[] = { 20, 0.6, 0.6 };
+	struct channel_watch w;
+	struct child_result res;
+	run_watched(BEGIN_FRAME "; sleep 0.2; " WAIT_FRAME "; sleep 1.2; " BEGIN_FRAME "; sleep 0.2", limits, 3, 20,
+		    &w, &res);
+	cr_expect_not(res.timed_out, "a size was stopped while the process waited for the GPU");
+	cr_expect_not(w.stopped);
+	cr_expect_eq(w.stages, 2);
+	cr_expect(channel_watch_stage_s(&w, 1) < 0.6, "the first size counted %.2f s, its wait in it",
+		  channel_watch_stage_s(&w, 1));
+	child_result_free(&res);
+}
+
+Test(time_limits, a_wait_for_the_gpu_has_the_starts_limit, .timeout = 60)
+{
+	/* A wait that never ends (or a forged frame) is stopped at stage 0's
+	 * 1 s, not at the whole run's 20 s. */
+	const double limits[] = { 1, 5 };
+	struct channel_watch w;
+	struct child_result res;
+	double t0 = now_s();
+	run_watched(BEGIN_FRAME "; " WAIT_FRAME "; sleep 30", limits, 2, 20, &w, &res);
+	double took = now_s() - t0;
+	cr_expect(res.timed_out);
+	cr_expect(w.stopped);
+	cr_expect_eq(w.stopped_stage, 1);
+	cr_expect_lt(took, 5, "stopped after %.1f s", took);
+	cr_expect_lt(w.stopped_after_s, 0.5, "the size's own time, %.2f s, holds its wait", w.stopped_after_s);
+	child_result_free(&res);
+}
+
 Test(time_limits, a_channel_that_does_not_parse_falls_back_to_the_whole_limit, .timeout = 60)
 {
 	const double limits[] = { 0.3 };

@@ -1,8 +1,9 @@
 /*
  * The harness's hold of a batch's GPU (common/gpu_lock.h), for the verbs
  * that use the GPU: none while the process starts and makes its CUDA
- * context, shared from then on, alone around timed launches (bench.c),
- * and none again once its last size is reported. A single grade and an
+ * context, shared from then on -- given back between two sizes while a
+ * timed run waits for it -- alone around timed launches (bench.c), and
+ * none again once its last size is reported. A single grade and an
  * emulator build are handed no lock: every call does nothing.
  */
 #include "gpu_share.h"
@@ -31,6 +32,15 @@ void gpu_share_begin(void)
 	kit_check(cudaFree(0), "making the CUDA context");
 	context_ms = harness_now_ms() - context_at_ms;
 	gpu_lock_mark_threads(&lock);
+	gpu_lock_shared(&lock);
+}
+
+void gpu_share_between_sizes(void)
+{
+	if (!gpu_lock_asked_for(&lock))
+		return;
+	channel_send(CHANNEL_FD, MSG_GPU_WAIT, NULL, 0);
+	gpu_lock_release(&lock);
 	gpu_lock_shared(&lock);
 }
 

@@ -10,6 +10,14 @@
  * own: the lock inherited, the context made, then the GPU taken shared. */
 void gpu_share_begin(void);
 
+/* Between two sizes of a correctness run, the last one's work on the GPU
+ * finished: where a timed run waits for the GPU alone (gpu_lock_asked_for),
+ * says so on the channel (MSG_GPU_WAIT, which keeps the wait out of the
+ * sizes' time limits), gives the GPU back and takes it shared again once
+ * the timed run is done. A batch's timed run then waits for the size each
+ * sharer is in, not for the sharers' last sizes. */
+void gpu_share_between_sizes(void);
+
 /* After the verb's last report: the GPU given back, unless student code
  * may still be running in this process (gpu_lock_release). */
 void gpu_share_end(void);

@@ -349,6 +349,8 @@ static void verb_correct(int argc, char **argv)
 	gpu_share_begin();
 	for (int i = first; i < end; i += 2) {
 		struct shape s = need_shape(lab, argv[i]);
+		if (i > first)
+			gpu_share_between_sizes();
 		run_correct(lab, &s, strtoull(argv[i + 1], NULL, 10), 1, i == first);
 	}
 	if (end < argc) {

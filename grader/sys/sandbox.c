@@ -129,7 +129,8 @@ static void supervise(pid_t pid, int out_fd, int channel_fd, const struct sandbo
 			if (watch && stage_left <= 0 && left > 0) {
 				watch->stopped = 1;
 				watch->stopped_stage = watch->stages;
-				watch->stopped_after_s = now - start - watch->began_at[watch->stages];
+				watch->stopped_after_s = watch->stages > 0 ? channel_watch_stage_s(watch, watch->stages)
+									   : now - start;
 			}
 			break;
 		}
