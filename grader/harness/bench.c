@@ -14,9 +14,12 @@
  * (device_fill.h), as each run's changed chunk is put back.
  *
  * In a batch the GPU is held alone only around each size's warm-up and
- * timed runs (common/gpu_lock.h): the buffers and the input's fill share
- * it with other students' work, and the context is made before it is
- * taken at all (gpu_share.h). The device is synchronised
+ * timed runs (common/gpu_lock.h), and shared around the input's fill and
+ * the sending of the samples. The buffers are freed with nothing held, as
+ * the context is made (gpu_share.h) and as every process's memory is
+ * freed when it ends: a free runs none of this process's work on the GPU,
+ * and a timed run that waited for the frees of the size before it would
+ * wait for several gigabytes' unmapping. The device is synchronised
  * before the lock changes either way, so that none of this process's work
  * runs on the GPU while another process holds it alone.
  */
@@ -192,9 +195,10 @@ static void time_and_send(struct bench_buffers *bb, const struct shape *s, int r
 {
 	uint64_t stream = bench_seed(seed, s, extra, secret);
 	struct bench_run_plan p;
+	struct gpu_lock *gpu = gpu_share_lock();
+	gpu_lock_shared(gpu);	/* after the last size's frees, with nothing held */
 	buffers_fill(bb, bench_input_seed(seed, s, secret));
 	kit_check(cudaDeviceSynchronize(), "the kit's fill of the input");
-	struct gpu_lock *gpu = gpu_share_lock();
 	struct gpu_lock before = *gpu;
 	gpu_lock_alone(gpu);
 	/* Warm-up: module loading, first-touch allocations, clocks ramping up. */
@@ -270,6 +274,7 @@ void bench_sizes(const struct lab *lab, const struct shape *shapes, int n, int r
 		struct bench_buffers bb;
 		buffers_open(&bb, lab, &shapes[i], flush);
 		time_and_send(&bb, &shapes[i], runs, -1, seed, secret, BENCH_CHECKED_RUNS);
+		gpu_lock_release(gpu_share_lock());
 		buffers_close(&bb);
 	}
 }
@@ -298,5 +303,6 @@ void bench_sweep(const struct lab *lab, const struct shape *s, int runs, uint64_
 		time_and_send(&bb, s, runs, extra, seed, secret, BENCH_SWEEP_CHECKED_RUNS);
 	}
 	time_and_send(&bb, s, runs, 0, seed, secret, BENCH_SWEEP_CHECKED_RUNS);
+	gpu_lock_release(gpu_share_lock());
 	buffers_close(&bb);
 }
