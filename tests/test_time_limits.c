@@ -79,32 +79,13 @@ Test(time_limits, the_shipped_rubrics_scale_the_reference)
 	char path[1024], err[512];
 	kit_path(path, sizeof(path), "labs/lab3-transpose/lab.ini");
 	cr_assert_eq(rubric_load(path, 2, &r, err, sizeof(err)), 0, "%s", err);
-	struct time_rule got = reference_times_rule(&r, 0);
+	struct time_rule got = reference_times_rule(&r);
 	cr_expect(got.factor >= 10, "a generous factor: %g", got.factor);
 	cr_expect(got.floor_s >= 0.5 && got.floor_s <= 2, "a floor of about a second: %g", got.floor_s);
 	cr_expect(got.cap_s >= got.floor_s, "the rubric's limit stays the cap: %g", got.cap_s);
 	rubric_free(&r);
 }
 
-/* A GPU shared by a batch's workers: the floor grows by one for every four
- * sharers (a context made and torn down among 32 others took 5 s), never
- * past the rubric's cap; four or fewer keep the grade's own floor. */
-Test(time_limits, the_floor_grows_with_the_workers_sharing_the_gpu)
-{
-	struct rubric r;
-	char path[1024], err[512];
-	kit_path(path, sizeof(path), "labs/lab3-transpose/lab.ini");
-	cr_assert_eq(rubric_load(path, 2, &r, err, sizeof(err)), 0, "%s", err);
-	double alone = reference_times_rule(&r, 0).floor_s;
-	cr_expect_float_eq(reference_times_rule(&r, 4).floor_s, alone, 1e-9);
-	cr_expect_float_eq(reference_times_rule(&r, 16).floor_s, 4 * alone, 1e-9);
-	cr_expect_float_eq(reference_times_rule(&r, 32).floor_s, 8 * alone, 1e-9);
-	cr_expect_leq(reference_times_rule(&r, 100000).floor_s, r.test_timeout_s);
-	struct reference_times t = { .known = 1, .n = 1, .size_s = { 0.001 }, .where = "here" };
-	cr_expect_float_eq(reference_times_limit(&r, 32, &t, 0).limit_s, 8 * alone, 1e-9,
-			   "a quick size gets the shared floor");
-	rubric_free(&r);
-}
 
 /* A large size run first in its process sends its output whole, which the
  * reference's stage (a digest) did not: 1 GiB gets 2.1 s more, within the
@@ -185,20 +166,26 @@ Test(time_limits, a_slow_but_finishing_size_is_not_called_hung, .timeout = 60)
 /* An empty MSG_GPU_WAIT frame (type 12, length 0). */
 #define WAIT_FRAME "printf 'CHLK\\014\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000' >&3"
 
-Test(time_limits, a_wait_for_the_gpu_between_sizes_is_no_sizes_time, .timeout = 60)
+/* An empty-JSON MSG_DONE frame (type 4). */
+#define DONE_FRAME "printf 'CHLK\\004\\000\\000\\000\\002\\000\\000\\000\\000\\000\\000\\000{}' >&3"
+
+Test(time_limits, the_kits_time_after_a_size_is_no_sizes_time, .timeout = 60)
 {
-	/* Each size may take 0.6 s; the first takes 0.2 s, then waits 1.2 s
-	 * for a batch's GPU before the second begins. */
-	const double limits[] = { 20, 0.6, 0.6 };
+	/* Each size may take 0.6 s and takes 0.2 s. After the first, 1.2 s of
+	 * the kit's (its frees, the next size's set-up); after the second, a
+	 * wait of 1.2 s for a batch's GPU; after the third, 1.2 s of the
+	 * process's end (a CUDA context's teardown among many). */
+	const double limits[] = { 20, 0.6, 0.6, 0.6 };
 	struct channel_watch w;
 	struct child_result res;
-	run_watched(BEGIN_FRAME "; sleep 0.2; " WAIT_FRAME "; sleep 1.2; " BEGIN_FRAME "; sleep 0.2", limits, 3, 20,
-		    &w, &res);
-	cr_expect_not(res.timed_out, "a size was stopped while the process waited for the GPU");
+	run_watched(BEGIN_FRAME "; sleep 0.2; " DONE_FRAME "; sleep 1.2; " BEGIN_FRAME "; sleep 0.2; " WAIT_FRAME
+		    "; sleep 1.2; " BEGIN_FRAME "; sleep 0.2; " DONE_FRAME "; sleep 1.2", limits, 4, 20, &w, &res);
+	cr_expect_not(res.timed_out, "a size was stopped for time that was the kit's");
 	cr_expect_not(w.stopped);
-	cr_expect_eq(w.stages, 2);
-	cr_expect(channel_watch_stage_s(&w, 1) < 0.6, "the first size counted %.2f s, its wait in it",
-		  channel_watch_stage_s(&w, 1));
+	cr_expect_eq(w.stages, 3);
+	for (int k = 1; k <= 3; k++)
+		cr_expect(channel_watch_stage_s(&w, k) < 0.6, "size %d counted %.2f s, the kit's time in it", k,
+			  channel_watch_stage_s(&w, k));
 	child_result_free(&res);
 }
 
@@ -297,7 +284,7 @@ Test(time_limits, an_emulated_hang_is_judged_within_its_derived_limit, .timeout 
 		 * default), naming the line it spun at. */
 		char limit[64];
 		snprintf(limit, sizeof(limit), "CUEMU_KERNEL_TIMEOUT=%.0f)",
-			 reference_times_limit(&r, 0, &times, i).limit_s);
+			 reference_times_limit(&r, &times, i).limit_s);
 		cr_expect(strstr(m, limit), "%s in: %s", limit, m);
 		cr_expect(strstr(m, "kernel_hang.cu:15"), "%s", m);
 	}

@@ -85,9 +85,8 @@ static void grade_in_sandbox(const struct batch_config *c, const struct student 
 		.isolation = c->isolate ? &isolated : NULL,
 		.gpu = batch_worker_gpu(gpu),
 		.analysis = !c->o->no_analysis,
-		.share = gpu ? (struct gpu_share){ .phase = batch_gpu_phase, .lend = batch_gpu_lend, .arg = gpu,
-			/* The workers on this GPU at most: each size's time floor grows with them. */
-			.sharers = (c->jobs + c->n_gpus - 1) / c->n_gpus } : (struct gpu_share){ 0 },
+		.share = gpu ? (struct gpu_share){ .phase = batch_gpu_phase, .lend = batch_gpu_lend, .arg = gpu }
+			     : (struct gpu_share){ 0 },
 		/* Built once by the batch, out of every sandbox's sight. */
 		.reference_harness = gpu && gpu->reference_harness[0] ? gpu->reference_harness : NULL,
 		.reference_timing = gpu ? gpu->reference_timing : NULL,

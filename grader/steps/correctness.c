@@ -85,11 +85,11 @@ struct size_watch {
 static struct time_limit size_limit(const struct sizes *z, int k, int first)
 {
 	const struct run_context *ctx = z->ctx;
-	struct time_limit l = reference_times_limit(ctx->rubric, ctx->share.sharers, z->times, k);
+	struct time_limit l = reference_times_limit(ctx->rubric, z->times, k);
 	size_t out = ctx->lab->out_count(&z->shapes[k]);
 	int emulated = ctx->backend == BACKEND_EMU;
 	if (!output_sent_as_digest(out, first, emulated) && output_sent_as_digest(out, 0, emulated)) {
-		struct time_rule rule = reference_times_rule(ctx->rubric, ctx->share.sharers);
+		struct time_rule rule = reference_times_rule(ctx->rubric);
 		l = time_limit_with_whole_output(&rule, l, 4.0 * (double)out);
 	}
 	return l;
@@ -160,7 +160,7 @@ static void explain_stop(const struct sizes *z, const struct harness_report *rep
 	size_t at = strlen(msg);
 	if (!harness_hung(rep) || at >= len)
 		return;
-	struct time_rule rule = reference_times_rule(ctx->rubric, ctx->share.sharers);
+	struct time_rule rule = reference_times_rule(ctx->rubric);
 	struct time_limit l = size_limit(z, size, first);
 	time_limit_explain(&rule, &l, z->times->where, why, sizeof(why));
 	if (!rep->child.timed_out)	/* the emulator's watchdog, at the size's limit */
@@ -187,7 +187,7 @@ static int start_emulated(struct sizes *z, int first, int count, struct channel_
 		sizes[i] = (struct emu_size){
 			.shape = z->shapes[k],
 			.seed = z->seeds[k],
-			.kernel_timeout_s = reference_times_limit(ctx->rubric, ctx->share.sharers, z->times, k).limit_s,
+			.kernel_timeout_s = reference_times_limit(ctx->rubric, z->times, k).limit_s,
 			.traced = z->traced && traced_sizes_has(ctx->rubric, ctx->lab, k),
 		};
 	}

@@ -33,18 +33,15 @@ const struct shape *reference_times_shapes(const struct rubric *r, enum backend 
 	return backend == BACKEND_EMU ? r->emu_shapes : r->shapes;
 }
 
-struct time_rule reference_times_rule(const struct rubric *r, int sharers)
+struct time_rule reference_times_rule(const struct rubric *r)
 {
-	double floor_s = r->test_time_floor_s * (sharers > 4 ? sharers / 4.0 : 1);
-	if (floor_s > r->test_timeout_s)
-		floor_s = r->test_timeout_s;
+	double floor_s = r->test_time_floor_s < r->test_timeout_s ? r->test_time_floor_s : r->test_timeout_s;
 	return (struct time_rule){ r->test_time_factor, floor_s, r->test_timeout_s };
 }
 
-struct time_limit reference_times_limit(const struct rubric *r, int sharers, const struct reference_times *t,
-					int i)
+struct time_limit reference_times_limit(const struct rubric *r, const struct reference_times *t, int i)
 {
-	struct time_rule rule = reference_times_rule(r, sharers);
+	struct time_rule rule = reference_times_rule(r);
 	return time_limit_derive(&rule, t->known && i < t->n ? t->size_s[i] : 0);
 }
 

@@ -37,17 +37,14 @@ void reference_times_get(const struct run_context *ctx, enum backend backend,
 			 const struct device_info *dev, const char *ref_harness, int may_build,
 			 struct reference_times *t);
 
-/* Size i's limit under the rubric's rule, for a GPU that sharers
- * processes share (0 or 1: a grade's own GPU). */
-struct time_limit reference_times_limit(const struct rubric *r, int sharers, const struct reference_times *t,
-					int i);
+/* Size i's limit under the rubric's rule. */
+struct time_limit reference_times_limit(const struct rubric *r, const struct reference_times *t, int i);
 
-/* The rubric's rule for a correctness size on a GPU that sharers
- * processes share. Its floor grows with them, by one floor for every
- * four: on an H200 shared by 32 workers of a batch, a child that only
- * starts and ends took 5 s of wall time (its CUDA context made and torn
- * down among the others), and a 1 s floor called such children hung
- * (docs/results/gpu-2026-11-26/). */
-struct time_rule reference_times_rule(const struct rubric *r, int sharers);
+/* The rubric's rule for a correctness size: the same on a GPU a batch's
+ * workers share as on a grade's own. What grows with them -- a CUDA
+ * context's making and teardown, the frees and set-up between sizes, the
+ * waits for a timed run -- is outside a size's own time
+ * (sys/channel_watch.h). */
+struct time_rule reference_times_rule(const struct rubric *r);
 
 #endif

@@ -46,9 +46,6 @@ struct gpu_share {
 	 * it waited for and held noted (said; information only). */
 	int (*lend)(void *arg, int begin, int fds[2], const struct gpu_hold *said);
 	void *arg;	/* phase's and lend's */
-	/* The processes that share the GPU at most (a batch's workers on
-	 * it); 0 alone: each size's time floor grows with them. */
-	int sharers;
 };
 
 struct run_context {

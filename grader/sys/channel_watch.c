@@ -33,15 +33,13 @@ static void read_new_frames(struct channel_watch *w, int fd, double now_s)
 			w->broken = 1;
 			return;
 		}
-		if (h.type == MSG_GPU_WAIT && !w->waiting) {
-			w->waiting = 1;
-			w->wait_began = now_s;
+		int k = w->stages;
+		if (k > 0 && !w->own_ended[k] &&
+		    (h.type == MSG_DONE || h.type == MSG_STUDENT_EXIT || h.type == MSG_GPU_WAIT)) {
+			w->own_ended[k] = 1;
+			w->own_end[k] = now_s;
 		}
-		if (h.type == MSG_BEGIN && w->waiting) {
-			w->waited_s[w->stages] += now_s - w->wait_began;
-			w->waiting = 0;
-		}
-		if (h.type == MSG_BEGIN && w->stages + 1 < WATCH_MAX_STAGES)
+		if (h.type == MSG_BEGIN && k + 1 < WATCH_MAX_STAGES)
 			w->began_at[++w->stages] = now_s;
 		w->next_header += sizeof(h) + h.length;
 	}
@@ -53,16 +51,16 @@ double channel_watch_poll(struct channel_watch *w, int fd, double now_s)
 	w->ended_at = now_s;
 	if (w->n_limits <= 0 || w->broken)
 		return 1e300;
-	if (w->waiting)
-		return w->wait_began + w->limit_s[0];
+	if (w->own_ended[w->stages])
+		return w->own_end[w->stages] + w->limit_s[0];
 	int k = w->stages < w->n_limits ? w->stages : w->n_limits - 1;
-	return w->began_at[w->stages] + w->waited_s[w->stages] + w->limit_s[k];
+	return w->began_at[w->stages] + w->limit_s[k];
 }
 
 double channel_watch_stage_s(const struct channel_watch *w, int k)
 {
 	if (k < 1 || k > w->stages)
 		return -1;
-	double end = k < w->stages ? w->began_at[k + 1] : w->waiting ? w->wait_began : w->ended_at;
-	return end - w->began_at[k] - w->waited_s[k];
+	double end = w->own_ended[k] ? w->own_end[k] : k < w->stages ? w->began_at[k + 1] : w->ended_at;
+	return end - w->began_at[k];
 }

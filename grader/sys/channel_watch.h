@@ -10,12 +10,18 @@
  * from the k-th MSG_BEGIN to the next, or to the child's end. The sandbox
  * (sandbox.h) asks for the deadline at each of its polls.
  *
- * A wait for a batch's GPU between two sizes (MSG_GPU_WAIT, up to the
- * next MSG_BEGIN) is the queue of other students' timed runs, not the
- * size's work: it is left out of the stage's time and its deadline, and
- * has stage 0's limit of its own, the one a process's start has, which
- * waits for the GPU too. A student's code could forge the frame, as it
- * could MSG_BEGIN: it buys at most that limit, within the whole run's.
+ * A size's own time ends at the first frame that says its work is over:
+ * MSG_DONE, MSG_STUDENT_EXIT, or MSG_GPU_WAIT. What follows, up to the
+ * next MSG_BEGIN or the child's end, is the kit's: the size's memory
+ * freed, the next one's set up, a wait for a batch's GPU while other
+ * students are timed, the process's end with its CUDA context's teardown.
+ * All of these are slower the more processes share the host, and none is
+ * the student's code, so they are no size's time: they have stage 0's
+ * limit, the one a process's start has, which makes a context and waits
+ * for the GPU too. A size's limit can then be the same on a GPU a batch
+ * shares as on a grade's own. A student's code could forge such a frame,
+ * as it could MSG_BEGIN: it buys at most that limit, within the whole
+ * run's, and the frames that follow are checked (harness_frames.c).
  */
 #ifndef GRADER_CHANNEL_WATCH_H
 #define GRADER_CHANNEL_WATCH_H
@@ -34,12 +40,11 @@ struct channel_watch {
 	int stages;			/* MSG_BEGIN frames seen */
 	double began_at[WATCH_MAX_STAGES];	/* began_at[k]: when stage k began (k >= 1) */
 	double ended_at;		/* when the child ended or was stopped */
-	int waiting;			/* 1: in a wait for the GPU (above) */
-	double wait_began;		/* when it began */
-	double waited_s[WATCH_MAX_STAGES];	/* waits ended within stage k */
+	unsigned char own_ended[WATCH_MAX_STAGES];	/* 1: stage k's own time is over (above) */
+	double own_end[WATCH_MAX_STAGES];	/* when */
 	int stopped;			/* 1: the child was stopped for one stage's limit */
 	int stopped_stage;		/* which stage, if stopped */
-	double stopped_after_s;		/* how long that stage had run, its waits left out */
+	double stopped_after_s;		/* how long that stage had run (its own time) */
 
 	/* The reader's place in the channel; broken: a frame that does not
 	 * parse, after which only the whole run's limit applies (the grader
@@ -56,8 +61,8 @@ void channel_watch_reset(struct channel_watch *w);
  * (a large number when it has none). now_s: seconds from the start. */
 double channel_watch_poll(struct channel_watch *w, int fd, double now_s);
 
-/* How long stage k took (the last stage: to the child's end), its waits
- * for the GPU left out; < 0 when it did not begin. */
+/* Stage k's own time: to the frame that ended it, or to the next stage
+ * (the last: to the child's end); < 0 when it did not begin. */
 double channel_watch_stage_s(const struct channel_watch *w, int k);
 
 #endif
