@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sys/cuda_toolkit.h"
@@ -35,6 +36,8 @@ void reference_cache_path(const struct lab *lab, const struct device_info *dev, 
 	file_stamp_append(key, sizeof(key), "/proc/self/exe");
 	file_stamp_append(key, sizeof(key), cuda_toolkit_path("bin/nvcc", path, sizeof(path)));
 	file_stamp_append(key, sizeof(key), solution);
+	/* common/ is the build's one include folder (build.c): every header a
+	 * solution can include is stamped. */
 	file_stamp_append_dir(key, sizeof(key), kit_path(dir, sizeof(dir), "common"), ".h");
 	file_stamp_append_dir(key, sizeof(key), kit_path(dir, sizeof(dir), "build/harness/cuda"), ".o");
 	file_stamp_append_dir(key, sizeof(key), kit_path(dir, sizeof(dir), "build/harness/harness"), ".o");
@@ -54,6 +57,19 @@ int reference_cache_take(const char *kept, const char *harness)
 	return file_exists(kept) && file_copy(kept, harness, 0755, err, sizeof(err)) == 0 ? 0 : -1;
 }
 
+/* A copy another grade may be writing now (reference_cache_keep's
+ * NAME.PID.tmp): left alone unless it is older than any copy takes, when
+ * its grade died before its rename. */
+#define TMP_ABANDONED_S 600
+
+static int in_progress(const char *path, const char *name)
+{
+	struct stat st;
+	size_t n = strlen(name);
+	return n > 4 && strcmp(name + n - 4, ".tmp") == 0 && stat(path, &st) == 0 &&
+	       time(NULL) - st.st_mtime < TMP_ABANDONED_S;
+}
+
 /* Removes the entries named prefix... in dir other than the one named keep. */
 static void remove_replaced(const char *dir, const char *prefix, const char *keep)
 {
@@ -62,11 +78,13 @@ static void remove_replaced(const char *dir, const char *prefix, const char *kee
 	struct dirent *e;
 	if (!d)
 		return;
-	while ((e = readdir(d)) != NULL)
-		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 && strcmp(e->d_name, keep) != 0) {
-			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 || strcmp(e->d_name, keep) == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (!in_progress(path, e->d_name))
 			unlink(path);
-		}
+	}
 	closedir(d);
 }
 
