@@ -382,11 +382,11 @@ void batch_cleanup(struct batch *b)
 /*
  * One worker a core, and on GPUs at most WORKERS_ON_GPUS for the host,
  * however many GPUs it has: past that the workers queue for the GPU's
- * turns and each size's time floor grows with them (reference_times.h),
- * so a class goes slower and a hang takes longer. Measured with the lab 3
- * class of 65 on H200s (docs/results/gpu-2026-11-27/): 16 workers on one
- * GPU graded 3,606 an hour and an endless loop in 14.0 s; 32 on one GPU,
- * 2,957 an hour and 40.4 s. A second GPU does not double the bound: the
+ * turns and the host's driver, so a class goes no faster and each student
+ * takes longer. Measured with the lab 3 class of 65 on H200s
+ * (docs/results/gpu-2026-11-27/), when a size's time floor still grew
+ * with the workers: 16 workers on one GPU graded 3,606 an hour and an
+ * endless loop in 14.0 s; 32 on one GPU, 2,957 an hour and 40.4 s. A second GPU does not double the bound: the
  * host makes its CUDA contexts one at a time for all its GPUs together,
  * and its cores do each student's builds and checks. On two H200s of 32
  * cores, with one work queue a context, 32 workers graded 7,114 an hour
@@ -395,7 +395,9 @@ void batch_cleanup(struct batch *b)
  * call 20); on one GPU 24 workers were slower than 16. Measured again on
  * two H200s with the kit of 2026-11-28, 24 and 32 workers graded the class
  * no faster than 16 (docs/results/gpu-2026-11-28-workers/), and again with
- * one CUDA context a student (docs/results/gpu-2026-11-28-class-now/).
+ * one CUDA context a student (docs/results/gpu-2026-11-28-class-now/). With
+ * one floor for every GPU, two GPUs are bound by the host's driver
+ * (docs/results/gpu-2026-11-28-size-time/).
  */
 #define WORKERS_ON_GPUS 16
 
