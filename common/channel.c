@@ -35,7 +35,7 @@ int channel_next(struct channel_reader *r, uint32_t *type, const unsigned char *
 	if (r->size - r->pos < sizeof(h))
 		return -1;
 	memcpy(&h, r->data + r->pos, sizeof(h));
-	if (h.magic != CHANNEL_MAGIC || h.type < MSG_DEVICE || h.type > MSG_GPU_WAIT)
+	if (h.magic != CHANNEL_MAGIC || h.type < MSG_DEVICE || h.type > MSG_OUTPUT_DIGEST)
 		return -1;
 	if (h.length > r->size - r->pos - sizeof(h))
 		return -1;

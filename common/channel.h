@@ -47,11 +47,6 @@ enum channel_msg {
 				 * (grader/harness/student_exit.h): {"status"} */
 	MSG_OUTPUT_DIGEST = 11,	/* raw: struct output_digest (common/output_digest.h), in
 				 * place of MSG_OUTPUT for a large output on a GPU */
-	MSG_GPU_WAIT = 12,	/* empty: between two sizes, the harness gives a batch's
-				 * GPU back to a timed run that waits for it and waits to
-				 * take it again (grader/harness/gpu_share.h); the next
-				 * MSG_BEGIN ends the wait, which is no size's time
-				 * (grader/sys/channel_watch.h) */
 };
 
 struct frame_header {

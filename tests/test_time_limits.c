@@ -163,47 +163,45 @@ Test(time_limits, a_slow_but_finishing_size_is_not_called_hung, .timeout = 60)
 	child_result_free(&res);
 }
 
-/* An empty MSG_GPU_WAIT frame (type 12, length 0). */
-#define WAIT_FRAME "printf 'CHLK\\014\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000' >&3"
-
 /* An empty-JSON MSG_DONE frame (type 4). */
 #define DONE_FRAME "printf 'CHLK\\004\\000\\000\\000\\002\\000\\000\\000\\000\\000\\000\\000{}' >&3"
 
 Test(time_limits, the_kits_time_after_a_size_is_no_sizes_time, .timeout = 60)
 {
 	/* Each size may take 0.6 s and takes 0.2 s. After the first, 1.2 s of
-	 * the kit's (its frees, the next size's set-up); after the second, a
-	 * wait of 1.2 s for a batch's GPU; after the third, 1.2 s of the
-	 * process's end (a CUDA context's teardown among many). */
-	const double limits[] = { 20, 0.6, 0.6, 0.6 };
+	 * the kit's (its frees, a wait for a batch's GPU, the next size's
+	 * set-up); after the second, 1.2 s of the process's end (a CUDA
+	 * context's teardown among many). */
+	const double limits[] = { 20, 0.6, 0.6 };
 	struct channel_watch w;
 	struct child_result res;
-	run_watched(BEGIN_FRAME "; sleep 0.2; " DONE_FRAME "; sleep 1.2; " BEGIN_FRAME "; sleep 0.2; " WAIT_FRAME
-		    "; sleep 1.2; " BEGIN_FRAME "; sleep 0.2; " DONE_FRAME "; sleep 1.2", limits, 4, 20, &w, &res);
+	run_watched(BEGIN_FRAME "; sleep 0.2; " DONE_FRAME "; sleep 1.2; " BEGIN_FRAME "; sleep 0.2; " DONE_FRAME
+		    "; sleep 1.2", limits, 3, 20, &w, &res);
 	cr_expect_not(res.timed_out, "a size was stopped for time that was the kit's");
 	cr_expect_not(w.stopped);
-	cr_expect_eq(w.stages, 3);
-	for (int k = 1; k <= 3; k++)
+	cr_expect_eq(w.stages, 2);
+	for (int k = 1; k <= 2; k++)
 		cr_expect(channel_watch_stage_s(&w, k) < 0.6, "size %d counted %.2f s, the kit's time in it", k,
 			  channel_watch_stage_s(&w, k));
 	child_result_free(&res);
 }
 
-Test(time_limits, a_wait_for_the_gpu_has_the_starts_limit, .timeout = 60)
+Test(time_limits, the_kits_time_after_a_size_has_the_starts_limit, .timeout = 60)
 {
-	/* A wait that never ends (or a forged frame) is stopped at stage 0's
-	 * 1 s, not at the whole run's 20 s. */
+	/* Kit's time that never ends (a wait for the GPU that never comes, or
+	 * a forged frame) is stopped at stage 0's 1 s, not at the whole run's
+	 * 20 s. */
 	const double limits[] = { 1, 5 };
 	struct channel_watch w;
 	struct child_result res;
 	double t0 = now_s();
-	run_watched(BEGIN_FRAME "; " WAIT_FRAME "; sleep 30", limits, 2, 20, &w, &res);
+	run_watched(BEGIN_FRAME "; " DONE_FRAME "; sleep 30", limits, 2, 20, &w, &res);
 	double took = now_s() - t0;
 	cr_expect(res.timed_out);
 	cr_expect(w.stopped);
 	cr_expect_eq(w.stopped_stage, 1);
 	cr_expect_lt(took, 5, "stopped after %.1f s", took);
-	cr_expect_lt(w.stopped_after_s, 0.5, "the size's own time, %.2f s, holds its wait", w.stopped_after_s);
+	cr_expect_lt(w.stopped_after_s, 0.5, "the size's own time, %.2f s, holds the kit's", w.stopped_after_s);
 	child_result_free(&res);
 }
 

@@ -386,7 +386,8 @@ void batch_cleanup(struct batch *b)
  * takes longer. Measured with the lab 3 class of 65 on H200s
  * (docs/results/gpu-2026-11-27/), when a size's time floor still grew
  * with the workers: 16 workers on one GPU graded 3,606 an hour and an
- * endless loop in 14.0 s; 32 on one GPU, 2,957 an hour and 40.4 s. A second GPU does not double the bound: the
+ * endless loop in 14.0 s; 32 on one GPU, 2,957 an hour and 40.4 s. A
+ * second GPU does not double the bound: the
  * host makes its CUDA contexts one at a time for all its GPUs together,
  * and its cores do each student's builds and checks. On two H200s of 32
  * cores, with one work queue a context, 32 workers graded 7,114 an hour

@@ -39,7 +39,6 @@ void gpu_share_between_sizes(void)
 {
 	if (!gpu_lock_asked_for(&lock))
 		return;
-	channel_send(CHANNEL_FD, MSG_GPU_WAIT, NULL, 0);
 	gpu_lock_release(&lock);
 	gpu_lock_shared(&lock);
 }

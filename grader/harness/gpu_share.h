@@ -11,11 +11,11 @@
 void gpu_share_begin(void);
 
 /* Between two sizes of a correctness run, the last one's work on the GPU
- * finished: where a timed run waits for the GPU alone (gpu_lock_asked_for),
- * says so on the channel (MSG_GPU_WAIT, which keeps the wait out of the
- * sizes' time limits), gives the GPU back and takes it shared again once
+ * finished and reported: where a timed run waits for the GPU alone
+ * (gpu_lock_asked_for), gives the GPU back and takes it shared again once
  * the timed run is done. A batch's timed run then waits for the size each
- * sharer is in, not for the sharers' last sizes. */
+ * sharer is in, not for the sharers' last sizes; the wait comes after the
+ * last size's MSG_DONE, so it is no size's time (sys/channel_watch.h). */
 void gpu_share_between_sizes(void);
 
 /* After the verb's last report: the GPU given back, unless student code

@@ -112,12 +112,10 @@ int harness_split(const struct harness_report *whole, struct harness_report *par
 void harness_part_free(struct harness_report *part);
 
 /* The frames the correct and sizes verbs send for one size (a traced
- * emulated size sends its trace, MSG_METRICS, besides; MSG_GPU_WAIT
- * comes only from a GPU's run in a batch). */
+ * emulated size sends its trace, MSG_METRICS, besides). */
 #define HARNESS_SIZE_FRAMES                                                                            \
 	((1u << MSG_BEGIN) | (1u << MSG_OUTPUT) | (1u << MSG_OUTPUT_DIGEST) | (1u << MSG_DONE) |       \
-	 (1u << MSG_ERROR) | (1u << MSG_END) | (1u << MSG_STOPPED) | (1u << MSG_STUDENT_EXIT) |          \
-	 (1u << MSG_GPU_WAIT))
+	 (1u << MSG_ERROR) | (1u << MSG_END) | (1u << MSG_STOPPED) | (1u << MSG_STUDENT_EXIT))
 
 /* Marks rep corrupt where it holds a type of frame outside may_send: its
  * verb never sends one, so the student's code wrote it into the channel. */

@@ -45,7 +45,7 @@ void harness_read_frames(struct harness_report *rep, const unsigned char *data, 
 			return;
 		}
 		rep->kinds |= 1u << type;
-		if (type != MSG_OUTPUT && type != MSG_OUTPUT_DIGEST && type != MSG_END && type != MSG_GPU_WAIT) {
+		if (type != MSG_OUTPUT && type != MSG_OUTPUT_DIGEST && type != MSG_END) {
 			j = parse_json(p, len);
 			if (!j) {
 				rep->corrupt = 1;

@@ -35,7 +35,7 @@ static void read_new_frames(struct channel_watch *w, int fd, double now_s)
 		}
 		int k = w->stages;
 		if (k > 0 && !w->own_ended[k] &&
-		    (h.type == MSG_DONE || h.type == MSG_STUDENT_EXIT || h.type == MSG_GPU_WAIT)) {
+		    (h.type == MSG_DONE || h.type == MSG_STUDENT_EXIT)) {
 			w->own_ended[k] = 1;
 			w->own_end[k] = now_s;
 		}

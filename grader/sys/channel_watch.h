@@ -11,8 +11,8 @@
  * (sandbox.h) asks for the deadline at each of its polls.
  *
  * A size's own time ends at the first frame that says its work is over:
- * MSG_DONE, MSG_STUDENT_EXIT, or MSG_GPU_WAIT. What follows, up to the
- * next MSG_BEGIN or the child's end, is the kit's: the size's memory
+ * MSG_DONE or MSG_STUDENT_EXIT. What follows, up to the next MSG_BEGIN or
+ * the child's end, is the kit's: the size's memory
  * freed, the next one's set up, a wait for a batch's GPU while other
  * students are timed, the process's end with its CUDA context's teardown.
  * All of these are slower the more processes share the host, and none is
