@@ -106,7 +106,6 @@ void gpu_lock_alone(struct gpu_lock *l)
 
 int gpu_lock_asked_for(struct gpu_lock *l)
 {
-	gpu_lock_check_threads(l);
 	if (l->lock_fd < 0 || !l->shared || l->pinned)
 		return 0;
 	int rc;

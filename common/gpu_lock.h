@@ -73,7 +73,8 @@ void gpu_lock_shared(struct gpu_lock *l);
 void gpu_lock_alone(struct gpu_lock *l);
 
 /* Whether a shared hold should be given back now, between two sizes:
- * held shared, not pinned (checked first), and the turn someone else's --
+ * held shared, not pinned as far as is known (gpu_lock_release checks the
+ * threads again, and keeps a pinned hold), and the turn someone else's --
  * a timed run waiting for the shared holds to end, or a taker queued
  * behind one. A correctness run that keeps its hold through all its sizes
  * makes a timed run wait for its last; one that gives way between sizes,
