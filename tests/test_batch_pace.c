@@ -86,8 +86,9 @@ Test(batch_pace, a_students_account_holds_only_its_own_grade)
 }
 
 /* Each child lent the GPU that said when it made its context gets a line
- * below the account, the worker's student's own only; one that said
- * nothing believable (context_s < 0) gets none. */
+ * below the account, the worker's student's own only, with its end where
+ * that is known; one that said nothing believable (context_s < 0) gets
+ * none. */
 Test(batch_pace, gpu_waits_list_the_students_contexts)
 {
 	char dir[] = "/tmp/batch-pace-XXXXXX", text[1024] = "";
@@ -95,18 +96,18 @@ Test(batch_pace, gpu_waits_list_the_students_contexts)
 	struct gpu_slot slot;
 	slot_in(dir, &slot);
 	int fds[2];
-	struct gpu_hold before = { .context_at_s = 500, .context_s = 0.3 };
+	struct gpu_hold before = { .context_at_s = 500, .context_s = 0.3, .end_s = -1 };
 	cr_assert_eq(batch_gpu_lend(&slot, 0, fds, &before), 0);	/* an earlier student's */
 	struct gpu_account start;
 	batch_gpu_account(&start);
-	struct gpu_hold said[] = { { .context_at_s = 1000.25, .context_s = 0.271 },
-				   { .timed = 1, .context_at_s = 1003.5, .context_s = 0.125 },
-				   { .context_at_s = 1004, .context_s = -1 } };
+	struct gpu_hold said[] = { { .context_at_s = 1000.25, .context_s = 0.271, .end_at_s = 1002.5, .end_s = 0.0625 },
+				   { .timed = 1, .context_at_s = 1003.5, .context_s = 0.125, .end_s = -1 },
+				   { .context_at_s = 1004, .context_s = -1, .end_s = -1 } };
 	for (int i = 0; i < 3; i++)
 		cr_assert_eq(batch_gpu_lend(&slot, 0, fds, &said[i]), 0);
 	waits_text(dir, 5.0, 2, &start, text, sizeof(text));
 	cr_expect(strstr(text, " correctness_processes=2 pinned_runs=0\n"
-			       "context_at_s=1000.2500 context_s=0.2710\n"
+			       "context_at_s=1000.2500 context_s=0.2710 end_at_s=1002.5000 end_s=0.0625\n"
 			       "context_at_s=1003.5000 context_s=0.1250\n"), "%s", text);
 	cr_expect(!strstr(text, "context_at_s=500"), "an earlier student's context: %s", text);
 	cr_expect(!strstr(text, "context_at_s=1004"), "a context said as none: %s", text);
@@ -198,7 +199,22 @@ Test(batch_pace, contexts_that_cover_the_wall_clock_say_the_driver_binds)
 		"context_at_s=1000.0000 context_s=4.0000\ncontext_at_s=1003.0000 context_s=3.0000\n",
 		"context_at_s=1005.5000 context_s=3.5000\ncontext_at_s=1008.0000 context_s=1.5000\n",
 	};
-	expect_driver(contexts, "4 CUDA contexts made, the driver busy making them 95% of the time",
+	expect_driver(contexts, "4 CUDA contexts made, the driver busy making and ending them 95% of the time",
+		      "the CUDA driver binds");
+}
+
+/* A context's end is the driver's work as much as its making: contexts
+ * made half the time and ended most of the rest keep the driver busy 95%
+ * of it, and it binds. An end that is not believable leaves its making
+ * counted. */
+Test(batch_pace, contexts_ended_count_as_the_drivers_time)
+{
+	const char *const contexts[2] = {
+		"context_at_s=1000.0000 context_s=2.0000 end_at_s=1002.0000 end_s=2.5000\n",
+		"context_at_s=1004.5000 context_s=2.0000 end_at_s=1006.5000 end_s=3.0000\n"
+		"context_at_s=1009.6000 context_s=0.1000 end_at_s=1009.7000 end_s=-2\n",
+	};
+	expect_driver(contexts, "3 CUDA contexts made, the driver busy making and ending them 96% of the time",
 		      "the CUDA driver binds");
 }
 
@@ -211,7 +227,7 @@ Test(batch_pace, contexts_made_most_of_the_time_do_not_bind)
 		"context_at_s=1000.0000 context_s=3.0000\ncontext_at_s=1004.0000 context_s=1.0000\n",
 		"context_at_s=1002.0000 context_s=2.0000\ncontext_at_s=1005.0000 context_s=2.0000\n",
 	};
-	expect_driver(contexts, "4 CUDA contexts made, the driver busy making them 70% of the time",
+	expect_driver(contexts, "4 CUDA contexts made, the driver busy making and ending them 70% of the time",
 		      "nothing binds");
 }
 
@@ -248,7 +264,7 @@ Test(batch_pace, two_parts_half_busy_do_not_ask_for_more_workers)
 	alone_each_s = 0.01;
 	drain_each_s = 0;
 	cr_expect(strstr(line, "the GPU held alone 20% of the time and 30% more"), "%s", line);
-	cr_expect(strstr(line, "the driver busy making them 60% of the time"), "%s", line);
+	cr_expect(strstr(line, "the driver busy making and ending them 60% of the time"), "%s", line);
 	cr_expect(strstr(line, "no one part binds, but two or more are busy half the time or more"), "%s",
 		  line);
 	cr_expect(!strstr(line, "more --jobs,"), "%s", line);
@@ -285,7 +301,7 @@ Test(batch_pace, contexts_piled_in_one_moment_do_not_say_the_driver_binds)
 	}
 	const char *const contexts[2] = { each[0], each[1] };
 	pace_of(contexts, 10, line, sizeof(line));
-	cr_expect(strstr(line, "40 CUDA contexts made, the driver busy making them 7% of the time"), "%s",
+	cr_expect(strstr(line, "40 CUDA contexts made, the driver busy making and ending them 7% of the time"), "%s",
 		  line);
 	cr_expect(!strstr(line, "the CUDA driver binds"), "%s", line);
 }
@@ -311,7 +327,7 @@ Test(batch_pace, damaged_context_lines_count_nothing)
 	};
 	pace_of(contexts, 10, line, sizeof(line));
 	cr_expect(strstr(line, "pace: 2 students in 10.0 s"), "%s", line);
-	cr_expect(strstr(line, "1 CUDA context made, the driver busy making them 10% of the time"), "%s",
+	cr_expect(strstr(line, "1 CUDA context made, the driver busy making and ending them 10% of the time"), "%s",
 		  line);
 	cr_expect(!strstr(line, "the CUDA driver binds"), "%s", line);
 }
@@ -355,7 +371,7 @@ Test(batch_pace_gpu, a_class_measures_its_contexts, .timeout = 900)
 	child_result_free(&res);
 	if (strstr(log, "cannot read the kit"))
 		cr_skip_test("the sandbox's uid cannot read the kit here: %s", log);
-	int total = 0;
+	int total = 0, ended = 0;
 	for (int i = 0; i < 3; i++) {
 		char line[256];
 		int contexts = 0;
@@ -363,20 +379,27 @@ Test(batch_pace_gpu, a_class_measures_its_contexts, .timeout = 900)
 		FILE *f = fopen(path, "r");
 		cr_assert_not_null(f, "%s: no gpu-waits.txt\n%s", names[i], log);
 		while (fgets(line, sizeof(line), f)) {
-			double at, s;
-			if (sscanf(line, "context_at_s=%lf context_s=%lf", &at, &s) != 2)
+			double at, s, end_at, end_s;
+			int got = sscanf(line, "context_at_s=%lf context_s=%lf end_at_s=%lf end_s=%lf", &at, &s,
+					 &end_at, &end_s);
+			if (got < 2)
 				continue;
 			contexts++;
+			ended += got == 4;
 			cr_expect(s > 0 && s < 60, "%s: a context of %.4f s", names[i], s);
 			cr_expect(at >= from && at + s <= to, "%s: a context at %.3f, the batch from %.3f to %.3f",
 				  names[i], at, from, to);
+			cr_expect(got != 4 || (end_at >= at + s && end_s >= 0 && end_at + end_s <= to),
+				  "%s: an end at %.3f for %.4f s, its context at %.3f for %.4f, the batch to %.3f",
+				  names[i], end_at, end_s, at, s, to);
 		}
 		fclose(f);
 		cr_expect_geq(contexts, 1, "%s: no context said\n%s", names[i], log);
 		total += contexts;
 	}
-	char want[64];
-	snprintf(want, sizeof(want), "%d CUDA context%s made, the driver busy making them ", total,
+	cr_expect_eq(ended, total, "every child that said its context said its end");
+	char want[96];
+	snprintf(want, sizeof(want), "%d CUDA context%s made, the driver busy making and ending them ", total,
 		 total == 1 ? "" : "s");
 	cr_expect(strstr(log, want), "the pace line does not say '%s':\n%s", want, log);
 	remove_tree(tmp);

@@ -125,7 +125,9 @@ static void lent_correctness(enum backend backend, struct harness_report *rep, s
 
 /* A child lent the lock times its CUDA context's making (here the
  * emulator's cudaFree(0), standing in for the driver's) on the host's
- * monotonic clock, the grader's own: the worker notes when and how long. */
+ * monotonic clock, the grader's own, and says when it made its last
+ * report: the worker notes when and how long each, the end lasting to the
+ * child's reaping. */
 Test(gpu_children, a_lent_childs_context_reaches_the_account, .timeout = 120)
 {
 	struct harness_report rep;
@@ -135,10 +137,14 @@ Test(gpu_children, a_lent_childs_context_reaches_the_account, .timeout = 120)
 	double after = now_s();
 	cr_expect(json_is_number(json_object_get(rep.done, "context_ms")));
 	cr_assert_eq(a.contexts, 1);
-	const struct context_span *c = batch_gpu_contexts();
-	cr_expect(c[0].at_s >= before && c[0].at_s + c[0].s <= after, "[%.3f, +%.3f] not in [%.3f, %.3f]",
-		  c[0].at_s, c[0].s, before, after);
-	cr_expect(c[0].s >= 0 && c[0].s < 60, "%.3f s", c[0].s);
+	const struct child_context *c = batch_gpu_contexts();
+	const struct context_span *made = &c[0].making, *end = &c[0].end;
+	cr_expect(made->at_s >= before && made->at_s + made->s <= after, "[%.3f, +%.3f] not in [%.3f, %.3f]",
+		  made->at_s, made->s, before, after);
+	cr_expect(made->s >= 0 && made->s < 60, "%.3f s", made->s);
+	cr_expect(end->s >= 0 && end->at_s >= made->at_s + made->s && end->at_s + end->s <= after,
+		  "its end [%.3f, +%.3f], its context [%.3f, +%.3f], the call to %.3f", end->at_s, end->s,
+		  made->at_s, made->s, after);
 	harness_report_free(&rep);
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sys/clock.h"
 #include "sys/isolation.h"
 #include "sys/sandbox.h"
 
@@ -23,6 +24,20 @@ Test(sandbox, output_and_status)
 	cr_expect(r.exited);
 	cr_expect_eq(r.exit_status, 3);
 	cr_expect(strstr(r.output, "hello") && strstr(r.output, "oops"), "%s", r.output);
+	child_result_free(&r);
+}
+
+/* When a child was reaped, on the grader's clock: after it slept, and not
+ * after the call returned (a batch's pace line counts a child's end by it). */
+Test(sandbox, the_child_ends_on_the_graders_clock)
+{
+	double before = now_s();
+	struct child_result r = run_sh("sleep 0.2", 10, 4096);
+	double after = now_s();
+	cr_expect_geq(r.ended_at_s, before + 0.2);
+	cr_expect_leq(r.ended_at_s, after);
+	cr_expect_float_eq(r.ended_at_s - r.wall_s, before, 0.05, "its start: %.3f, the call at %.3f",
+			   r.ended_at_s - r.wall_s, before);
 	child_result_free(&r);
 }
 

@@ -247,15 +247,21 @@ struct gpu_account {
 };
 void batch_gpu_account(struct gpu_account *out);
 
-/* A child's CUDA context in the making, as it said (information only):
- * from at_s, seconds on CLOCK_MONOTONIC (sys/clock.h's now_s, the host's
- * one clock), for s seconds. */
+/* A span of the CUDA driver's work for a child, as it said (information
+ * only): from at_s, seconds on CLOCK_MONOTONIC (sys/clock.h's now_s, the
+ * host's one clock), for s seconds. */
 struct context_span {
 	double at_s, s;
 };
+/* A child's CUDA context: its making, and the child's end from its last
+ * report to its reaping, in which the driver tears the context down
+ * (end.s < 0: not known). */
+struct child_context {
+	struct context_span making, end;
+};
 /* This worker's children's contexts, the account's contexts of them, in
  * the order they ended. */
-const struct context_span *batch_gpu_contexts(void);
+const struct child_context *batch_gpu_contexts(void);
 
 /* The student's gpu-waits.txt: its GPU account since start (the
  * account when its grade began: a worker is forked from the batch, whose

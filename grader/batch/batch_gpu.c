@@ -136,11 +136,11 @@ static void open_locks(struct gpu_slot *s)
 }
 
 /* This worker's waits for the GPU and its holds of it (a worker grades one
- * student: batch_gpu_account), and its children's contexts' making, as
- * they said it (account.contexts of them). */
+ * student: batch_gpu_account), and its children's contexts' making and
+ * ending, as they said it (account.contexts of them). */
 static struct gpu_account account;
 static double asked_at, got_at;
-static struct context_span *contexts;
+static struct child_context *contexts;
 static int contexts_room;
 
 /* A child's context, where it said one: information for the pace line
@@ -151,13 +151,14 @@ static void note_context(const struct gpu_hold *said)
 		return;
 	if (account.contexts == contexts_room) {
 		int room = contexts_room ? 2 * contexts_room : 64;
-		struct context_span *more = realloc(contexts, sizeof(*more) * (size_t)room);
+		struct child_context *more = realloc(contexts, sizeof(*more) * (size_t)room);
 		if (!more)
 			return;
 		contexts = more;
 		contexts_room = room;
 	}
-	contexts[account.contexts++] = (struct context_span){ .at_s = said->context_at_s, .s = said->context_s };
+	contexts[account.contexts++] = (struct child_context){ { said->context_at_s, said->context_s },
+							       { said->end_at_s, said->end_s } };
 }
 
 void batch_gpu_phase(void *arg, int timed, int begin)
@@ -213,7 +214,7 @@ void batch_gpu_account(struct gpu_account *out)
 	*out = account;
 }
 
-const struct context_span *batch_gpu_contexts(void)
+const struct child_context *batch_gpu_contexts(void)
 {
 	return contexts;
 }

@@ -7,13 +7,17 @@
  * shared run. Below that first line, one line for each CUDA context its
  * children said they made: when each began, on the host's monotonic
  * clock, and how long it took (grader/harness/gpu_share.c), information
- * only as well. The batch's last line sums them: the GPUs bind when their
+ * only as well, with when the child's end began (its last report) and how
+ * long that end took to its reaping: the context's teardown, which the
+ * driver does one at a time as it makes them (a process that skips the
+ * release and leaves it to its _exit costs the host as long:
+ * docs/results/gpu-2026-11-28-driver/, call 60). The batch's last line sums them: the GPUs bind when their
  * turns are taken most of the wall clock times their number -- held
  * alone, or held by a timed run waiting for the shared holds that were
  * running to end (drain_s: no one else may start then) -- the CPUs when
  * the workers' CPU time nears it times the cores, and the CUDA driver
- * when some child was making its context most of the wall clock (the
- * union of their spans): a host makes its contexts one at a time, for
+ * when some child was making or ending its context most of the wall
+ * clock (the union of those spans): a host makes its contexts one at a time, for
  * all its GPUs together (16 made at once take about as long spread over
  * two GPUs as on one: docs/results/gpu-2026-11-27-contexts, calls 8 and
  * 19), so while any child makes one the driver is busy and those beside
@@ -33,8 +37,8 @@
 #include "sys/clock.h"
 
 #define WAITS_FILE "gpu-waits.txt"
-/* A context's line's room: two numbers of the monotonic clock's seconds. */
-#define CONTEXT_LINE 96
+/* A context's line's room: four numbers of the monotonic clock's seconds. */
+#define CONTEXT_LINE 160
 /* Busier than this, a resource is what binds the class. */
 #define BUSY 0.6
 /* The driver only when nearly always making a context: the children's
@@ -73,7 +77,7 @@ void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall
 	if (n <= 0 || (size_t)n >= sizeof(line))
 		return;
 	/* The contexts' lines too, where there is memory for them (information only). */
-	const struct context_span *spans = batch_gpu_contexts();
+	const struct child_context *spans = batch_gpu_contexts();
 	int first = start->contexts, spans_n = a.contexts - first;
 	size_t len = (size_t)n, room = len + (spans_n > 0 ? (size_t)spans_n * CONTEXT_LINE : 0);
 	char *text = malloc(room + 1);
@@ -82,8 +86,12 @@ void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall
 	else
 		memcpy(text, line, len);
 	for (int i = 0; i < spans_n; i++) {
-		int k = snprintf(text + len, room + 1 - len, "context_at_s=%.4f context_s=%.4f\n",
-				 spans[first + i].at_s, spans[first + i].s);
+		const struct child_context *c = &spans[first + i];
+		int k = c->end.s >= 0 ? snprintf(text + len, room + 1 - len,
+						 "context_at_s=%.4f context_s=%.4f end_at_s=%.4f end_s=%.4f\n",
+						 c->making.at_s, c->making.s, c->end.at_s, c->end.s)
+				      : snprintf(text + len, room + 1 - len, "context_at_s=%.4f context_s=%.4f\n",
+						 c->making.at_s, c->making.s);
 		if (k > 0 && (size_t)k <= room - len)
 			len += (size_t)k;
 	}
@@ -93,30 +101,43 @@ void batch_write_gpu_waits(const char *student_dir, const char *gpu, double wall
 	free(text);
 }
 
-/* The contexts the class's students' children said they made. */
+/* The driver's work the class's students' children said they caused:
+ * each context's making and, where known, its end, as spans of their own
+ * (v[0..n)), of `contexts` contexts. */
 struct spans {
 	struct context_span *v;
-	int n, room;
+	int n, room, contexts;
 };
 
-/* A context's line of a student's file, into spans where it is one and
- * believable (a child's word: its span is clipped to the batch's wall
- * clock later); a line that is not, or no memory, counts nothing. */
-static void read_context(const char *line, struct spans *spans)
+static int add_span(struct spans *spans, double at_s, double s)
 {
-	struct context_span c;
-	if (sscanf(line, "context_at_s=%lf context_s=%lf", &c.at_s, &c.s) != 2 || !isfinite(c.at_s) ||
-	    !(c.s >= 0 && c.s < 1e6))
-		return;
 	if (spans->n == spans->room) {
 		int room = spans->room ? 2 * spans->room : 256;
 		struct context_span *more = realloc(spans->v, sizeof(*more) * (size_t)room);
 		if (!more)
-			return;
+			return -1;
 		spans->v = more;
 		spans->room = room;
 	}
-	spans->v[spans->n++] = c;
+	spans->v[spans->n++] = (struct context_span){ at_s, s };
+	return 0;
+}
+
+/* A context's line of a student's file, into spans where it is one and
+ * believable (a child's word: its span is clipped to the batch's wall
+ * clock later); a line that is not, or no memory, counts nothing. An end
+ * that is not believable leaves the making alone. */
+static void read_context(const char *line, struct spans *spans)
+{
+	struct child_context c;
+	int got = sscanf(line, "context_at_s=%lf context_s=%lf end_at_s=%lf end_s=%lf", &c.making.at_s,
+			 &c.making.s, &c.end.at_s, &c.end.s);
+	if (got < 2 || !isfinite(c.making.at_s) || !(c.making.s >= 0 && c.making.s < 1e6) ||
+	    add_span(spans, c.making.at_s, c.making.s) < 0)
+		return;
+	spans->contexts++;
+	if (got == 4 && isfinite(c.end.at_s) && c.end.s >= 0 && c.end.s < 1e6)
+		add_span(spans, c.end.at_s, c.end.s);
 }
 
 /* A student's account and its contexts, when it was written by this run
@@ -219,18 +240,15 @@ void batch_pace_line(const struct batch *b, double start_s, double end_s, FILE *
 	double cpu_busy = cores > 0 ? cpu_s / (wall_s * (double)cores) : 0;
 	double alone = gpus > 0 ? sum.held_alone_s / (wall_s * gpus) : 0;
 	double draining = gpus > 0 ? sum.drain_s / (wall_s * gpus) : 0;
-	/* A lower bound: a context's release at its process's end, about a
-	 * tenth of the driver's work for it alone (call 19's table in
-	 * docs/results/gpu-2026-11-27-contexts), is in no span; nor is the
-	 * context of a child that said nothing. */
+	/* A lower bound: the context of a child that said nothing is in no span. */
 	double driver_busy = batch_spans_union(spans.v, spans.n, start_s, end_s) / wall_s;
 	fprintf(out, "pace: %d students in %.1f s = %.0f an hour; ", students, wall_s,
 		students * 3600.0 / wall_s);
 	if (gpus > 0)
 		fprintf(out, "the GPU%s held alone %.0f%% of the time and %.0f%% more by timed runs waiting for "
-			"the shared holds to end, %d CUDA context%s made, the driver busy making them %.0f%% of "
-			"the time, ", gpus == 1 ? "" : "s", 100 * alone, 100 * draining, spans.n,
-			spans.n == 1 ? "" : "s", 100 * driver_busy);
+			"the shared holds to end, %d CUDA context%s made, the driver busy making and ending "
+			"them %.0f%% of the time, ", gpus == 1 ? "" : "s", 100 * alone, 100 * draining, spans.contexts,
+			spans.contexts == 1 ? "" : "s", 100 * driver_busy);
 	fprintf(out, "the %ld CPU cores busy %.0f%% (%.1f CPU-seconds a student); each student waited "
 		"on average %.1f s for a timed turn and %.1f s for a shared one, of %.1f s, and started "
 		"%.2f correctness processes: %s\n", cores, 100 * cpu_busy, cpu_s / students,

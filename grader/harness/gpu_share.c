@@ -64,7 +64,10 @@ size_t gpu_share_json(char *buf, size_t len, size_t at)
 	at += (size_t)n;
 	if (context_ms < 0)
 		return at;
-	n = snprintf(buf + at, len - at, ",\"context_at_ms\":%.1f,\"context_ms\":%.1f", context_at_ms,
-		     context_ms);
+	/* at_ms: when this report was made; the last one's ends the child's
+	 * own work, and what follows to its end (its frees, its context's
+	 * teardown) is the driver's too. */
+	n = snprintf(buf + at, len - at, ",\"context_at_ms\":%.1f,\"context_ms\":%.1f,\"at_ms\":%.1f",
+		     context_at_ms, context_ms, harness_now_ms());
 	return n > 0 && (size_t)n < len - at ? at + (size_t)n : at;
 }

@@ -57,26 +57,34 @@ static double reported_total_ms(const struct said *said, const char *field)
 }
 
 /* When the child says it began making its CUDA context and how long that
- * took, into hold; context_s stays -1 where it said none or nothing
- * believable. The start is a moment on the host's monotonic clock (its
- * uptime, which passes 1e9 ms after 11.6 days): bounded far above that. */
-static void context_said(const struct said *said, struct gpu_hold *hold)
+ * took, and when it made its last report, which began its end (ended_at_s:
+ * when it was reaped), into hold; context_s and end_s stay -1 where it
+ * said none or nothing believable. The moments are on the host's
+ * monotonic clock (its uptime, which passes 1e9 ms after 11.6 days):
+ * bounded far above that. */
+static void context_said(const struct said *said, double ended_at_s, struct gpu_hold *hold)
 {
 	json_t *at = json_object_get(said->last, "context_at_ms"), *ms = json_object_get(said->last, "context_ms");
-	double at_ms = json_number_value(at), took_ms = json_number_value(ms);
-	hold->context_at_s = 0;
-	hold->context_s = -1;
+	json_t *last = json_object_get(said->last, "at_ms");
+	double at_ms = json_number_value(at), took_ms = json_number_value(ms), last_ms = json_number_value(last);
+	hold->context_at_s = hold->end_at_s = 0;
+	hold->context_s = hold->end_s = -1;
 	if (json_is_number(at) && json_is_number(ms) && at_ms >= 0 && at_ms < 1e15 && took_ms >= 0 &&
 	    took_ms < 1e9) {
 		hold->context_at_s = at_ms / 1e3;
 		hold->context_s = took_ms / 1e3;
+	}
+	if (json_is_number(last) && last_ms >= 0 && last_ms < 1e15 && ended_at_s - last_ms / 1e3 >= 0 &&
+	    ended_at_s - last_ms / 1e3 < 1e3) {
+		hold->end_at_s = last_ms / 1e3;
+		hold->end_s = ended_at_s - hold->end_at_s;
 	}
 }
 
 /* What a child lent the lock says it waited for and held. */
 static struct gpu_hold child_said(const struct harness_report *rep, int ran, int timed)
 {
-	struct gpu_hold hold = { .timed = timed, .context_s = -1 };
+	struct gpu_hold hold = { .timed = timed, .context_s = -1, .end_s = -1 };
 	struct said said;
 	if (!ran)
 		return hold;
@@ -87,7 +95,7 @@ static struct gpu_hold child_said(const struct harness_report *rep, int ran, int
 	hold.wait_alone_s = reported_ms(&said, "alone_wait_ms") / 1e3;
 	hold.held_alone_s = reported_ms(&said, "alone_ms") / 1e3;
 	hold.drain_s = reported_ms(&said, "alone_drain_ms") / 1e3;
-	context_said(&said, &hold);
+	context_said(&said, rep->child.ended_at_s, &hold);
 	json_decref(said.timings);
 	json_decref(said.last);
 	return hold;

@@ -15,9 +15,9 @@ struct seed_hashes;
 
 /* What a child that was lent the GPU's lock says it waited for and held,
  * in seconds (its reports' shared_wait_ms, shared_ms, alone_wait_ms and
- * alone_ms), whether it kept it to its end (pinned), and when it made its
- * CUDA context (context_at_ms, context_ms): a batch's account and pace
- * line, never a grade. */
+ * alone_ms), whether it kept it to its end (pinned), when it made its
+ * CUDA context (context_at_ms, context_ms) and when its end began (its
+ * last report's at_ms): a batch's account and pace line, never a grade. */
 struct gpu_hold {
 	int timed;	/* a timed child (the grader's word, not the child's) */
 	int pinned;	/* it kept the GPU to its end (common/gpu_lock.h) */
@@ -27,6 +27,11 @@ struct gpu_hold {
 	 * as sys/clock.h's now_s) for context_s; context_s < 0 where it said
 	 * none or nothing believable. */
 	double context_at_s, context_s;
+	/* Its end, from its last report (end_at_s, the same clock) to its
+	 * reaping, for end_s: its frees and its context's teardown, driver
+	 * work as much as the making; end_s < 0 where it said nothing
+	 * believable. */
+	double end_at_s, end_s;
 };
 
 /* How a batch shares a GPU among its workers; all zero for a grade alone

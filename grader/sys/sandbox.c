@@ -312,7 +312,8 @@ int sandbox_run_with(const struct sandbox_calls *sys, char *const argv[],
 		atomic_store(&reserve.stop, 1);
 		pthread_join(reserving, NULL);
 	}
-	res->wall_s = now_s() - start;
+	res->ended_at_s = now_s();
+	res->wall_s = res->ended_at_s - start;
 	if (cg.dir[0] && memory_cgroup_oom_kills(&cg) > 0)
 		res->out_of_memory = lim->resident_cap;
 	if (channel_fd >= 0)

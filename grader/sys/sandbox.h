@@ -56,6 +56,7 @@ struct child_result {
 	int timed_out;			/* we killed it at the deadline */
 	size_t out_of_memory;		/* the resident_cap the kernel stopped it at, or 0 */
 	double wall_s;
+	double ended_at_s;		/* when it was reaped, on sys/clock.h's now_s */
 	char *output;			/* stdout and stderr, NUL-terminated */
 	size_t output_len;
 	size_t output_dropped;		/* bytes read past output_cap */
