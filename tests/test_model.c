@@ -437,3 +437,32 @@ Test(model_explain, shared_bound_names_conflicts_only_where_there_are_some)
 	model_explain(&p, &l, words, sizeof words);
 	cr_expect(strstr(words, "4.50 wavefronts") && strstr(words, "bank conflicts"), "%s", words);
 }
+
+/* The sample stands for the grid's mean block: a grid-stride launch of 12
+ * blocks whose 4 traced blocks read 9 passes' bytes where the grid's 12
+ * read 26 has its sampled figures times (26 / 12) / (9 / 4). A launch with
+ * every block traced, or no count of the grid's bytes, is left alone. */
+Test(model_scale, the_sample_stands_for_the_grids_mean_block)
+{
+	struct model_launch l[3];
+	memset(l, 0, sizeof l);
+	for (int i = 0; i < 3; i++) {
+		l[i].grid_blocks = 12;
+		l[i].sampled_blocks = 4;
+		l[i].load_requests = 36;
+		l[i].load_block_sectors = 144;
+		l[i].intervals = 4;	/* no barrier: stays one a block */
+		l[i].traced_bytes = 9 * 128;
+		l[i].grid_bytes = 26 * 128;
+	}
+	l[1].sampled_blocks = 12;	/* every block traced */
+	l[2].grid_bytes = 0;		/* the trace did not say */
+	model_scale_to_grid(l, 3);
+	double factor = (26.0 / 12) / (9.0 / 4);
+	cr_expect_float_eq(l[0].load_requests, 36 * factor, 1e-9);
+	cr_expect_float_eq(l[0].load_block_sectors, 144 * factor, 1e-9);
+	cr_expect_float_eq(l[0].intervals, 4, 1e-9);
+	cr_expect_float_eq(l[0].grid_blocks, 12, 1e-9);
+	cr_expect_float_eq(l[1].load_requests, 36, 1e-9);
+	cr_expect_float_eq(l[2].load_requests, 36, 1e-9);
+}

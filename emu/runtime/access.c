@@ -95,6 +95,8 @@ static inline __attribute__((always_inline)) void cuemu_access(uintptr_t a, uint
 		if (space == SP_LOCAL)
 			return;
 	}
+	if (space == SP_GLOBAL)
+		rt.launch_global_bytes[kind] += n;
 	coverage_note(site);
 	if (!rt.tracing_block)
 		return;

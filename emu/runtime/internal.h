@@ -92,6 +92,9 @@ struct rt {
 	int skip_untraced;	/* blocks that are not traced do not run (prediction runs) */
 	int device_sms;		/* the SM count the device properties report */
 	int tracing_block;	/* the running block is in lockstep */
+	/* The global bytes every block of the running launch has accessed, by
+	 * akind, traced or not (perf.c: the grid's work beside the sample's). */
+	uint64_t launch_global_bytes[3];
 	int workers;		/* processes a launch may run its blocks in (blocks_parallel.c) */
 	int par_worker;		/* this process is a launch's worker */
 	int aborted;		/* a fault ended the running launch */
@@ -286,6 +289,7 @@ uint64_t metrics_request(struct launch_rec *r, uintptr_t site, int kind, int spa
 			 struct thr **lanes, int n, uint32_t warp_bit);
 void metrics_widen(struct launch_rec *r, uintptr_t site, int kind, uint64_t seq, uint32_t from,
 		   uint32_t to, const uintptr_t *lane_lo);
+void metrics_shared_widen(struct launch_rec *r, uintptr_t site, int kind, int64_t wavefronts);
 void metrics_race(struct launch_rec *r, int kind, int intra, int space, uintptr_t first,
 		  uintptr_t second);
 void metrics_uninit(struct launch_rec *r, uintptr_t site);
@@ -296,8 +300,9 @@ struct perf_rec *metrics_perf(struct launch_rec *r);	/* NULL for NULL */
 struct sb;
 struct perf_rec *perf_begin(void);
 void perf_global(struct perf_rec *p, int kind, int warp, const uintptr_t *sector, int n, uint64_t bytes);
-void perf_shared(struct perf_rec *p, uint64_t wavefronts, uintptr_t lo, uintptr_t hi);
+void perf_shared(struct perf_rec *p, int64_t wavefronts, uintptr_t lo, uintptr_t hi);
 void perf_interval_end(struct perf_rec *p);
+void perf_grid_bytes(struct perf_rec *p, const uint64_t bytes[3]);	/* every block's, by akind */
 void perf_json(struct sb *s, struct perf_rec *p);
 uint64_t perf_requests(const struct perf_rec *p);	/* all traced requests so far */
 void perf_free(struct perf_rec *p);

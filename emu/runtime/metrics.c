@@ -57,6 +57,7 @@ struct launch_rec *metrics_launch_begin(struct launch *L)
 	r->smem = L->smem;
 	r->perf = perf_begin();
 	r->cov = coverage_begin();
+	memset(rt.launch_global_bytes, 0, sizeof rt.launch_global_bytes);
 	launches[n_launches++] = r;
 	return r;
 }
@@ -70,6 +71,7 @@ void metrics_launch_end(struct launch *L)
 {
 	L->rec->traced_blocks = L->traced_blocks;
 	L->rec->combines = L->combines;
+	perf_grid_bytes(L->rec->perf, rt.launch_global_bytes);
 }
 
 static size_t site_hash(uintptr_t site, int kind, int space)
@@ -178,6 +180,16 @@ void metrics_widen(struct launch_rec *r, uintptr_t site, int kind, uint64_t seq,
 	for (int lane = 0; lane < WARP; lane++)
 		if (s->ex_mask >> lane & 1)
 			s->ex_addr[lane] = lane_lo[lane];
+}
+
+/* The shared wide access whose first piece is at site has `wavefronts`
+ * more (or fewer: a completed vector) than charged so far (trace.c); the
+ * site's sum never falls below what its accesses cost. */
+void metrics_shared_widen(struct launch_rec *r, uintptr_t site, int kind, int64_t wavefronts)
+{
+	struct site_stat *s = site_get(r, site, kind, SP_SHARED);
+	if (s)
+		s->units += (uint64_t)wavefronts;
 }
 
 void metrics_interval_end(struct launch_rec *r)

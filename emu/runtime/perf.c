@@ -12,7 +12,11 @@
  *     store, atomic or barrier between them can all be in flight at once
  *     (a store may alias a later load, so a compiler cannot hoist that load
  *     above it); requests / runs is the loads a warp keeps in flight;
- *   barrier intervals, warps, and the span of static shared memory touched.
+ *   barrier intervals, warps, and the span of static shared memory touched;
+ *   and apart from the sample, the global bytes every block of the launch
+ *   accessed, traced or not: the model's measure of how much work the
+ *   whole grid did against its sampled blocks, which differ where a
+ *   grid-stride loop gives some blocks one pass more than others.
  *
  * The sectors of one request arrive sorted (trace.c). A block is recognised
  * by rt.block_serial, which sched.c bumps for every traced block.
@@ -57,6 +61,7 @@ struct perf_rec {
 	uint64_t req[3], sectors[3], lines[3], bytes[3];	/* by akind: load, store, atomic */
 	uint64_t block_sectors[2];		/* load, store (atomics count as stores) */
 	uint64_t sh_req, sh_wf, ld_runs, intervals;
+	uint64_t grid_bytes[3];			/* every block's, by akind */
 	uintptr_t static_lo, static_hi;
 	uint32_t serial;
 	int in_block;
@@ -138,13 +143,15 @@ void perf_global(struct perf_rec *p, int kind, int warp, const uintptr_t *sector
 	}
 }
 
-void perf_shared(struct perf_rec *p, uint64_t wavefronts, uintptr_t lo, uintptr_t hi)
+/* wavefronts: what trace.c charges the request, less than none where it
+ * completes a wide access that costs less than its pieces did. */
+void perf_shared(struct perf_rec *p, int64_t wavefronts, uintptr_t lo, uintptr_t hi)
 {
 	if (!p)
 		return;
 	block_check(p);
 	p->sh_req++;
-	p->sh_wf += wavefronts;
+	p->sh_wf += (uint64_t)wavefronts;
 	/* Static shared memory (the arena and the section), not the dynamic buffer. */
 	if (lo - rt.dyn_lo < DYN_SMEM_MAX)
 		return;
@@ -164,6 +171,12 @@ void perf_interval_end(struct perf_rec *p)
 	p->intervals++;
 	memset(p->open, 0, sizeof p->open);
 	memset(p->last, 0, sizeof p->last);
+}
+
+void perf_grid_bytes(struct perf_rec *p, const uint64_t bytes[3])
+{
+	if (p)
+		memcpy(p->grid_bytes, bytes, sizeof p->grid_bytes);
 }
 
 uint64_t perf_requests(const struct perf_rec *p)
@@ -193,8 +206,10 @@ void perf_json(struct sb *s, struct perf_rec *p)
 	sb_printf(s, "\"load_block_sectors\":%llu,\"store_block_sectors\":%llu,",
 		  (unsigned long long)p->block_sectors[0], (unsigned long long)p->block_sectors[1]);
 	sb_printf(s, "\"shared_requests\":%llu,\"shared_wavefronts\":%llu,\"load_runs\":%llu,"
-		  "\"intervals\":%llu,\"static_shared_bytes\":%llu}",
+		  "\"intervals\":%llu,\"static_shared_bytes\":%llu,\"grid_load_bytes\":%llu,"
+		  "\"grid_store_bytes\":%llu,\"grid_atomic_bytes\":%llu}",
 		  (unsigned long long)p->sh_req, (unsigned long long)p->sh_wf,
 		  (unsigned long long)p->ld_runs, (unsigned long long)p->intervals,
-		  (unsigned long long)(p->static_hi - p->static_lo));
+		  (unsigned long long)(p->static_hi - p->static_lo), (unsigned long long)p->grid_bytes[0],
+		  (unsigned long long)p->grid_bytes[1], (unsigned long long)p->grid_bytes[2]);
 }

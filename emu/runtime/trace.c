@@ -20,6 +20,16 @@
  * are the same, the bytes more. Anything else the warp issues in between
  * ends the wide access. perf.c sees every piece and merges them by its own
  * rule (the model's figures are unchanged by this).
+ *
+ * Shared memory the same way: ptxas merges a thread's adjacent accesses to
+ * one aligned 8 or 16 bytes (a loop over a thread's items, unrolled) into
+ * one LDS.64 or LDS.128 (STS too), which the GPU serves by half or quarter
+ * warps, so stride-ITEMS reads that are an ITEMS-way conflict word by word
+ * cost a quarter of that as one 16-byte access (SASS of the items-per-thread
+ * scans: docs/results/model-shared-vectors-2026-11-28/). Each piece still counts as one
+ * request (requests in 4-byte terms, so a conflict-free LDS.128 shows one
+ * wavefront a request); the wide access's wavefronts are figured again as
+ * it widens, on the request of its first piece.
  */
 #include <string.h>
 
@@ -67,14 +77,15 @@ static uint64_t wavefronts(struct thr **lanes, int n)
 	return (uint64_t)most;
 }
 
-/* The warp's last global request, which its next may widen. */
+/* The warp's last request, which its next may widen. */
 struct wide_access {
 	const struct launch_rec *rec;
 	uint32_t serial;	/* rt.block_serial of the block that issued it */
 	uintptr_t site;		/* its first piece's call site; 0: none */
 	uint64_t seq;		/* metrics_request's number for it */
+	uint64_t wavefronts;	/* shared: what it is charged so far */
 	uint32_t mask, width;	/* its lanes; bytes a lane so far */
-	uint8_t kind;
+	uint8_t kind, space;
 	uintptr_t lo[WARP], hi[WARP];	/* each lane's bytes so far, by lane */
 };
 
@@ -96,7 +107,8 @@ static int widens(struct wide_access *w, struct thr **lanes, int n)
 	struct thr *t0 = lanes[0];
 	uintptr_t lo[WARP], hi[WARP];
 	uint32_t mask = 0, width = 0;
-	if (!w->site || w->rec != rt.launch->rec || w->serial != rt.block_serial || w->kind != t0->kind)
+	if (!w->site || w->rec != rt.launch->rec || w->serial != rt.block_serial || w->kind != t0->kind ||
+	    w->space != t0->space)
 		return 0;
 	for (int i = 0; i < n; i++) {
 		int lane = lanes[i]->id % WARP;
@@ -120,6 +132,20 @@ static int widens(struct wide_access *w, struct thr **lanes, int n)
 	return 1;
 }
 
+/* w is now the request of lanes, the first piece of a wide access. */
+static void wide_start(struct wide_access *w, struct launch_rec *r, struct thr **lanes, int n, int space)
+{
+	struct thr *t0 = lanes[0];
+	*w = (struct wide_access){ .rec = r, .serial = rt.block_serial, .site = t0->site, .width = t0->size,
+				   .kind = t0->kind, .space = (uint8_t)space };
+	for (int i = 0; i < n; i++) {
+		int lane = lanes[i]->id % WARP;
+		w->mask |= 1u << lane;
+		w->lo[lane] = lanes[i]->addr;
+		w->hi[lane] = lanes[i]->addr + lanes[i]->size;
+	}
+}
+
 /* Records a global request in metrics.c, as a request of its own or as the
  * next piece of the warp's wide access. */
 static void global_metrics(struct launch_rec *r, struct thr **lanes, int n, uint64_t sectors)
@@ -131,15 +157,58 @@ static void global_metrics(struct launch_rec *r, struct thr **lanes, int n, uint
 		metrics_widen(r, w->site, w->kind, w->seq, from, w->width, w->lo);
 		return;
 	}
-	*w = (struct wide_access){ r, rt.block_serial, t0->site, 0, 0, t0->size, t0->kind, { 0 }, { 0 } };
+	wide_start(w, r, lanes, n, SP_GLOBAL);
 	w->seq = metrics_request(r, t0->site, t0->kind, SP_GLOBAL, sectors, lanes, n,
 				 1u << (t0->id / WARP % 32));
-	for (int i = 0; i < n; i++) {
-		int lane = lanes[i]->id % WARP;
-		w->mask |= 1u << lane;
-		w->lo[lane] = lanes[i]->addr;
-		w->hi[lane] = lanes[i]->addr + lanes[i]->size;
+}
+
+/* The wavefronts of w as one access of w->width bytes a lane (8 or 16, each
+ * lane's bytes aligned to it): its lanes in phases of 128 / width by lane
+ * number, each phase as many wavefronts as its busiest bank's words. */
+static uint64_t vector_wavefronts(const struct wide_access *w)
+{
+	int per_phase = 128 / (int)w->width;
+	uint64_t total = 0;
+	for (int first = 0; first < WARP; first += per_phase) {
+		uintptr_t word[MAX_UNITS];
+		int m = 0, per_bank[32] = { 0 }, most = 0;
+		for (int lane = first; lane < first + per_phase; lane++)
+			for (uintptr_t x = w->lo[lane] >> 2; w->mask >> lane & 1 && x < w->hi[lane] >> 2; x++)
+				word[m++] = x;
+		m = sort_unique(word, m);
+		for (int i = 0; i < m; i++)
+			if (++per_bank[word[i] & 31] > most)
+				most = per_bank[word[i] & 31];
+		total += (uint64_t)most;
 	}
+	return total;
+}
+
+/* Records a shared request of `count` wavefronts word by word in metrics.c,
+ * as a request of its own, or as the next piece of the warp's wide access:
+ * a request with none of its own, and the change in that access's
+ * wavefronts on its first piece's (a piece that completes an aligned
+ * vector lowers them). Returns what it added to the wavefronts. */
+static int64_t shared_metrics(struct launch_rec *r, struct thr **lanes, int n, uint64_t count)
+{
+	struct thr *t0 = lanes[0];
+	struct wide_access *w = &wide[t0->id / WARP % MAX_WARPS];
+	uint32_t warp_bit = 1u << (t0->id / WARP % 32);
+	if (!widens(w, lanes, n)) {
+		wide_start(w, r, lanes, n, SP_SHARED);
+		w->wavefronts = count;
+		w->seq = metrics_request(r, t0->site, t0->kind, SP_SHARED, count, lanes, n, warp_bit);
+		return (int64_t)count;
+	}
+	int vector = w->width == 8 || w->width == 16;
+	for (int lane = 0; lane < WARP && vector; lane++)
+		vector = !(w->mask >> lane & 1) || w->lo[lane] % w->width == 0;
+	uint64_t now = vector ? vector_wavefronts(w) : w->wavefronts + count;
+	int64_t change = (int64_t)now - (int64_t)w->wavefronts;
+	w->wavefronts = now;
+	metrics_request(r, t0->site, t0->kind, SP_SHARED, 0, lanes, n, warp_bit);
+	metrics_shared_widen(r, w->site, w->kind, change);
+	return change;
 }
 
 static void issue(struct thr **lanes, int n, int space)
@@ -161,9 +230,7 @@ static void issue(struct thr **lanes, int n, int space)
 			hi = lanes[i]->addr + lanes[i]->size > hi ? lanes[i]->addr + lanes[i]->size : hi;
 		}
 		uint64_t count = wavefronts(lanes, n);
-		perf_shared(metrics_perf(r), count, lo, hi);
-		wide[t0->id / WARP % MAX_WARPS].site = 0;	/* ends the warp's wide access */
-		metrics_request(r, t0->site, t0->kind, space, count, lanes, n, 1u << (t0->id / WARP % 32));
+		perf_shared(metrics_perf(r), shared_metrics(r, lanes, n, count), lo, hi);
 	}
 	work_request(lanes, n);
 	if (rt.skip_untraced)

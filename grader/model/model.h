@@ -30,6 +30,10 @@ struct model_launch {
 	double shared_requests, shared_wavefronts;
 	double load_runs;		/* runs of global loads a warp issues back to back */
 	double intervals;		/* barrier intervals (barriers + 1 per block) */
+	/* Global bytes the traced blocks accessed, and every block of the
+	 * grid (0 where the trace does not say: then the sample stands for
+	 * the grid as it is). */
+	double traced_bytes, grid_bytes;
 };
 
 enum model_bound {

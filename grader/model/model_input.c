@@ -62,6 +62,14 @@ static int fill(const json_t *launch, struct model_launch *l, char *err, size_t 
 		return -1;
 	}
 	l->shared_bytes = dynamic + stat;
+	/* Optional: the whole grid's work beside the sample's (model_scale.h). */
+	double traced[3] = { number(m, "load_bytes"), number(m, "store_bytes"), number(m, "atomic_bytes") };
+	double grid[3] = { number(m, "grid_load_bytes"), number(m, "grid_store_bytes"),
+			   number(m, "grid_atomic_bytes") };
+	if (traced[0] >= 0 && traced[1] >= 0 && traced[2] >= 0 && grid[0] >= 0 && grid[1] >= 0 && grid[2] >= 0) {
+		l->traced_bytes = traced[0] + traced[1] + traced[2];
+		l->grid_bytes = grid[0] + grid[1] + grid[2];
+	}
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		double v = number(m, fields[i].key);
 		if (v < 0) {

@@ -1,6 +1,7 @@
 /* From the traced correctness sizes to the graded size (model_scale.h). */
 #include "model_scale.h"
 
+#include <math.h>
 #include <string.h>
 
 /* The largest grid a kernel of this name had among n launches, or 0. */
@@ -26,6 +27,18 @@ static void more_work_per_block(struct model_launch *l, double factor)
 	double blocks = l->sampled_blocks > 0 ? l->sampled_blocks : 1;
 	if (l->intervals > blocks)
 		l->intervals = blocks + (l->intervals - blocks) * factor;
+}
+
+void model_scale_to_grid(struct model_launch *l, int n)
+{
+	for (int i = 0; i < n; i++) {
+		double sampled = l[i].sampled_blocks, blocks = l[i].grid_blocks;
+		if (l[i].traced_bytes <= 0 || l[i].grid_bytes <= 0 || sampled <= 0 || blocks <= sampled)
+			continue;
+		double factor = (l[i].grid_bytes / blocks) / (l[i].traced_bytes / sampled);
+		if (isfinite(factor) && factor > 0)
+			more_work_per_block(&l[i], factor);
+	}
 }
 
 void model_scale_to_graded(struct model_launch *big, int n_big, const struct model_launch *small,

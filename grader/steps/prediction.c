@@ -118,6 +118,7 @@ static int launches(json_t *metrics, const struct shape *shape, struct model_lau
 		*out = NULL;
 		return -1;
 	}
+	model_scale_to_grid(*out, n);
 	return n;
 }
 

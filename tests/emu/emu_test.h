@@ -49,6 +49,7 @@ long fx_more_intrinsics(void);
 long mk_which_blocks(int grid, unsigned int *seen);
 long mk_copy4(int ilp4);
 long mk_add_sum(int blocks);
+long mk_uneven_copy(void);
 
 /* The metrics since the last reset, parsed (the test fails if they do
  * not parse). */

@@ -164,6 +164,35 @@ Test(idioms, split_float4_is_one_wide_request)
 	json_decref(m);
 }
 
+/* A thread's adjacent shared words, one aligned 16 bytes, are one vector
+ * access on the GPU (LDS.128): wavefronts counted by quarter warps, each
+ * piece one request in 4-byte terms. */
+Test(idioms, a_threads_adjacent_shared_words_are_one_vector_access)
+{
+	json_t *m = traced_others(), *l = launch_of(m, "shared_items");
+	cr_assert_not_null(l);
+	const struct {
+		const char *marker, *kind;
+		double per_request;
+	} want[] = {
+		{ "@items4", "load", 1.0 },	/* 4 wavefronts for 4 words, not 16 */
+		{ "@items8", "load", 2.0 },	/* 2 x 8 for 8 words, not 64 */
+		{ "@offset_pair", "load", 4.0 },	/* word by word: 4-way each */
+		{ "@items4_store", "store", 1.0 },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		json_t *row = row_at(l, want[i].marker, "shared", want[i].kind);
+		cr_expect_float_eq(json_number_value(json_object_get(row, "wavefronts_per_request")),
+				   want[i].per_request, 1e-9, "%s", want[i].marker);
+	}
+	json_t *model = json_object_get(l, "model");
+	cr_assert_not_null(model);
+	/* 4 traced blocks of 4 warps: (4 + 2 x 8 + 2 x 4 + 4) wavefronts a warp
+	 * after the stores that fill the tile (8 x 1), and the final read (1). */
+	cr_expect_eq(field(model, "shared_wavefronts"), 16 * (8 + 4 + 16 + 8 + 4 + 1));
+	json_decref(m);
+}
+
 Test(idioms, memset_and_device_atomics_are_traced)
 {
 	json_t *m = traced_others();

@@ -159,3 +159,29 @@ Test(model_figures, independent_loads_make_one_run)
 		json_decref(m);
 	}
 }
+
+/* The bytes every block accessed, traced or not, beside the sample's: the
+ * model scales the sample to the grid's mean block by them
+ * (grader/model/model_scale.h). Blocks 0 and 1 of the grid-stride copy make
+ * three passes, the rest two: 832 words read and written in all, whichever
+ * blocks the seed traces; the sample (block 0, and one of each other
+ * stratum of three, all of two passes) reads 9 passes of 128 bytes, more
+ * than its share. */
+Test(model_figures, the_grids_bytes_are_counted_whole)
+{
+	for (unsigned long long seed = 1; seed <= 4; seed++) {
+		cuemu_set_tracing(1);
+		cuemu_set_traced_blocks(4);
+		cuemu_set_sample_seed(seed);
+		cuemu_set_skip_untraced(0);
+		cuemu_metrics_reset();
+		cr_assert_eq(mk_uneven_copy(), 0);
+		json_t *m = metrics_now(), *l = launch_of(m, "uneven_copy");
+		cr_assert_not_null(l);
+		cr_expect_eq(figure(l, "grid_load_bytes"), 832 * 4, "seed %llu", seed);
+		cr_expect_eq(figure(l, "grid_store_bytes"), 832 * 4, "seed %llu", seed);
+		cr_expect_eq(figure(l, "grid_atomic_bytes"), 0);
+		cr_expect_eq(figure(l, "load_bytes"), 9 * 128, "seed %llu", seed);
+		json_decref(m);
+	}
+}

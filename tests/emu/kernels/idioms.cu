@@ -80,6 +80,31 @@ __global__ void float4_fields(const float4 *in, float4 *out, float *pairs)
 	pairs[i] = a + b;
 }
 
+/* A thread's items in shared memory, read and written in a loop: ptxas
+ * merges 4 adjacent aligned words into one LDS.128 (STS.128), served by
+ * quarter warps, where word by word each is a 4-way conflict (8 items: two
+ * of them, each a 2-way conflict in its quarters). A pair that starts one
+ * word into its 16 bytes is no aligned vector: word by word. */
+__global__ void shared_items(const unsigned int *in, unsigned int *out)
+{
+	__shared__ unsigned int s[8 * 128];
+	const int t = threadIdx.x;
+	for (int k = 0; k < 8; k++)
+		s[k * 128 + t] = in[(blockIdx.x * 8 + k) * 128 % N + t % 128];
+	__syncthreads();
+	unsigned int sum = 0, eight = 0;
+	for (int k = 0; k < 4; k++)
+		sum += s[t * 4 + k]; /* @items4 */
+	for (int k = 0; k < 8; k++)
+		eight += s[t * 8 + k]; /* @items8 */
+	const unsigned int pair = s[4 * t + 1] + s[4 * t + 2]; /* @offset_pair */
+	__syncthreads();
+	for (int k = 0; k < 4; k++)
+		s[t * 4 + k] = sum + k; /* @items4_store */
+	__syncthreads();
+	out[blockIdx.x * 128 + t] = s[t] + eight + pair;
+}
+
 __global__ void fill_idiom(float *out, size_t width)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -192,6 +217,7 @@ extern "C" long ik_others(void)
 	}
 	copy_wide<<<N / 128, 128>>>(w_in, w_out);
 	float4_fields<<<N / 128, 128>>>((const float4 *)w_in, (float4 *)w_out, f);
+	shared_items<<<N / 128, 128>>>(d_in, d_out);
 	fill_idiom<<<N / 128, 128>>>(f, sizeof(float));
 	count_idiom<<<N / 128, 128>>>(d_out);
 	cudaMemcpyFromSymbol(&count, counter, sizeof count);

@@ -83,3 +83,25 @@ extern "C" long mk_add_sum(int blocks)
 	cudaFree(data);
 	return rc;
 }
+
+/* A grid-stride copy whose blocks do unequal work: 12 blocks of 32 threads
+ * over 832 words, blocks 0 and 1 three passes, the others two. */
+__global__ void uneven_copy(const unsigned int *in, unsigned int *out, int n)
+{
+	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+		out[i] = in[i];
+}
+
+extern "C" long mk_uneven_copy(void)
+{
+	const int n = 832;
+	unsigned int *in, *out;
+	if (cudaMalloc((void **)&in, n * sizeof(unsigned int)) != cudaSuccess ||
+	    cudaMalloc((void **)&out, n * sizeof(unsigned int)) != cudaSuccess)
+		return -1;
+	uneven_copy<<<12, 32>>>(in, out, n);
+	long rc = cudaDeviceSynchronize() != cudaSuccess;
+	cudaFree(in);
+	cudaFree(out);
+	return rc;
+}
