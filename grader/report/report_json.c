@@ -246,9 +246,10 @@ static json_t *metrics_json(const struct grade *g)
 	if (g->race.found)
 		rc |= put(o, "race_dependence", race_json(&g->race));
 	if (g->bounds.found)
-		rc |= put(o, "outside_buffer", json_pack("{s:o, s:I, s:o, s:i}", "file", text(g->bounds.file),
+		rc |= put(o, "outside_buffer", json_pack("{s:o, s:I, s:o, s:b, s:i}", "file", text(g->bounds.file),
 							 "line", (json_int_t)g->bounds.line, "shape",
-							 text(g->bounds.shape), "sizes_failed",
+							 text(g->bounds.shape), "seen_by_a_size",
+							 g->bounds.at_size, "sizes_failed",
 							 g->bounds.sizes_failed));
 	if (g->launch_match.checked)
 		rc |= put(o, "launch_match",

@@ -11,6 +11,7 @@
 #include "steps/analysis_shape.h"
 #include "steps/correctness_judge.h"
 #include "steps/correctness_plan.h"
+#include "steps/findings.h"
 #include "steps/launch_match.h"
 #include "steps/reference_times.h"
 #include "steps/seed_hashes.h"
@@ -37,6 +38,7 @@ struct sizes {
 	struct gpu_launches *analysis_run;	/* a GPU's run at the analysis shape, after the
 						 * first run of every size, read there */
 	struct shape analysis_shape;
+	struct bounds_fault *bounds;	/* the first size that showed an access outside a buffer */
 };
 
 /* Each size's expected output for the process about to run [first,
@@ -248,6 +250,22 @@ static int wrong_words_shown(const struct sizes *z, int k)
  * the same process: a pass, or a failure that left the process running;
  * -1 where k's verdict does not stand (it runs again, first in a new
  * process). */
+/* Size k's own sign of an access outside a buffer, kept where the emulator
+ * checks that size too: the rule it brings (findings_apply_bounds) then
+ * holds on both backends for the same file. */
+static void note_outside_buffer(struct sizes *z, int k, const struct harness_report *rep,
+				const struct failure *f)
+{
+	const struct rubric *r = z->ctx->rubric;
+	int emulated = 0;
+	for (int i = 0; i < r->n_emu_shapes; i++)
+		emulated |= shape_equal(&r->emu_shapes[i], &z->shapes[k]);
+	if (z->bounds->found || !emulated)
+		return;
+	char text[64];
+	findings_bounds_at_size(rep->done, shape_format(&z->shapes[k], text, sizeof(text)), f, z->bounds);
+}
+
 static int settle(struct sizes *z, int k, const struct harness_report *rep,
 		  const struct channel_watch *w, int first)
 {
@@ -271,6 +289,7 @@ static int settle(struct sizes *z, int k, const struct harness_report *rep,
 			explain_stop(z, rep, w, k, first, msg, sizeof(msg));
 		test_fail(t, "%s", msg);
 		t->failure = f;
+		note_outside_buffer(z, k, rep, &f);
 	}
 	z->settled[k] = 1;
 	expected_free(&z->e[k]);
@@ -406,7 +425,7 @@ int correctness_run(const struct run_context *ctx, enum backend backend,
 			   .traced = backend == BACKEND_EMU ? traced : NULL,
 			   .bench = backend == BACKEND_CUDA && early ? bench : NULL, .early = early,
 			   .analysis_run = backend == BACKEND_CUDA ? analysis_run : NULL,
-			   .analysis_shape = analysis_shape_choose(r, ctx->seed) };
+			   .analysis_shape = analysis_shape_choose(r, ctx->seed), .bounds = &g->bounds_at_size };
 	if (z.traced)
 		z.traced->ran = 1;
 	for (int i = 0; i < n; i++) {

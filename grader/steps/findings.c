@@ -220,19 +220,59 @@ void findings_bounds(const json_t *done, const char *shape, struct bounds_fault 
 	snprintf(b->shape, sizeof(b->shape), "%s", shape);
 }
 
+void findings_bounds_at_size(const json_t *done, const char *shape, const struct failure *f,
+			     struct bounds_fault *b)
+{
+	struct bounds_fault seen;
+	findings_bounds(done, shape, &seen);
+	int illegal = f->kind == FAILURE_CUDA_ERROR && strcmp(f->name, "cudaErrorIllegalAddress") == 0;
+	if (!seen.found && f->kind != FAILURE_WROTE_PAST_OUTPUT && f->kind != FAILURE_WROTE_BEFORE_OUTPUT
+	    && !illegal)
+		return;
+	seen.found = 1;
+	seen.at_size = 1;
+	seen.kind = f->kind;
+	snprintf(seen.shape, sizeof(seen.shape), "%s", shape);
+	*b = seen;
+}
+
+/* What the size that showed b did, for a student ("wrote past the end of
+ * its output (transpose.cu:26)"). */
+static void bounds_words(const struct bounds_fault *b, char *buf, size_t len)
+{
+	const char *did = b->kind == FAILURE_WROTE_PAST_OUTPUT ? "wrote past the end of its output"
+			: b->kind == FAILURE_WROTE_BEFORE_OUTPUT ? "wrote before the start of its output"
+			: b->line > 0 ? "read or wrote outside its buffer"
+			: "made an illegal memory access";
+	if (b->line > 0)
+		snprintf(buf, len, "%s (the emulator stopped at %s:%ld)", did, b->file, b->line);
+	else
+		snprintf(buf, len, "%s", did);
+}
+
 int findings_apply_bounds(struct bounds_fault *b, struct grade *g)
 {
-	char why[800], note[400];
+	char why[800], note[400], did[200];
 	b->sizes_failed = 0;
 	if (!b->found)
 		return 0;
-	snprintf(why, sizeof(why), "this result was computed by code that reads or writes outside its "
-		 "buffer at %s:%ld (the emulator stopped there at %s: see the analysis). It came out right "
-		 "in this run, but a GPU seldom stops such an access: it reads or overwrites whatever lies "
-		 "there, so the same file passes or fails by chance: it counts as failed on every machine",
-		 b->file, b->line, b->shape);
-	snprintf(note, sizeof(note), "The emulator saw this file access memory outside its buffer at "
-		 "%s:%ld (at %s).", b->file, b->line, b->shape);
+	if (b->at_size) {
+		bounds_words(b, did, sizeof(did));
+		snprintf(why, sizeof(why), "right at this size, but at %s the same code %s. A file that reads "
+			 "or writes outside a buffer at any size fails every size, on every machine: a GPU "
+			 "seldom stops such an access, it reads or overwrites whatever lies there, so which "
+			 "sizes pass would be a matter of chance", b->shape, did);
+		snprintf(note, sizeof(note), "At %s this file %s: a file that reads or writes outside a "
+			 "buffer at any size fails every size.", b->shape, did);
+	} else {
+		snprintf(why, sizeof(why), "this result was computed by code that reads or writes outside "
+			 "its buffer at %s:%ld (the emulator stopped there at %s: see the analysis). It came "
+			 "out right in this run, but a GPU seldom stops such an access: it reads or overwrites "
+			 "whatever lies there, so the same file passes or fails by chance: it counts as failed "
+			 "on every machine", b->file, b->line, b->shape);
+		snprintf(note, sizeof(note), "The emulator saw this file access memory outside its buffer "
+			 "at %s:%ld (at %s).", b->file, b->line, b->shape);
+	}
 	b->sizes_failed = fail_passing_sizes(g, FAILURE_OUTSIDE_BUFFER, why, note);
 	return b->sizes_failed;
 }

@@ -57,10 +57,21 @@ int findings_apply_race(struct race_dependence *race, struct grade *g);
  * emulator build sends), at shape, in *b; found is 0 when there is none. */
 void findings_bounds(const json_t *done, const char *shape, struct bounds_fault *b);
 
+/* A correctness size's own sign of an access outside a buffer, from its
+ * failure f and its harness's last report (done: the emulator's "bounds",
+ * or NULL): the emulator stopped at one, the output's guard words changed,
+ * or the GPU made an illegal memory access. Sets *b (at_size) where it is
+ * one; leaves it alone where not. The caller keeps to the sizes both
+ * backends check, so that the rule below holds on either for the same file. */
+void findings_bounds_at_size(const json_t *done, const char *shape, const struct failure *f,
+			     struct bounds_fault *b);
+
 /* The rule for a result computed with an access outside a buffer, as for
  * a race (findings_apply_race): every size test that passed fails
  * (FAILURE_OUTSIDE_BUFFER), one that failed says so. Sets b->sizes_failed
- * and returns it. Nothing happens when b->found is 0. */
+ * and returns it. Nothing happens when b->found is 0. A size that came out
+ * right beside one that wrote past its output fails too: which sizes were
+ * drawn, and where the analysis ran, must not decide the grade. */
 int findings_apply_bounds(struct bounds_fault *b, struct grade *g);
 
 /* Why the traced blocks of metrics do not stand for the others, in buf, or

@@ -195,14 +195,18 @@ struct race_dependence {
 
 /* An access just outside a buffer -- past the end or before the start of
  * a cudaMalloc buffer or a __shared__ array, or inside a freed buffer --
- * at which the emulator's analysis run stopped (findings_bounds). A GPU
+ * at which the emulator's analysis run stopped (findings_bounds), or that a
+ * correctness size both backends check saw (findings_bounds_at_size). A GPU
  * seldom faults there: it reads or overwrites whatever lies there, so a
  * result computed with it is right or wrong by chance. */
 struct bounds_fault {
 	int found;			/* the fields below hold one */
-	char file[96];			/* where the access is, base name */
+	int at_size;			/* seen by a correctness size's own run, not the analysis's */
+	enum failure_kind kind;		/* at_size: how that size failed */
+	char file[96];			/* where the access is, base name; "" when only the
+					 * output's guard words or the GPU saw it (line 0) */
 	long line;
-	char shape[64];			/* the size the analysis ran */
+	char shape[64];			/* the size it was seen at */
 	int sizes_failed;		/* sizes that passed here and were failed for it */
 };
 
@@ -264,7 +268,9 @@ struct grade {
 	struct beside_seconds beside;
 	struct launch_match launch_match;
 	struct race_dependence race;	/* set at the analysis step, on either backend */
-	struct bounds_fault bounds;	/* set by the analysis run, on either backend */
+	struct bounds_fault bounds;	/* the one applied (findings_apply_bounds): the analysis
+					 * run's, set there on either backend, or bounds_at_size */
+	struct bounds_fault bounds_at_size;	/* the first correctness size that showed one */
 	json_t *analysis;		/* the emulator's metrics (MSG_METRICS), or NULL */
 	/* The graded file as graded (the grader's own copy, at most 1 MiB), for
 	 * the HTML report's listing, or NULL; source_name, its base name, is

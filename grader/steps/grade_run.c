@@ -184,11 +184,15 @@ static int step_analysis(struct grade_run *run, struct grade *g)
 	 * outside a buffer, fails on both backends; on a GPU, only where the
 	 * emulator analysed the program the GPU ran (for the access, up to the
 	 * fault that ended the emulator's run, or where the GPU's run of that
-	 * size stopped too). */
+	 * size stopped too). A correctness size's own access outside a buffer
+	 * needs no such belief: it is this backend's run of the file. */
 	const struct launch_match *m = &g->launch_match;
 	if (run->backend == BACKEND_EMU || m->same_launches)
 		run->failed += findings_apply_race(&g->race, g);
-	if (run->backend == BACKEND_EMU || m->same_launches || m->emulator_within || m->gpu_stopped)
+	int believed = run->backend == BACKEND_EMU || m->same_launches || m->emulator_within || m->gpu_stopped;
+	if (!(g->bounds.found && believed) && g->bounds_at_size.found)
+		g->bounds = g->bounds_at_size;
+	if (believed || g->bounds.at_size)
 		run->failed += findings_apply_bounds(&g->bounds, g);
 	/* A speed predicted for a kernel that computes the wrong answer
 	 * means nothing: it is not shown, nor why its traced run failed
