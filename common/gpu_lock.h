@@ -1,12 +1,13 @@
 /*
- * A batch's GPU lock, as a child that uses the GPU holds it (kit code,
- * never the student's). The grader hands the child the lock file and the
+ * The machine's lock of a GPU, as a child that uses the GPU holds it (kit
+ * code, never the student's). The grader (a batch's worker, or a grade
+ * alone) hands the child the lock file and the
  * turn file on GPU_LOCK_FD and GPU_TURN_FD, holding neither
- * (grader/batch/batch_gpu.c has the protocol). The child holds nothing
- * while it starts and makes its CUDA context -- driver work on the CPU,
- * which may overlap another child's timed runs -- then the GPU shared
- * while it allocates, fills, checks and calls the entry point, and alone
- * only around each size's timed launches:
+ * (grader/batch/batch_gpu.c has the protocol). The child holds the GPU
+ * shared from before it makes its CUDA context to its end -- the driver
+ * work of a context's making and ending, of allocations and frees, slows
+ * another process's timed call that allocates -- and alone only around
+ * each size's timed launches:
  *
  *   gpu_lock_shared   (from nothing) turn EX, lock SH, turn UN
  *   gpu_lock_alone    lock UN, turn EX, lock EX
@@ -29,8 +30,8 @@
  * to its end; the grader releases it then (the same open files). A
  * destructor cannot run after the release: the harness ends with _exit.
  *
- * Without the two descriptors (a single grade, the emulator) every call
- * does nothing.
+ * Without the two descriptors (the emulator, a child started outside a
+ * grade) every call does nothing.
  */
 #ifndef KIT_GPU_LOCK_H
 #define KIT_GPU_LOCK_H

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "e2e_cases.h"
 #include "grade_runner.h"
@@ -73,6 +75,39 @@ Test(gpu, repeatable_scores, .timeout = 900)
 		graded_free(&g);
 	}
 	cr_expect_leq(hi - lo, 0.02 * max, "scores from %g to %g of %g", lo, hi, max);
+}
+
+/* Three grades of the lab 1 answer key at once on one GPU, as students of
+ * one lab machine run them: each earns full performance points, as one
+ * alone does. Each takes the machine's lock of the GPU around its timed
+ * runs (batch_gpu_alone); without it, two at once each measured about half
+ * the key's speed on an H200 and lost points. */
+Test(gpu, grades_at_once_each_time_the_gpu_alone, .timeout = 900)
+{
+	char why[512];
+	if (!have_gpu(why, sizeof(why)))
+		cr_skip_test("needs a CUDA GPU: %s", why);
+	enum { AT_ONCE = 3 };
+	pid_t pids[AT_ONCE];
+	for (int i = 0; i < AT_ONCE; i++) {
+		pids[i] = fork();
+		cr_assert_geq(pids[i], 0);
+		if (pids[i] == 0) {
+			struct graded g;
+			int full = run_grade("lab1", NULL, "cuda", "--no-analysis", &g) == 0 && g.report &&
+				   strcmp(group_verdict(g.report, "performance"), "full") == 0;
+			if (!full)
+				fprintf(stderr, "grade %d of %d at once:\n%s\n", i + 1, AT_ONCE, g.output);
+			_exit(full ? 0 : 1);
+		}
+	}
+	int full = 0;
+	for (int i = 0; i < AT_ONCE; i++) {
+		int status;
+		cr_assert_eq(waitpid(pids[i], &status, 0), pids[i]);
+		full += WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	}
+	cr_expect_eq(full, AT_ONCE, "%d of %d grades at once earned full performance points", full, AT_ONCE);
 }
 
 /* The GPU probes among the hostile fixtures (tests/fixtures/hostile/gpu_*.cu):

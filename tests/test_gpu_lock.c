@@ -62,11 +62,13 @@ static double now_ms(void)
 }
 
 /* The stand-in harness (named as the CUDA one, which the door lends the
- * lock to) in its own folder under dir. variant: "" plain; HANG: it takes
- * the GPU alone and never gives it back; LINGER: a thread of its own
- * still runs when it lets go; CTOR: a constructor started a thread before
- * main. Its context's making is a nap with nothing held; it touches
- * dir/SUB.released once it has let go, then naps as a process's end does. */
+ * lock to) in its own folder under dir, taking the lock as
+ * grader/harness/gpu_share.c does. variant: "" plain; HANG: it takes the
+ * GPU alone and never gives it back; LINGER: a thread of its own still
+ * runs after its last report; CTOR: a constructor started a thread before
+ * main. Its context's making is a nap, the GPU held shared; it touches
+ * dir/SUB.reported after its last report, then naps as a process's end
+ * does, still holding it. */
 static void stand_in(const char *sub, const char *variant, char *exe, size_t len)
 {
 	char common[1024], folder[256], *src = NULL;
@@ -90,7 +92,7 @@ static void stand_in(const char *sub, const char *variant, char *exe, size_t len
 			   "	printf(\"threads %%d\\n\", gpu_lock_count_threads());\n"
 			   "	struct gpu_lock l; gpu_lock_inherit(&l);\n"
 			   "	if (l.lock_fd < 0) { printf(\"nolock\\n\"); return 0; }\n"
-			   "	mark(\"starting\"); nap(%d); gpu_lock_mark_threads(&l); gpu_lock_shared(&l); mark(\"shared\");\n"
+			   "	gpu_lock_shared(&l); mark(\"starting\"); nap(%d); gpu_lock_mark_threads(&l); mark(\"shared\");\n"
 			   "	double start = now_ms(); nap(%d);\n"
 			   "	printf(\"S %%.3f %%.3f\\n\", start, now_ms());\n"
 			   "#ifdef HANG\n"
@@ -109,8 +111,7 @@ static void stand_in(const char *sub, const char *variant, char *exe, size_t len
 			   "			 l.wait_alone_ms, l.held_alone_ms, l.wait_shared_ms, gpu_lock_held_shared_ms(&l),\n"
 			   "			 l.pinned ? \"true\" : \"false\");\n"
 			   "	channel_send(CHANNEL_FD, MSG_TIMING, json, (uint64_t)n);\n"
-			   "	gpu_lock_release(&l);\n"
-			   "	mark(\"released\");\n"
+			   "	mark(\"reported\");\n"
 			   "	nap(%d);\n"
 			   "	channel_send(CHANNEL_FD, MSG_END, NULL, 0);\n"
 			   "	fflush(stdout); _exit(0);\n"
@@ -326,8 +327,8 @@ static void wait_for_mark(const char *sub, const char *what)
 }
 
 /* The stand-in of variant lent the lock by a worker of its own; whether
- * the GPU was free while it made its context, while it worked, and once
- * it had let go (it is still running then: END_MS); and whether the
+ * the GPU was free while it made its context, while it worked, and after
+ * its last report (it is still running then: END_MS); and whether the
  * worker's account counted it as pinned. */
 static void free_in_each_part(const char *sub, const char *variant, int free_at[3], int pinned)
 {
@@ -345,7 +346,7 @@ static void free_in_each_part(const char *sub, const char *variant, int free_at[
 	}
 	struct gpu_slot slot;
 	slot_for_test(&slot);
-	static const char *const parts[] = { "starting", "shared", "released" };
+	static const char *const parts[] = { "starting", "shared", "reported" };
 	for (int i = 0; i < 3; i++) {
 		wait_for_mark(sub, parts[i]);
 		free_at[i] = gpu_free_now(&slot);
@@ -357,26 +358,27 @@ static void free_in_each_part(const char *sub, const char *variant, int free_at[
 	cr_expect(gpu_free_now(&slot), "%s: the worker released what its child left held", sub);
 }
 
-/* A child holds the GPU from its context's making to its last report:
- * not while the driver makes the context, which may overlap another
- * student's timed runs, nor while it ends. */
-Test(gpu_lock, a_child_holds_the_gpu_only_while_it_works)
+/* A child holds the GPU shared from before it makes its context to its
+ * end, which the worker's release after reaping it closes: the driver's
+ * work of making and ending a context slows another process's timed
+ * cudaMalloc nine-fold (docs/results/gpu-2026-11-28-machine-lock/). */
+Test(gpu_lock, a_child_holds_the_gpu_from_its_context_to_its_end)
 {
 	int free_at[3];
 	free_in_each_part("works", "", free_at, 0);
-	cr_expect(free_at[0], "held while the context was made");
-	cr_expect(!free_at[1], "not held while it worked");
-	cr_expect(free_at[2], "held after it let go");
+	cr_expect(!free_at[0], "free while the context was made");
+	cr_expect(!free_at[1], "free while it worked");
+	cr_expect(!free_at[2], "free while it ended");
 }
 
-/* A thread the student started, still running when the kit lets go,
- * could launch work while another student is timed: the child keeps the
- * GPU to its end. */
+/* A thread the student started, still running after the last report,
+ * could launch work while another student is timed: the child is counted
+ * as pinned (it never gives the GPU back between sizes either). */
 Test(gpu_lock, a_thread_left_running_keeps_the_gpu_held)
 {
 	int free_at[3];
 	free_in_each_part("linger", "LINGER", free_at, 1);
-	cr_expect(free_at[0]);
+	cr_expect(!free_at[0]);
 	cr_expect(!free_at[1]);
 	cr_expect(!free_at[2], "let go with a thread of the student's running");
 }
@@ -417,8 +419,9 @@ Test(gpu_lock, an_isolated_child_gets_the_lock)
 	harness_report_free(&rep);
 }
 
-/* A single grade hands no lock: the harness takes none. */
-Test(gpu_lock, a_single_grade_hands_no_lock)
+/* A run given no share (the emulator's) hands no lock: the harness takes
+ * none. A grade alone on a GPU is given the machine's (test_machine_lock.c). */
+Test(gpu_lock, a_run_given_no_share_hands_no_lock)
 {
 	char harness[512];
 	stand_in("single", "", harness, sizeof(harness));

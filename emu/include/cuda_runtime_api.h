@@ -163,8 +163,15 @@ typedef struct dim3 dim3;
 
 /* The fields most programs read, with NVIDIA's names and types (CUDA 13
  * dropped clockRate and memoryClockRate, and so do we). */
+/* A device's UUID, as cudaGetDeviceProperties gives it (the emulator's: zeros). */
+struct CUuuid_st {
+	char bytes[16];
+};
+typedef struct CUuuid_st cudaUUID_t;
+
 struct cudaDeviceProp {
 	char name[256];
+	cudaUUID_t uuid;
 	size_t totalGlobalMem;
 	size_t sharedMemPerBlock;
 	int regsPerBlock;

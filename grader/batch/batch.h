@@ -205,10 +205,20 @@ struct gpu_slot {
 	int lock_fd, turn_fd;		/* opened by each worker (flock is per open file) */
 };
 
-/* build/locks/HOST, created: the GPU locks of this machine. One folder per
- * machine: a kit on a cluster's shared file system must not make GPU 0 of
- * one node wait for GPU 0 of another. */
+/* The GPU locks of this machine: KIT_LOCK_DIR, else GPU_LOCK_DIR, created.
+ * One folder for every kit and every user here, so that a grade alone, a
+ * batch and another checkout's grades wait for one another's timed runs on
+ * the same GPU (two grades timed at once each measure half a GPU). /tmp is
+ * the machine's own even where a cluster's nodes share the kit's files:
+ * GPU 0 of one node never waits for GPU 0 of another. */
+#define GPU_LOCK_DIR "/tmp/cuda-lab-kit-locks"
 void batch_lock_dir(char *buf, size_t len);
+
+/* The slot of the GPU a grade alone uses (the one its grader sees), with
+ * the machine's locks, for its grade_request's share; batch_gpu_close
+ * after. */
+void batch_gpu_alone(const struct device_info *dev, struct gpu_slot *out);
+void batch_gpu_close(struct gpu_slot *s);
 
 /* The GPUs to use: each entry of CUDA_VISIBLE_DEVICES, or devices 0, 1, ...
  * as the probe finds them. Returns how many (0 when there is none). */

@@ -7,19 +7,20 @@
  * API asked, once. On each GPU, correctness runs may overlap -- they
  * are checked, not timed -- but a timed run must have the GPU alone, or
  * another student's kernel would eat its bandwidth. A readers-writer lock
- * made of two flock(2) files per GPU does it, across processes and across
- * batches of the same kit:
+ * made of two flock(2) files per GPU, named by its UUID, does it, across
+ * processes, batches, grades alone (batch_gpu_alone) and kits of this
+ * machine:
  *
  *   shared        turn EX, lock SH, turn UN  ...  lock UN
  *   alone         turn EX, lock EX           ...  lock UN, turn UN
  *
  * A child of a student's is handed the two files (batch_gpu_lend) and
- * takes the lock itself (common/gpu_lock.h): nothing while it starts and
- * makes its CUDA context, shared while it allocates, fills its inputs,
- * calls the entry point and checks, alone only around its timed launches.
- * (A correctness child that held the GPU shared from its start to its
- * end kept every timed run waiting through its start, its context's
- * making and its end.) The files
+ * takes the lock itself (common/gpu_lock.h): shared from before it makes
+ * its CUDA context to its end, alone only around its timed launches. (A
+ * child that made its context, or ended, or freed its buffers holding
+ * nothing kept the driver busy beside other students' timed calls, and
+ * slowed those that allocate: docs/results/gpu-2026-11-28-machine-lock/.)
+ * The files
  * it gets are this worker's own open files, so that what the child leaves
  * held when it ends -- killed in the middle of a timed run, say, or
  * pinned because student code may still run in it -- the worker releases
@@ -52,8 +53,9 @@ static void slot_init(struct gpu_slot *s, const char *visible, const struct devi
 	memset(s, 0, sizeof(*s));
 	snprintf(s->visible, sizeof(s->visible), "%s", visible);
 	s->dev = *d;
-	/* The id may be a UUID ("GPU-8e3c..."): file-name safe characters only. */
-	snprintf(id, sizeof(id), "%s", visible[0] ? visible : "default");
+	/* Named by the GPU's UUID, which is the same whatever CUDA_VISIBLE_DEVICES
+	 * numbers it: file-name safe characters only. */
+	snprintf(id, sizeof(id), "%s", d->uuid[0] ? d->uuid : visible[0] ? visible : "default");
 	for (char *p = id; *p; p++)
 		if (!(*p == '-' || *p == '_' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
 		      (*p >= 'A' && *p <= 'Z')))
@@ -65,12 +67,32 @@ static void slot_init(struct gpu_slot *s, const char *visible, const struct devi
 
 void batch_lock_dir(char *buf, size_t len)
 {
-	char host[128] = "", rel[160];
-	if (gethostname(host, sizeof(host) - 1) < 0 || !host[0] || strchr(host, '/'))
-		snprintf(host, sizeof(host), "localhost");
-	snprintf(rel, sizeof(rel), "build/locks/%s", host);
-	kit_path(buf, len, rel);
-	make_dirs(buf);
+	const char *env = getenv("KIT_LOCK_DIR");
+	if (env && *env) {
+		snprintf(buf, len, "%s", env);
+		make_dirs(buf);
+	} else {
+		snprintf(buf, len, "%s", GPU_LOCK_DIR);
+		/* Sticky and open to all, as /tmp is: every user's grader opens its files. */
+		if (mkdir(buf, 01777) == 0)
+			chmod(buf, 01777);
+	}
+}
+
+void batch_gpu_alone(const struct device_info *dev, struct gpu_slot *out)
+{
+	char dir[PATH_MAX];
+	batch_lock_dir(dir, sizeof(dir));
+	slot_init(out, "", dev, dir);
+}
+
+void batch_gpu_close(struct gpu_slot *s)
+{
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
+	if (s->turn_fd >= 0)
+		close(s->turn_fd);
+	s->lock_fd = s->turn_fd = -1;
 }
 
 /* Probes the GPU that CUDA_VISIBLE_DEVICES=visible shows; 1 if there is one. */
@@ -122,14 +144,33 @@ static void lock(int fd, int op)
 			;
 }
 
+/* path opened for flock, made readable by all where it is not there yet.
+ * A file that is there is opened without O_CREAT: in a sticky folder the
+ * kernel refuses O_CREAT on another user's file (fs.protected_regular). */
+static int open_lock_file(const char *path)
+{
+	int fd = -1;
+	for (int tries = 0; tries < 2 && fd < 0; tries++) {
+		fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 || errno != ENOENT)
+			break;
+		fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			fchmod(fd, 0644);	/* whatever the umask: others open it too */
+		else if (errno != EEXIST)
+			break;
+	}
+	return fd;
+}
+
 /* Each worker opens the files itself: flock belongs to the open file, and
  * a descriptor inherited from the parent would be one lock for everyone. */
 static void open_locks(struct gpu_slot *s)
 {
 	if (s->lock_fd >= 0)
 		return;
-	s->lock_fd = open(s->lock_path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-	s->turn_fd = open(s->turn_path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	s->lock_fd = open_lock_file(s->lock_path);
+	s->turn_fd = open_lock_file(s->turn_path);
 	if (s->lock_fd < 0 || s->turn_fd < 0)
 		fprintf(stderr, "grade: cannot open the GPU lock %s: %s; timings may overlap\n",
 			s->lock_path, strerror(errno));

@@ -85,6 +85,7 @@ static void grade_in_sandbox(const struct batch_config *c, const struct student 
 		.isolation = c->isolate ? &isolated : NULL,
 		.gpu = batch_worker_gpu(gpu),
 		.analysis = !c->o->no_analysis,
+		.in_batch = 1,
 		.share = gpu ? (struct gpu_share){ .phase = batch_gpu_phase, .lend = batch_gpu_lend, .arg = gpu }
 			     : (struct gpu_share){ 0 },
 		/* Built once by the batch, out of every sandbox's sight. */

@@ -360,9 +360,19 @@ static int grade_one(const struct options *o, const struct lab *lab, const struc
 		.isolation = isolation,
 		.analysis = !o->no_analysis,
 	};
+	/* On a GPU, the machine's lock of it: another grade timed at once,
+	 * alone or a batch's, would take half the bandwidth from each. */
+	struct gpu_slot gpu;
+	int on_gpu = o->backend != BACKEND_EMU && dev->present;
+	if (on_gpu) {
+		batch_gpu_alone(dev, &gpu);
+		req.share = (struct gpu_share){ .phase = batch_gpu_phase, .lend = batch_gpu_lend, .arg = &gpu };
+	}
 	fprintf(stderr, "Grading %s (%s), seed %llu...\n", submission, lab->id,
 		(unsigned long long)req.seed);
 	grade_submission(&req, dev, &g);
+	if (on_gpu)
+		batch_gpu_close(&gpu);
 	name_the_original(&g, copy, submission);
 
 	if (!o->quiet)

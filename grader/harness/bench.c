@@ -13,15 +13,15 @@
  * once, however many sweep points time it: on the GPU, in its own memory
  * (device_fill.h), as each run's changed chunk is put back.
  *
- * In a batch the GPU is held alone only around each size's warm-up and
- * timed runs (common/gpu_lock.h), and shared around the input's fill and
- * the sending of the samples. The buffers are freed with nothing held, as
- * the context is made (gpu_share.h) and as every process's memory is
- * freed when it ends: a free runs none of this process's work on the GPU,
- * and a timed run that waited for the frees of the size before it would
- * wait for several gigabytes' unmapping. The device is synchronised
- * before the lock changes either way, so that none of this process's work
- * runs on the GPU while another process holds it alone.
+ * On a GPU the machine's lock of it is held alone only around each size's
+ * warm-up and timed runs (common/gpu_lock.h), and shared around the rest,
+ * the buffers' allocation and freeing included: they run no work on the
+ * GPU, but they keep the driver busy, and a timed call that allocates its
+ * own scratch waits for the driver (on an H200, another process's driver
+ * work slowed such a call nine-fold:
+ * docs/results/gpu-2026-11-28-machine-lock/). The device is synchronised
+ * before the lock changes, so that none of this process's work runs on
+ * the GPU while another process holds it alone.
  */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
@@ -196,7 +196,7 @@ static void time_and_send(struct bench_buffers *bb, const struct shape *s, int r
 	uint64_t stream = bench_seed(seed, s, extra, secret);
 	struct bench_run_plan p;
 	struct gpu_lock *gpu = gpu_share_lock();
-	gpu_lock_shared(gpu);	/* after the last size's frees, with nothing held */
+	gpu_lock_shared(gpu);	/* held already, from before the buffers' allocation */
 	buffers_fill(bb, bench_input_seed(seed, s, secret));
 	kit_check(cudaDeviceSynchronize(), "the kit's fill of the input");
 	struct gpu_lock before = *gpu;
@@ -272,9 +272,11 @@ void bench_sizes(const struct lab *lab, const struct shape *shapes, int n, int r
 	uint64_t secret = rng_secret();
 	for (int i = 0; i < n; i++) {
 		struct bench_buffers bb;
+		if (i > 0)
+			gpu_share_between_sizes();
+		gpu_lock_shared(gpu_share_lock());
 		buffers_open(&bb, lab, &shapes[i], flush);
 		time_and_send(&bb, &shapes[i], runs, -1, seed, secret, BENCH_CHECKED_RUNS);
-		gpu_lock_release(gpu_share_lock());
 		buffers_close(&bb);
 	}
 }
@@ -291,6 +293,7 @@ void bench_sweep(const struct lab *lab, const struct shape *s, int runs, uint64_
 	kit_check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
 	struct bench_buffers bb;
 	uint64_t secret = rng_secret();
+	gpu_lock_shared(gpu_share_lock());
 	buffers_open(&bb, lab, s, l2_flush_bytes());
 	for (size_t i = 0; i < sizeof(blocks_per_sm) / sizeof(blocks_per_sm[0]); i++) {
 		/* Just too much for one more block: the smallest extra that fits only
@@ -303,6 +306,5 @@ void bench_sweep(const struct lab *lab, const struct shape *s, int runs, uint64_
 		time_and_send(&bb, s, runs, extra, seed, secret, BENCH_SWEEP_CHECKED_RUNS);
 	}
 	time_and_send(&bb, s, runs, 0, seed, secret, BENCH_SWEEP_CHECKED_RUNS);
-	gpu_lock_release(gpu_share_lock());
 	buffers_close(&bb);
 }

@@ -1,10 +1,16 @@
 /*
- * The harness's hold of a batch's GPU (common/gpu_lock.h), for the verbs
- * that use the GPU: none while the process starts and makes its CUDA
- * context, shared from then on -- given back between two sizes while a
- * timed run waits for it -- alone around timed launches (bench.c), and
- * none again once its last size is reported. A single grade and an
- * emulator build are handed no lock: every call does nothing.
+ * The harness's hold of the machine's lock of its GPU (common/gpu_lock.h),
+ * for the verbs that use the GPU: shared from before it makes its CUDA
+ * context -- given back between two sizes while a timed run waits for it
+ * -- alone around timed launches (bench.c), and shared again to the
+ * process's end, which the grader's release after reaping it ends. An
+ * emulator build is handed no lock: every call does nothing.
+ *
+ * Why the context's making and its end are held: on an H200 another
+ * process's making and ending of contexts slowed a timed scan of many
+ * launches nine-fold (lab 1's answer key: 2.0% of copy against 18.5%), and
+ * in a lab 1 class some students measured half their speed alone
+ * (docs/results/gpu-2026-11-28-contexts-and-timing/).
  */
 #include "gpu_share.h"
 
@@ -23,16 +29,14 @@ void gpu_share_begin(void)
 	gpu_lock_inherit(&lock);
 	if (lock.lock_fd < 0)
 		return;
-	/* The context is the driver's work on the CPU, the longest part of a
-	 * child's start; made before the GPU is taken, it overlaps other
-	 * students' timed runs. Timed for the batch's pace line, which
-	 * counts the moments some child of the host's was making one
-	 * (information only: no grade believes it). */
+	gpu_lock_shared(&lock);
+	/* Timed for the batch's pace line, which counts the moments some
+	 * child of the host's was making one (information only: no grade
+	 * believes it). */
 	context_at_ms = harness_now_ms();
 	kit_check(cudaFree(0), "making the CUDA context");
 	context_ms = harness_now_ms() - context_at_ms;
 	gpu_lock_mark_threads(&lock);
-	gpu_lock_shared(&lock);
 }
 
 void gpu_share_between_sizes(void)
@@ -43,9 +47,12 @@ void gpu_share_between_sizes(void)
 	gpu_lock_shared(&lock);
 }
 
+/* Held to the process's end, its context's teardown included: the
+ * grader releases the hold once it has reaped the process. */
 void gpu_share_end(void)
 {
-	gpu_lock_release(&lock);
+	if (lock.alone)
+		gpu_lock_shared(&lock);
 }
 
 struct gpu_lock *gpu_share_lock(void)

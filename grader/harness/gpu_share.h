@@ -1,4 +1,4 @@
-/* The harness's hold of a batch's GPU (gpu_share.c). */
+/* The harness's hold of the machine's lock of its GPU (gpu_share.c). */
 #ifndef GRADER_HARNESS_GPU_SHARE_H
 #define GRADER_HARNESS_GPU_SHARE_H
 
@@ -7,7 +7,7 @@
 #include "../../common/gpu_lock.h"
 
 /* First thing in a verb that uses the GPU, before any CUDA call of its
- * own: the lock inherited, the context made, then the GPU taken shared. */
+ * own: the lock inherited, the GPU taken shared, then the context made. */
 void gpu_share_begin(void);
 
 /* Between two sizes of a correctness run, the last one's work on the GPU
@@ -18,8 +18,9 @@ void gpu_share_begin(void);
  * last size's MSG_DONE, so it is no size's time (sys/channel_watch.h). */
 void gpu_share_between_sizes(void);
 
-/* After the verb's last report: the GPU given back, unless student code
- * may still be running in this process (gpu_lock_release). */
+/* After the verb's last report: the GPU held shared to the process's end
+ * (its frees, its context's teardown), which the grader's release after
+ * reaping it closes. */
 void gpu_share_end(void);
 
 /* For a report's JSON object, at buf + at (len bytes in all): how long

@@ -93,12 +93,18 @@ static void send_device(void)
 	cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0);
 	/* Double data rate: two transfers per clock. */
 	double peak_gbps = 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9;
-	char name[512];
+	char name[512], uuid[48];
 	json_escape(p.name, name, sizeof(name));
+	/* As nvidia-smi writes it: the one name of this GPU on this host,
+	 * whatever CUDA_VISIBLE_DEVICES numbers it (the GPU lock's). */
+	const unsigned char *u = (const unsigned char *)p.uuid.bytes;
+	snprintf(uuid, sizeof(uuid), "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14],
+		 u[15]);
 	send_json(MSG_DEVICE,
-		  "{\"present\":true,\"name\":\"%s\",\"major\":%d,\"minor\":%d,\"sms\":%d,"
+		  "{\"present\":true,\"name\":\"%s\",\"uuid\":\"%s\",\"major\":%d,\"minor\":%d,\"sms\":%d,"
 		  "\"l2_bytes\":%d,\"memory_bytes\":%zu,\"peak_gbps\":%.1f}",
-		  name, p.major, p.minor, p.multiProcessorCount, p.l2CacheSize,
+		  name, uuid, p.major, p.minor, p.multiProcessorCount, p.l2CacheSize,
 		  (size_t)p.totalGlobalMem, peak_gbps);
 }
 

@@ -14,6 +14,7 @@ static void read_device_json(const json_t *j, struct device_info *d)
 		d->present = 1;
 		snprintf(d->name, sizeof(d->name), "%s",
 			 json_string_value(json_object_get(j, "name")) ?: "unknown GPU");
+		snprintf(d->uuid, sizeof(d->uuid), "%s", json_string_value(json_object_get(j, "uuid")) ?: "");
 		d->major = (int)json_integer_value(json_object_get(j, "major"));
 		d->minor = (int)json_integer_value(json_object_get(j, "minor"));
 		d->sms = (int)json_integer_value(json_object_get(j, "sms"));

@@ -10,6 +10,7 @@
 struct device_info {
 	int present;
 	char name[128];
+	char uuid[48];		/* "GPU-8e3c...", as nvidia-smi writes it; "" where not given */
 	int major, minor;	/* compute capability */
 	int sms;
 	long l2_bytes;

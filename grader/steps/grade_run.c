@@ -93,10 +93,10 @@ static int step_correctness(struct grade_run *run, struct grade *g)
 	 * solution here for the measurement, and removes it, but never in a
 	 * GPU batch's worker, whose student's emulator runs go on beside. */
 	reference_times_get(&run->ctx, run->backend, run->dev, run->req->reference_harness,
-			    run->req->share.phase == NULL, &times);
+			    !run->req->in_batch, &times);
 	/* On a GPU the timing runs in the process that runs every size: one
 	 * CUDA context a student, not two (the host makes them one at a time).
-	 * Not where the grader holds a batch's lock for its children, which
+	 * Not where the grader holds the GPU's lock for its children, which
 	 * would keep the GPU alone for the sizes too. */
 	struct shape timed[GRADE_MAX_BENCH];
 	struct bench_order order;

@@ -28,7 +28,8 @@ struct grade_request {
 	const char *gpu;		/* the children's CUDA_VISIBLE_DEVICES; NULL: the grader's own */
 	int analysis;			/* run the emulator's analysis (0 to skip) */
 
-	struct gpu_share share;	/* batch mode, on a GPU (run_context.h); zero otherwise */
+	struct gpu_share share;	/* on a GPU, the machine's lock of it (run_context.h); zero otherwise */
+	int in_batch;		/* a batch's worker: nothing is built beside its student */
 	const char *reference_harness;	/* the solution, already built for this GPU */
 	const struct bench_run *reference_timing;	/* the solution, already timed on this GPU model */
 	const char *occupancy_table;	/* lab 4: this GPU's occupancy API answers, already asked */

@@ -34,8 +34,8 @@ struct gpu_hold {
 	double end_at_s, end_s;
 };
 
-/* How a batch shares a GPU among its workers; all zero for a grade alone
- * or on the emulator. */
+/* How a grade shares its GPU with the machine's other grades (a batch's
+ * workers, other grades alone); all zero on the emulator. */
 struct gpu_share {
 	/* Called around each child that runs student code on the GPU
 	 * (harness_door.c), begin=1 before and 0 after; a timed child
@@ -44,8 +44,8 @@ struct gpu_share {
 	 * (references, comparisons) holds no GPU. */
 	void (*phase)(void *arg, int timed, int begin);
 	/* NULL, or phase around the whole child: the child takes the GPU
-	 * itself, shared once its CUDA context is made and alone around its
-	 * timed launches only (common/gpu_lock.h). begin=1: fds its lock and
+	 * itself, shared from before it makes its CUDA context to its end and
+	 * alone around its timed launches only (common/gpu_lock.h). begin=1: fds its lock and
 	 * turn files to hand on, neither held; -1 where there are none.
 	 * begin=0: whatever the child left held released, and what it says
 	 * it waited for and held noted (said; information only). */
