@@ -196,7 +196,6 @@ static void time_and_send(struct bench_buffers *bb, const struct shape *s, int r
 	uint64_t stream = bench_seed(seed, s, extra, secret);
 	struct bench_run_plan p;
 	struct gpu_lock *gpu = gpu_share_lock();
-	gpu_lock_shared(gpu);	/* held already, from before the buffers' allocation */
 	buffers_fill(bb, bench_input_seed(seed, s, secret));
 	kit_check(cudaDeviceSynchronize(), "the kit's fill of the input");
 	struct gpu_lock before = *gpu;
@@ -266,6 +265,8 @@ static size_t l2_flush_bytes(void)
 	return 4 * l2;
 }
 
+/* The process holds the GPU shared from gpu_share_begin on, so every
+ * allocation and free here is under it (above). */
 void bench_sizes(const struct lab *lab, const struct shape *shapes, int n, int runs, uint64_t seed)
 {
 	size_t flush = l2_flush_bytes();
@@ -273,8 +274,7 @@ void bench_sizes(const struct lab *lab, const struct shape *shapes, int n, int r
 	for (int i = 0; i < n; i++) {
 		struct bench_buffers bb;
 		if (i > 0)
-			gpu_share_between_sizes();
-		gpu_lock_shared(gpu_share_lock());
+			gpu_share_between_sizes();	/* gives way if asked; ends holding it shared */
 		buffers_open(&bb, lab, &shapes[i], flush);
 		time_and_send(&bb, &shapes[i], runs, -1, seed, secret, BENCH_CHECKED_RUNS);
 		buffers_close(&bb);
@@ -293,7 +293,6 @@ void bench_sweep(const struct lab *lab, const struct shape *s, int runs, uint64_
 	kit_check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
 	struct bench_buffers bb;
 	uint64_t secret = rng_secret();
-	gpu_lock_shared(gpu_share_lock());
 	buffers_open(&bb, lab, s, l2_flush_bytes());
 	for (size_t i = 0; i < sizeof(blocks_per_sm) / sizeof(blocks_per_sm[0]); i++) {
 		/* Just too much for one more block: the smallest extra that fits only

@@ -245,11 +245,6 @@ static int wrong_words_shown(const struct sizes *z, int k)
 	return 0;
 }
 
-/* Size k's verdict from its report. first: k ran first in its process,
- * where any verdict stands. Returns whether a size after it may run in
- * the same process: a pass, or a failure that left the process running;
- * -1 where k's verdict does not stand (it runs again, first in a new
- * process). */
 /* Size k's own sign of an access outside a buffer, kept where the emulator
  * checks that size too: the rule it brings (findings_apply_bounds) then
  * holds on both backends for the same file. */
@@ -266,6 +261,11 @@ static void note_outside_buffer(struct sizes *z, int k, const struct harness_rep
 	findings_bounds_at_size(rep->done, shape_format(&z->shapes[k], text, sizeof(text)), f, z->bounds);
 }
 
+/* Size k's verdict from its report. first: k ran first in its process,
+ * where any verdict stands. Returns whether a size after it may run in
+ * the same process: a pass, or a failure that left the process running;
+ * -1 where k's verdict does not stand (it runs again, first in a new
+ * process). */
 static int settle(struct sizes *z, int k, const struct harness_report *rep,
 		  const struct channel_watch *w, int first)
 {
