@@ -45,6 +45,7 @@
 #include "steps/reference_times.h"
 #include "sys/clock.h"
 #include "sys/kit_paths.h"
+#include "sys/lock_waiters.h"
 
 static void slot_init(struct gpu_slot *s, const char *visible, const struct device_info *d,
 		      const char *lock_dir)
@@ -202,13 +203,27 @@ static void note_context(const struct gpu_hold *said)
 							       { said->end_at_s, said->end_s } };
 }
 
+/* The turn, said on stderr first where a stopped process (a grade someone
+ * suspended with Ctrl-Z) holds the GPU: this wait is then a person's. */
+static void take_turn(const struct gpu_slot *s)
+{
+	char holders[512];
+	int fds[2] = { s->lock_fd, s->turn_fd };
+	if (s->turn_fd < 0 || flock(s->turn_fd, LOCK_EX | LOCK_NB) == 0)
+		return;
+	if (lock_holders_describe(getpid(), fds, 2, holders, sizeof(holders)) > 0)
+		fprintf(stderr, "grade: waiting for the GPU, held by %s; the grade goes on once it is resumed or ended\n",
+			holders);
+	lock(s->turn_fd, LOCK_EX);
+}
+
 void batch_gpu_phase(void *arg, int timed, int begin)
 {
 	struct gpu_slot *s = arg;
 	open_locks(s);
 	if (begin) {
 		asked_at = now_s();
-		lock(s->turn_fd, LOCK_EX);
+		take_turn(s);
 		double turned_at = now_s();
 		lock(s->lock_fd, timed ? LOCK_EX : LOCK_SH);
 		if (!timed)

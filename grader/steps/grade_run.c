@@ -231,6 +231,19 @@ const char *grade_step_name(int i)
 	return i >= 0 && i < (int)(sizeof(steps) / sizeof(steps[0])) ? steps[i].name : NULL;
 }
 
+/* A test the grader could not start (no fork, no sandbox, a GPU held by
+ * another process past the sandbox's patience) says nothing of the
+ * student's code: the grade is the grader's failure, and a batch grades
+ * the student again when it resumes. */
+static void not_started_is_internal(struct grade *g)
+{
+	for (int i = 0; i < g->n_tests && !g->internal_error; i++)
+		if (g->tests[i].status == TEST_FAILED && g->tests[i].failure.kind == FAILURE_NOT_STARTED) {
+			g->internal_error = 1;
+			snprintf(g->internal_message, sizeof(g->internal_message), "%s", g->tests[i].message);
+		}
+}
+
 void grade_submission(const struct grade_request *req, const struct device_info *dev,
 		      struct grade *g)
 {
@@ -262,6 +275,7 @@ void grade_submission(const struct grade_request *req, const struct device_info 
 		if (!go_on)
 			break;
 	}
+	not_started_is_internal(g);
 	side_stop(&run.emulator);	/* only if a step ended the grade before the joins */
 	side_stop(&run.calculator);
 	traced_runs_free(&run.traced);

@@ -23,6 +23,7 @@
 #include "sys/channel_watch.h"
 #include "sys/isolation.h"
 #include "sys/clock.h"
+#include "sys/lock_waiters.h"
 #include "sys/memory_cgroup.h"
 
 static void set_limit(int resource, rlim_t value)
@@ -113,14 +114,66 @@ static int drain(int fd, struct child_result *res, size_t cap)
 	return 1;
 }
 
+/*
+ * A child blocked on the GPU's lock waits for other students' timed runs,
+ * or for a grade someone stopped (Ctrl-Z) while it held the GPU: none of
+ * it is the child's own time. So each interval between two checks that
+ * both find it blocked moves its clock back (the caller moves its start
+ * on), and no deadline counts the wait. A wait of SANDBOX_GPU_NOTE_S is
+ * said on stderr, with who holds the GPU; one of SANDBOX_GPU_WAIT_S (or
+ * the caller's gpu_wait_limit_s) is given up (res->gpu_held_s): nothing is
+ * graded then.
+ */
+struct gpu_wait {
+	double checked_at, blocked_since;	/* blocked_since < 0: not blocked */
+	int noted;
+};
+
+/* Returns the seconds to move the child's start on by. */
+static double gpu_wait_check(const struct sandbox_limits *lim, pid_t pid, struct gpu_wait *w,
+			     struct child_result *res, double now)
+{
+	double moved = 0;
+	if (lock_tree_blocked(pid, lim->gpu_lock_fds, 2) != 1) {
+		w->blocked_since = -1;
+	} else if (w->blocked_since < 0) {
+		w->blocked_since = now;
+	} else {
+		moved = now - w->checked_at;
+		res->gpu_wait_s += moved;
+	}
+	w->checked_at = now;
+	double blocked = w->blocked_since < 0 ? 0 : now - w->blocked_since;
+	if (blocked >= SANDBOX_GPU_NOTE_S && !w->noted) {
+		char holders[512];
+		lock_holders_describe(pid, lim->gpu_lock_fds, 2, holders, sizeof(holders));
+		fprintf(stderr, "grade: waiting %.0f s so far for the GPU%s%s; the grade goes on once it is let go\n",
+			blocked, holders[0] ? ", held by " : "", holders);
+		w->noted = 1;
+	}
+	if (blocked >= (lim->gpu_wait_limit_s > 0 ? lim->gpu_wait_limit_s : SANDBOX_GPU_WAIT_S))
+		res->gpu_held_s = blocked;
+	return moved;
+}
+
 /* Waits for the child, draining its output, until it ends or the deadline. */
 static void supervise(pid_t pid, int out_fd, int channel_fd, const struct sandbox_limits *lim,
 		      struct child_result *res, double start)
 {
 	int status = 0, open_pipe = 1;
 	struct channel_watch *watch = channel_fd >= 0 ? lim->watch : NULL;
+	struct gpu_wait gpu = { .checked_at = start, .blocked_since = -1 };
 	for (;;) {
-		double now = now_s(), left = start + lim->wall_s - now;
+		double now = now_s();
+		if (lim->with_gpu_lock && now - gpu.checked_at >= 0.25) {
+			start += gpu_wait_check(lim, pid, &gpu, res, now);
+			if (res->gpu_held_s > 0) {
+				kill(-pid, SIGKILL);
+				waitpid(pid, &status, 0);
+				break;
+			}
+		}
+		double left = start + lim->wall_s - now;
 		double stage_left = watch ? start + channel_watch_poll(watch, channel_fd, now - start) - now : left;
 		if (left <= 0 || stage_left <= 0) {
 			kill(-pid, SIGKILL);
@@ -322,6 +375,15 @@ int sandbox_run_with(const struct sandbox_calls *sys, char *const argv[],
 	isolation_fix_status(&plan, res);
 	if (isolation_check_start(&plan, res, err, errlen) < 0)
 		goto err;
+	if (res->gpu_held_s > 0) {
+		char holders[512];
+		lock_holders_describe(0, lim->gpu_lock_fds, 2, holders, sizeof(holders));
+		snprintf(err, errlen, "the GPU was held by another process for %.0f s%s%s: gave up waiting",
+			 res->gpu_held_s, holders[0] ? " (" : "", holders[0] ? holders : "");
+		if (holders[0] && strlen(err) + 1 < errlen)
+			strcat(err, ")");
+		goto err;
+	}
 	rc = 0;
 err:	/* and the way out of a child that ran */
 	close_fd(&pipefd[0]);

@@ -13,6 +13,11 @@
 struct isolation_policy;	/* isolation.h */
 struct channel_watch;		/* channel_watch.h */
 
+/* A child blocked this long on the GPU's lock is said on stderr, with who
+ * holds it; this long, it is stopped and nothing is graded. */
+#define SANDBOX_GPU_NOTE_S 30.0
+#define SANDBOX_GPU_WAIT_S 900.0
+
 struct sandbox_limits {
 	double wall_s;		/* killed after this many seconds */
 	double cpu_s;		/* RLIMIT_CPU; 0 for none */
@@ -43,17 +48,22 @@ struct sandbox_limits {
 	 * runs, each with its own deadline within wall_s (channel_watch.h);
 	 * filled in as it runs. NULL: wall_s alone. */
 	struct channel_watch *watch;
-	/* With with_gpu_lock: the batch's GPU lock and turn files, handed on as
-	 * GPU_LOCK_FD and GPU_TURN_FD (common/gpu_lock.h) for a timed child to
-	 * take alone around its timed launches. */
+	/* With with_gpu_lock: the machine's GPU lock and turn files, handed on
+	 * as GPU_LOCK_FD and GPU_TURN_FD (common/gpu_lock.h) for the child to
+	 * take; its time blocked on them counts against no deadline. */
 	int with_gpu_lock;
 	int gpu_lock_fds[2];
+	double gpu_wait_limit_s;	/* 0: SANDBOX_GPU_WAIT_S (tests ask for less) */
 };
 
 struct child_result {
 	int exited, exit_status;	/* normal exit and its status */
 	int signaled, signal;		/* killed by a signal (not ours) */
 	int timed_out;			/* we killed it at the deadline */
+	/* With with_gpu_lock: the seconds it was blocked on the GPU's lock,
+	 * which no deadline counted; and, where it was blocked so long that
+	 * the sandbox gave up (sandbox_run returned -1), how long that was. */
+	double gpu_wait_s, gpu_held_s;
 	size_t out_of_memory;		/* the resident_cap the kernel stopped it at, or 0 */
 	double wall_s;
 	double ended_at_s;		/* when it was reaped, on sys/clock.h's now_s */
