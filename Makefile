@@ -234,7 +234,7 @@ solutions: all
 		if [ -f $$d/answer-key/$$f ]; then ./grade $$lab --solution --plot none || exit 1; fi; \
 	done
 
-# handouts/instructors.md: hand this out, never a clone of the repository.
+# The copy students get (handouts/instructors/README.md): hand this out, never a clone of the repository.
 student-kit:
 	sh mk/student_kit.sh $(BUILD)/student-kit.tar.gz
 student-kit: $(BUILD)/occupancy-hash

@@ -7,7 +7,7 @@
 #                                conformance files that are whole lab
 #                                solutions, GPU scripts
 #   docs/results/lab3-variants/  whole variants of lab 3's tuned reference
-#   handouts/instructors.md      grading a class, the sandbox's limits
+#   handouts/instructors/        grading a class, the sandbox's limits
 #   .ci/                         the kit's own CI
 #   lab 4's answers in plain text (the calculator's source; the tables are hashed)
 # with a copy of each skeleton under grader/labs/skeletons/ (see below)
@@ -23,7 +23,7 @@ mkdir -p "$(dirname "$out")"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 git archive --format=tar --prefix=cuda-lab-kit/ HEAD -- . \
-	':(exclude)solutions' ':(exclude)tests' ':(exclude).ci' ':(exclude)handouts/instructors.md' \
+	':(exclude)solutions' ':(exclude)tests' ':(exclude).ci' ':(exclude)handouts/instructors' \
 	':(exclude)docs/results/lab3-variants' | tar -x -C "$tmp"
 # [text](target) whose target the copy lacks: "text (not in the students'
 # copy)"; an image that is not there is dropped. Web links, anchors and

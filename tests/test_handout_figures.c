@@ -283,8 +283,12 @@ Test(handout_figures, lab4)
 
 Test(handout_figures, instructors)
 {
-	char sources[64][160];
-	check_handout("handouts/instructors.md", sources, 64);
+	const char *parts[] = { "README.md", "rubrics.md", "batch.md", "results.md", "sandbox.md", "slurm.md" };
+	char sources[64][160], rel[PATH_MAX];
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		snprintf(rel, sizeof(rel), "handouts/instructors/%s", parts[i]);
+		check_handout(rel, sources, 64);
+	}
 }
 
 /* Nothing a student or an instructor reads points at a file outside the
