@@ -10,7 +10,7 @@
  * process's making and ending of contexts slowed a timed scan of many
  * launches nine-fold (lab 1's answer key: 2.0% of copy against 18.5%), and
  * in a lab 1 class some students measured half their speed alone
- * (docs/results/gpu-2026-11-28-contexts-and-timing/).
+ * (docs/results/gpu-2026-11-28-machine-lock/).
  */
 #include "gpu_share.h"
 
