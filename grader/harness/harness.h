@@ -47,6 +47,12 @@ int run_correct(const struct lab *lab, const struct shape *s, uint64_t seed, int
 void output_send(const uint32_t *d_span, size_t n_out, int first_in_process, double *copy_ms,
 		 double *write_ms);
 
+/* On a GPU, output_send's two pinned buffers made now, once a process:
+ * before a size begins, so that pinning them, driver work that took up to
+ * 0.36 s among 32 processes making contexts (12-19 ms alone, on an H200:
+ * docs/results/gpu-2026-11-29-first-launch/), is in no size's own time. */
+void output_send_prepare(void);
+
 /* predict.c (emulator build): a correctness run with a seeded sample of each
  * launch's blocks traced, and the trace sent after it (MSG_METRICS). */
 void run_predict(const struct lab *lab, const struct shape *s, uint64_t seed);

@@ -132,8 +132,18 @@ void output_send(const uint32_t *d_span, size_t n_out, int first_in_process, dou
 	const int emulated = 0;
 #endif
 	size_t bytes = (GUARD_WORDS + n_out + GUARD_WORDS) * 4;
+	/* The emulator's device memory is the process's own: pinned buffers
+	 * would gain nothing there, and host memory a kernel may use keeps
+	 * every later launch on one core (emu/README.md). */
 	if (output_sent_as_digest(n_out, first_in_process, emulated))
 		send_output_digest(d_span, n_out, copy_ms, write_ms);
-	else if (send_output_staged(d_span, bytes, copy_ms, write_ms) < 0)
+	else if (emulated || send_output_staged(d_span, bytes, copy_ms, write_ms) < 0)
 		send_output_whole(d_span, bytes, copy_ms, write_ms);
+}
+
+void output_send_prepare(void)
+{
+#ifndef KIT_EMU
+	stage_buffers();
+#endif
 }
