@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+
+#include "staging_pair.h"
 #include <unistd.h>
 
 static double now_ms(void)
@@ -37,9 +39,8 @@ int main(int argc, char **argv)
 		return 1;
 	double t1 = now_ms();
 	void *h[2];
-	for (int i = 0; i < 2; i++)
-		if (cudaHostAlloc(&h[i], 16 << 20, cudaHostAllocDefault) != cudaSuccess)
-			return 1;
+	if (pin_staging_pair(h) < 0)
+		return 1;
 	for (int i = 0; i < 2; i++)
 		cudaFreeHost(h[i]);
 	double t2 = now_ms();
