@@ -215,7 +215,7 @@ Test(lock_waiters, a_child_that_waits_too_long_is_given_up_not_failed)
 	cr_expect_lt(now_s() - t0, 10, "it waited %.1f s", now_s() - t0);
 	snprintf(pid_text, sizeof(pid_text), "pid %d ", (int)holder);
 	cr_expect(strstr(err, "the GPU was held by another process") && strstr(err, pid_text) &&
-		  strstr(err, "stopped"), "%s", err);
+		  strstr(err, "stopped)): gave up waiting"), "%s", err);
 	end(holder);
 	remove_files(&f);
 }

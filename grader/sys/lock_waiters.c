@@ -41,13 +41,18 @@ static int parse_line(const char *s, struct lock_line *l)
 	return 1;
 }
 
-/* Whether the line is about one of the n files. */
-static int on_files(const struct lock_line *l, const int *fds, int n)
+/* Whether st is the file the line is about. */
+static int same_file(const struct stat *st, const struct lock_line *l)
 {
-	struct stat st;
+	return major(st->st_dev) == l->maj && minor(st->st_dev) == l->min && st->st_ino == l->ino;
+}
+
+/* Whether the line is about one of the n files, st[i] the stat of the
+ * i-th (st_ino 0 where it could not be had). */
+static int on_files(const struct lock_line *l, const struct stat *st, int n)
+{
 	for (int i = 0; i < n; i++)
-		if (fds[i] >= 0 && fstat(fds[i], &st) == 0 && major(st.st_dev) == l->maj &&
-		    minor(st.st_dev) == l->min && st.st_ino == l->ino)
+		if (st[i].st_ino != 0 && same_file(&st[i], l))
 			return 1;
 	return 0;
 }
@@ -90,11 +95,18 @@ static int each_line(const int *fds, int n, void (*see)(const struct lock_line *
 {
 	char line[256];
 	struct lock_line l;
+	struct stat st[LOCK_WAITERS_MAX_FILES];
+	if (n > LOCK_WAITERS_MAX_FILES)
+		n = LOCK_WAITERS_MAX_FILES;
+	/* Once a scan: /proc/locks holds a line for every lock of the machine. */
+	for (int i = 0; i < n; i++)
+		if (fds[i] < 0 || fstat(fds[i], &st[i]) != 0)
+			st[i].st_ino = 0;
 	FILE *f = fopen("/proc/locks", "r");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (parse_line(line, &l) && on_files(&l, fds, n))
+		if (parse_line(line, &l) && on_files(&l, st, n))
 			see(&l, arg);
 	fclose(f);
 	return 0;
@@ -146,8 +158,7 @@ static int has_open(pid_t pid, const struct lock_line *l)
 	DIR *fds = opendir(path);
 	while (fds && !found && (fd = readdir(fds))) {
 		snprintf(path, sizeof(path), "/proc/%d/fd/%.32s", (int)pid, fd->d_name);
-		found = fd->d_name[0] != '.' && stat(path, &st) == 0 && major(st.st_dev) == l->maj &&
-			minor(st.st_dev) == l->min && st.st_ino == l->ino;
+		found = fd->d_name[0] != '.' && stat(path, &st) == 0 && same_file(&st, l);
 	}
 	if (fds)
 		closedir(fds);

@@ -14,9 +14,13 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* The most files one question is about (the GPU's lock and turn files). */
+#define LOCK_WAITERS_MAX_FILES 4
+
 /* Whether a process of the tree under `root` (root itself included) is
- * blocked in flock on one of the n open files fds: 1 yes, 0 no, -1 when
- * /proc/locks cannot be read. */
+ * blocked in flock on one of the n open files fds (the first
+ * LOCK_WAITERS_MAX_FILES of them): 1 yes, 0 no, -1 when /proc/locks cannot
+ * be read. */
 int lock_tree_blocked(pid_t root, const int *fds, int n);
 
 /* The living holders of the n files' locks that are not under `root`, in

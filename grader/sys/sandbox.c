@@ -378,10 +378,8 @@ int sandbox_run_with(const struct sandbox_calls *sys, char *const argv[],
 	if (res->gpu_held_s > 0) {
 		char holders[512];
 		lock_holders_describe(0, lim->gpu_lock_fds, 2, holders, sizeof(holders));
-		snprintf(err, errlen, "the GPU was held by another process for %.0f s%s%s: gave up waiting",
-			 res->gpu_held_s, holders[0] ? " (" : "", holders[0] ? holders : "");
-		if (holders[0] && strlen(err) + 1 < errlen)
-			strcat(err, ")");
+		snprintf(err, errlen, "the GPU was held by another process for %.0f s%s%s%s: gave up waiting",
+			 res->gpu_held_s, holders[0] ? " (" : "", holders, holders[0] ? ")" : "");
 		goto err;
 	}
 	rc = 0;

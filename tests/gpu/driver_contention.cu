@@ -18,14 +18,8 @@
 #include <time.h>
 
 #include "staging_pair.h"
+#include "wall_clock.h"
 #include <unistd.h>
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 int main(int argc, char **argv)
 {
