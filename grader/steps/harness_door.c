@@ -128,9 +128,11 @@ static int run_student(const struct run_context *ctx, enum backend backend, char
 	};
 	/* The emulator's children (the analysis on a GPU machine) use no GPU. */
 	int gpu_child = gpu != GPU_NONE && backend != BACKEND_EMU;
-	/* The child takes the GPU itself (common/gpu_lock.h); its waits for
-	 * it are on its own clock, so its limit gets room for them (a class's
-	 * queue, not the student's code). */
+	/* The child takes the GPU itself (common/gpu_lock.h). The sandbox
+	 * takes the waits it sees off the child's clock, but it looks only
+	 * every SANDBOX_GPU_CHECK_S: many short waits in a class's queue can
+	 * pass unseen, and they are not the student's code. So the run's
+	 * limit keeps room for them; each size's own, in watch, judges hangs. */
 	int lent = gpu_child && ctx->share.lend && ctx->share.lend(ctx->share.arg, 1, lim.gpu_lock_fds, NULL) == 0;
 	int lock = !lent && gpu_child && ctx->share.phase;
 	if (lent) {

@@ -165,7 +165,7 @@ static void supervise(pid_t pid, int out_fd, int channel_fd, const struct sandbo
 	struct gpu_wait gpu = { .checked_at = start, .blocked_since = -1 };
 	for (;;) {
 		double now = now_s();
-		if (lim->with_gpu_lock && now - gpu.checked_at >= 0.25) {
+		if (lim->with_gpu_lock && now - gpu.checked_at >= SANDBOX_GPU_CHECK_S) {
 			start += gpu_wait_check(lim, pid, &gpu, res, now);
 			if (res->gpu_held_s > 0) {
 				kill(-pid, SIGKILL);

@@ -13,6 +13,8 @@
 struct isolation_policy;	/* isolation.h */
 struct channel_watch;		/* channel_watch.h */
 
+/* How often a GPU child is looked for among the lock's waiters. */
+#define SANDBOX_GPU_CHECK_S 0.25
 /* A child blocked this long on the GPU's lock is said on stderr, with who
  * holds it; this long, it is stopped and nothing is graded. */
 #define SANDBOX_GPU_NOTE_S 30.0
