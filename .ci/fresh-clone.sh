@@ -1,6 +1,10 @@
 #!/bin/bash
 # One of CI's fresh-clone paths (.ci/run): fresh-clone.sh MODE KIT JOBS
-#   private      clone KIT into a folder only root can enter; make test
+#   private      clone KIT into a folder only root can enter, where the
+#                sandbox's leased uid cannot reach it: the suites of the
+#                sandbox and of the students' copy, then each lab's answer
+#                key (exit 0) and skeleton (exit 1) graded in the emulator
+#                (the whole of make test runs in the two other paths)
 #   no-toolkit   clone KIT; with no nvcc, no CUDA headers and no Criterion:
 #                make lab1 says once what it skipped, ./grade lab1 exits 1 on
 #                the skeleton and 0 on the solution; then make test (with
@@ -27,7 +31,12 @@ expect() {	# expect STATUS COMMAND...
 case $mode in
 private)
 	make -j"$jobs" test-build
-	"$here/make-test.sh"
+	KIT_ROOT=$PWD build/tests/unit --jobs "$jobs" \
+		--filter '@(sandbox|sandbox_errors|sandbox_limits|isolation|student_kit)/*'
+	for lab in lab1 lab2 lab3 lab4; do
+		expect 0 ./grade "$lab" --solution --backend emu --plot none --quiet
+		expect 1 ./grade "$lab" --backend emu --plot none --quiet
+	done
 	;;
 no-toolkit)
 	export -f expect

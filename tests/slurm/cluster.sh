@@ -87,7 +87,10 @@ ReturnToService=2
 SlurmdTimeout=60
 InactiveLimit=0
 KillWait=5
-MinJobAge=60
+# Ended jobs kept 10 minutes (Slurm's default is 5): with no accounting,
+# --collect learns how a cancelled task ended from scontrol, once the job's
+# other tasks are done, which on a busy 2-core machine can be minutes later.
+MinJobAge=600
 GresTypes=gpu
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem Gres=gpu:$(echo ${SLURM_GPUS:-a b} | wc -w) State=UNKNOWN
 PartitionName=kit Nodes=$host Default=YES MaxTime=INFINITE State=UP
