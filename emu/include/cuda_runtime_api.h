@@ -130,6 +130,14 @@ struct cudaFuncAttributes {
 };
 
 #define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02
+#define cudaHostAllocWriteCombined 0x04
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaHostRegisterIoMemory 0x04
+#define cudaHostRegisterReadOnly 0x08
 #define cudaStreamDefault 0x00
 #define cudaStreamNonBlocking 0x01
 #define cudaStreamLegacy ((cudaStream_t)0x1)
@@ -279,6 +287,8 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream CUEM
 				     unsigned int flags CUEMU_DV(0));
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
 cudaError_t cudaHostUnregister(void *ptr);
+/* Mapped (zero-copy) host memory: the device sees it at its host address. */
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags);
 cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
 #ifndef CUDART_CB
 #define CUDART_CB
@@ -316,9 +326,27 @@ template <class T> static __attribute__((noinline)) cudaError_t cudaMalloc(T **d
 {
 	return cuemu_malloc_at((void **)(void *)devPtr, size, __builtin_return_address(0));
 }
-template <class T> static inline cudaError_t cudaMallocHost(T **ptr, size_t size)
+/* NVIDIA's cuda_runtime.h adds these C++ overloads: the flags forms of
+ * cudaEventCreate and cudaMallocHost, and typed pointers for host memory. */
+static inline cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags)
 {
-	return ::cudaMallocHost((void **)(void *)ptr, size);
+	return ::cudaEventCreateWithFlags(event, flags);
+}
+static inline cudaError_t cudaMallocHost(void **ptr, size_t size, unsigned int flags)
+{
+	return ::cudaHostAlloc(ptr, size, flags);
+}
+template <class T> static inline cudaError_t cudaMallocHost(T **ptr, size_t size, unsigned int flags = 0)
+{
+	return ::cudaHostAlloc((void **)(void *)ptr, size, flags);
+}
+template <class T> static inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags)
+{
+	return ::cudaHostAlloc((void **)(void *)ptr, size, flags);
+}
+template <class T> static inline cudaError_t cudaHostGetDevicePointer(T **pDevice, void *pHost, unsigned int flags)
+{
+	return ::cudaHostGetDevicePointer((void **)(void *)pDevice, pHost, flags);
 }
 template <class T> static inline cudaError_t cudaMallocManaged(T **ptr, size_t size,
 							       unsigned int flags = cudaMemAttachGlobal)

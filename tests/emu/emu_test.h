@@ -45,6 +45,9 @@ long fx_runtime_extras(void);
 long fx_symbols_and_host_functions(void);
 long fx_more_intrinsics(void);
 
+/* kernels/accepted.cu: what nvcc accepts and the emulator once refused */
+long ax_mapped_host_memory(void);
+
 /* kernels/model.cu */
 long mk_which_blocks(int grid, unsigned int *seen);
 long mk_copy4(int ilp4);
