@@ -22,3 +22,8 @@ Test(accepted, mapped_host_memory_and_the_flags_overloads)
 {
 	both_modes(ax_mapped_host_memory, "mapped host memory");
 }
+
+Test(accepted, rounding_intrinsics_double_halves_dp2a_and_vector_types)
+{
+	both_modes(ax_rounding_and_vectors, "rounding intrinsics and vector types");
+}

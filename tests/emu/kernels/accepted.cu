@@ -5,6 +5,7 @@
  * small, and checked by its result. Each ax_ function returns the number
  * of wrong results (0 is right), or -1 on a CUDA error.
  */
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <stdlib.h>
 
@@ -56,5 +57,44 @@ extern "C" long ax_mapped_host_memory(void)
 	CHECK(cudaEventSynchronize(e));
 	CHECK(cudaEventDestroy(e));
 	free(reg);
+	return bad;
+}
+
+/* The intrinsics with a rounding mode in their name, the halves of a
+ * double, __dp2a, CUDA's one- and three-element and long vector types, and
+ * half pairs to float2: each against a value worked out by hand. */
+__global__ void rounding_and_vectors(double *o)
+{
+	uchar3 c = make_uchar3(1, 2, 3);
+	int1 i1 = make_int1(4);
+	long2 l2 = make_long2(5, 6);
+	ulonglong3 u3 = make_ulonglong3(7, 8, 9);
+	o[0] = c.x + c.z + i1.x + l2.y + u3.z;				/* 23 */
+	o[1] = __fadd_rd(1.0f, 1e-10f);					/* 1 */
+	o[2] = __fadd_ru(1.0f, 1e-10f);					/* 1 + 2^-23 */
+	o[3] = __fdiv_rz(1.0f, 3.0f) < __fdiv_ru(1.0f, 3.0f);		/* one step apart */
+	o[4] = (double)__int2float_rd(16777217) + __int2float_ru(16777217); /* 2^24 + 2^24 + 2 */
+	o[5] = __ll2float_rz(-16777217LL);				/* -2^24 */
+	o[6] = __hiloint2double(__double2hiint(2.5), __double2loint(2.5));
+	o[7] = __dp2a_lo(0x00020003, 0x0504, 1) + __dp2a_hi(0x00020003u, 0x05040000u, 1u); /* 23 + 23 */
+	float2 f = __half22float2(__floats2half2_rn(1.5f, 2.5f));
+	o[8] = f.x + f.y;						/* 4 */
+	o[9] = __dsqrt_ru(2.0) - __dsqrt_rd(2.0);			/* 2^-52 */
+	o[10] = __float2ll_rd(-2.5f) + __float2ull_ru(2.5f);		/* -3 + 3 */
+	o[11] = __dmul_rz(-1.0 / 3.0, 3.0);	/* -(1 - 2^-54) exactly: -1 to nearest, -1 + 2^-53 toward 0 */
+}
+
+extern "C" long ax_rounding_and_vectors(void)
+{
+	static const double want[12] = { 23, 1, 1 + 0x1p-23, 1, 0x1p25 + 2, -0x1p24, 2.5, 46, 4,
+					 0x1p-52, 0, -1 + 0x1p-53 };
+	double *d, h[12];
+	long bad = 0;
+	CHECK(cudaMalloc(&d, sizeof h));
+	rounding_and_vectors<<<1, 1>>>(d);
+	CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+	CHECK(cudaFree(d));
+	for (int i = 0; i < 12; i++)
+		bad += h[i] != want[i];
 	return bad;
 }
