@@ -4,6 +4,9 @@
  * each in tests/emu/kernels/accepted.cu.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "emu_test.h"
 
@@ -26,4 +29,46 @@ Test(accepted, mapped_host_memory_and_the_flags_overloads)
 Test(accepted, rounding_intrinsics_double_halves_dp2a_and_vector_types)
 {
 	both_modes(ax_rounding_and_vectors, "rounding intrinsics and vector types");
+}
+
+static char dir[] = "/tmp/cuemu-accepted-XXXXXX";
+
+static void make_dir(void)
+{
+	scratch_dir_make(dir);
+}
+
+static void remove_dir(void)
+{
+	scratch_dir_remove(dir);
+}
+
+/* What the emulator does not run by design is refused with a line that
+ * says so, and names the student's line: a library's or a texture's header
+ * is not taken from a toolkit installed on the compiler's path (where it
+ * failed with pages of redefinitions) nor "not found". */
+Test(accepted, headers_of_what_the_emulator_does_not_run_are_refused_by_name, .init = make_dir,
+     .fini = remove_dir)
+{
+	static const char *const cases[][2] = {
+		{ "cublas_v2.h", "NVIDIA libraries" },
+		{ "curand_kernel.h", "NVIDIA libraries" },
+		{ "mma.h", "warp matrix functions" },
+		{ "cuda_pipeline.h", "asynchronous copies" },
+		{ "texture_types.h", "textures and surfaces" },
+		{ "cuda_gl_interop.h", "graphics interoperability" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char text[256], cmd[1024], *out;
+		snprintf(text, sizeof text, "#include <cstdio>\n#include <%s>\nint main() { return 0; }\n",
+			 cases[i][0]);
+		const char *src = scratch_source(dir, "lib.cu", text);
+		snprintf(cmd, sizeof cmd, "%s/cuemu-cc -c %s -o %s.o", CUEMU_BUILD_DIR, src, src);
+		cr_expect_neq(run_command(cmd, &out), 0, "<%s> compiled", cases[i][0]);
+		cr_expect(strstr(out, cases[i][1]) != NULL && strstr(out, "not supported by the CPU emulator") &&
+				  strstr(out, "lib.cu:2") != NULL,
+			  "<%s>: no '%s' on line 2 in:\n%s", cases[i][0], cases[i][1], out);
+		cr_expect(strstr(out, "redefinition") == NULL, "<%s>: %s", cases[i][0], out);
+		free(out);
+	}
 }
