@@ -315,6 +315,8 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
 cudaError_t cuemu_occupancy_best_block(int *minGridSize, int *blockSize, size_t (*smem_of)(int, void *),
 				       void *ctx, size_t dynamicSMemSize, int blockSizeLimit);
 
+#include "cuemu_runtime_more.h"
+
 #ifdef __cplusplus
 }
 

@@ -48,6 +48,7 @@ long fx_more_intrinsics(void);
 /* kernels/accepted.cu: what nvcc accepts and the emulator once refused */
 long ax_mapped_host_memory(void);
 long ax_rounding_and_vectors(void);
+long ax_peer_and_3d(void);
 
 /* kernels/model.cu */
 long mk_which_blocks(int grid, unsigned int *seen);

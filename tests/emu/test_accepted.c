@@ -72,3 +72,8 @@ Test(accepted, headers_of_what_the_emulator_does_not_run_are_refused_by_name, .i
 		free(out);
 	}
 }
+
+Test(accepted, peer_access_pointer_attributes_and_pitched_3d_memory)
+{
+	both_modes(ax_peer_and_3d, "peer access and 3-D memory");
+}

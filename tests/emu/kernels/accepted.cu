@@ -98,3 +98,76 @@ extern "C" long ax_rounding_and_vectors(void)
 		bad += h[i] != want[i];
 	return bad;
 }
+
+/* One added to every element of a pitched 3-D volume of nx x ny x nz floats. */
+__global__ void add_one_3d(cudaPitchedPtr v, int nx, int ny, int nz)
+{
+	int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, z = blockIdx.z;
+	if (x < nx && y < ny && z < nz)
+		((float *)((char *)v.ptr + ((size_t)z * v.ysize + y) * v.pitch))[x] += 1.0f;
+}
+
+/* Multi-GPU code on the one emulated device (no peer, copies to itself),
+ * pointer attributes, and a pitched volume: cudaMalloc3D, cudaMemset3D,
+ * cudaMemcpy3D in, and a sub-box of it out with positions on both sides. */
+extern "C" long ax_peer_and_3d(void)
+{
+	enum { NX = 37, NY = 5, NZ = 3 };
+	float h[NZ][NY][NX], box[2][2][4], *d1, *d2, *pinned;
+	int count = 0, can = 7;
+	long bad = 0;
+	cudaPointerAttributes a;
+	CHECK(cudaGetDeviceCount(&count));
+	for (int dev = 0; dev < count; dev++) {
+		CHECK(cudaSetDevice(dev));
+		CHECK(cudaDeviceCanAccessPeer(&can, dev, 0));
+		bad += can != 0;
+	}
+	bad += cudaDeviceEnablePeerAccess(1, 0) != cudaErrorInvalidDevice;
+	(void)cudaGetLastError();
+	CHECK(cudaMalloc(&d1, 64));
+	CHECK(cudaMalloc(&d2, 64));
+	CHECK(cudaMemset(d1, 0, 64));
+	CHECK(cudaMemcpyPeer(d2, 0, d1, 0, 64));
+	CHECK(cudaPointerGetAttributes(&a, d2));
+	bad += a.type != cudaMemoryTypeDevice || a.devicePointer != d2;
+	CHECK(cudaMallocHost(&pinned, 64));
+	CHECK(cudaPointerGetAttributes(&a, pinned));
+	bad += a.type != cudaMemoryTypeHost || a.hostPointer != pinned;
+	CHECK(cudaPointerGetAttributes(&a, &count));
+	bad += a.type != cudaMemoryTypeUnregistered;
+	CHECK(cudaFreeHost(pinned));
+	CHECK(cudaFree(d1));
+	CHECK(cudaFree(d2));
+
+	cudaExtent ext = make_cudaExtent(NX * sizeof(float), NY, NZ);
+	cudaPitchedPtr v;
+	CHECK(cudaMalloc3D(&v, ext));
+	bad += v.pitch < NX * sizeof(float) || v.xsize != NX * sizeof(float) || v.ysize != NY;
+	CHECK(cudaMemset3D(v, 0, ext));
+	for (int z = 0; z < NZ; z++)
+		for (int y = 0; y < NY; y++)
+			for (int x = 0; x < NX; x++)
+				h[z][y][x] = (float)(z * 10000 + y * 100 + x);
+	cudaMemcpy3DParms in = {};
+	in.srcPtr = make_cudaPitchedPtr(h, NX * sizeof(float), NX, NY);
+	in.dstPtr = v;
+	in.extent = ext;
+	in.kind = cudaMemcpyHostToDevice;
+	CHECK(cudaMemcpy3D(&in));
+	add_one_3d<<<dim3(1, NY, NZ), 64>>>(v, NX, NY, NZ);
+	cudaMemcpy3DParms out = {};
+	out.srcPtr = v;
+	out.srcPos = make_cudaPos(3 * sizeof(float), 2, 1);	/* x in bytes */
+	out.dstPtr = make_cudaPitchedPtr(box, 4 * sizeof(float), 4, 2);
+	out.extent = make_cudaExtent(4 * sizeof(float), 2, 2);
+	out.kind = cudaMemcpyDeviceToHost;
+	CHECK(cudaMemcpy3DAsync(&out, 0));
+	CHECK(cudaDeviceSynchronize());
+	for (int z = 0; z < 2; z++)
+		for (int y = 0; y < 2; y++)
+			for (int x = 0; x < 4; x++)
+				bad += box[z][y][x] != h[z + 1][y + 2][x + 3] + 1.0f;
+	CHECK(cudaFree(v.ptr));
+	return bad;
+}
