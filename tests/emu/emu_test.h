@@ -49,6 +49,7 @@ long fx_more_intrinsics(void);
 long ax_mapped_host_memory(void);
 long ax_rounding_and_vectors(void);
 long ax_peer_and_3d(void);
+long ax_math_api(void);
 
 /* kernels/model.cu */
 long mk_which_blocks(int grid, unsigned int *seen);

@@ -77,3 +77,8 @@ Test(accepted, peer_access_pointer_attributes_and_pitched_3d_memory)
 {
 	both_modes(ax_peer_and_3d, "peer access and 3-D memory");
 }
+
+Test(accepted, cuda_math_api_beyond_libm_and_isnan_without_std)
+{
+	both_modes(ax_math_api, "the math API");
+}

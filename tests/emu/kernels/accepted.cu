@@ -171,3 +171,40 @@ extern "C" long ax_peer_and_3d(void)
 	CHECK(cudaFree(v.ptr));
 	return bad;
 }
+
+/* CUDA's math API beyond the C library's, and isnan and friends called
+ * without std:: as nvcc's headers allow: against published values. */
+__global__ void math_api(double *o, const float *in)
+{
+	o[0] = erfinv(0.5);
+	o[1] = erfcinv(1e-10);
+	o[2] = normcdfinv(0.975);
+	o[3] = normcdf(1.96);
+	o[4] = erfcx(1.0);
+	o[5] = cyl_bessel_i0(1.0);
+	o[6] = cyl_bessel_i1f(1.0f);
+	o[7] = sinpi(1.0) + cospi(0.5) + sinpif(0.5f);
+	o[8] = rcbrtf(8.0f) + rhypot(3.0, 4.0) + norm3d(2.0, 3.0, 6.0) + rnorm4df(1, 1, 1, 1);
+	o[9] = isnan(in[0]) + 2 * isinf(in[1]) + 4 * !isfinite(in[2]) + 8 * signbit(in[3]);
+}
+
+extern "C" long ax_math_api(void)
+{
+	static const double want[10] = { 0.4769362762044699, 4.572824967389486, 1.959963984540054,
+					 0.9750021048517795, 0.4275835761558070, 1.2660658777520082,
+					 0.5651591039924851, 1, 0.5 + 0.2 + 7 + 0.5, 1 + 2 + 4 + 8 };
+	const float h_in[4] = { __builtin_nanf(""), __builtin_inff(), -__builtin_inff(), -0.0f };
+	double *d, h[10];
+	float *in;
+	long bad = 0;
+	CHECK(cudaMalloc(&d, sizeof h));
+	CHECK(cudaMalloc(&in, sizeof h_in));
+	CHECK(cudaMemcpy(in, h_in, sizeof h_in, cudaMemcpyHostToDevice));
+	math_api<<<1, 1>>>(d, in);
+	CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+	CHECK(cudaFree(d));
+	CHECK(cudaFree(in));
+	for (int i = 0; i < 10; i++)	/* float results (6, 8) to float's precision */
+		bad += !(fabs(h[i] - want[i]) <= (i == 6 || i == 8 ? 1e-6 : 1e-14) * fabs(want[i]));
+	return bad;
+}
