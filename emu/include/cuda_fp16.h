@@ -40,10 +40,6 @@ static inline __half2 __hmul2(__half2 a, __half2 b) { return __half2{ __hmul(a.x
 /* More of NVIDIA's cuda_fp16.h, as course code calls it: pairs to and from
  * float2, the rest of the pairwise arithmetic, comparisons, conversions to
  * and from integers and bits. */
-#ifdef __CUDACC__	/* float2 is cuemu_device.h's, which a .cu file has */
-static inline float2 __half22float2(__half2 h) { return float2{ (float)h.x, (float)h.y }; }
-static inline __half2 __float22half2_rn(float2 f) { return __half2{ __half(f.x), __half(f.y) }; }
-#endif
 static inline __half2 __half2half2(__half a) { return __half2{ a, a }; }
 static inline __half2 __low2half2(__half2 h) { return __half2{ h.x, h.x }; }
 static inline __half2 __high2half2(__half2 h) { return __half2{ h.y, h.y }; }
@@ -93,5 +89,25 @@ static inline __half __ushort_as_half(unsigned short i)
 	h.v = __builtin_bit_cast(_Float16, i);
 	return h;
 }
+
+#ifdef __CUDACC__	/* float2 and atomicCAS are cuemu_device.h's, which a .cu file has */
+/* Half-precision atomic additions, as a compare-and-swap loop on the bits. */
+static inline __half atomicAdd(__half *p, __half v)
+{
+	unsigned short *w = (unsigned short *)(void *)p, seen = *w, old;
+	do {
+		old = seen;
+		__half sum = __hadd(__ushort_as_half(old), v);
+		seen = atomicCAS(w, old, __half_as_ushort(sum));
+	} while (seen != old);
+	return __ushort_as_half(old);
+}
+static inline __half2 atomicAdd(__half2 *p, __half2 v)
+{
+	return __half2{ atomicAdd(&p->x, v.x), atomicAdd(&p->y, v.y) };
+}
+static inline float2 __half22float2(__half2 h) { return float2{ (float)h.x, (float)h.y }; }
+static inline __half2 __float22half2_rn(float2 f) { return __half2{ __half(f.x), __half(f.y) }; }
+#endif
 
 #endif

@@ -133,3 +133,24 @@ CUEMU_PURE long double cuemu_bessel_i_(long double x, int order)
 CUEMU_MATH(float, f)
 CUEMU_MATH(double, )
 #undef CUEMU_MATH
+
+/* The space of a generic address (runtime/access.c). The emulator's
+ * __constant__ variables are global memory, so __isConstant is never true;
+ * the other address spaces are the generic one, so the conversions keep
+ * the address. */
+extern "C" int cuemu_space_of_(const void *p);
+CUEMU_PURE unsigned int __isGlobal(const void *p) { return cuemu_space_of_(p) == 1; }
+CUEMU_PURE unsigned int __isShared(const void *p) { return cuemu_space_of_(p) == 2; }
+CUEMU_PURE unsigned int __isLocal(const void *p) { return cuemu_space_of_(p) == 3; }
+CUEMU_PURE unsigned int __isConstant(const void *p) { return (void)p, 0u; }
+#define CUEMU_CVTA(space)                                                                       \
+	CUEMU_PURE size_t __cvta_generic_to_##space(const void *p) { return (size_t)p; }        \
+	CUEMU_PURE void *__cvta_##space##_to_generic(size_t a) { return (void *)a; }
+CUEMU_CVTA(global)
+CUEMU_CVTA(shared)
+CUEMU_CVTA(constant)
+CUEMU_CVTA(local)
+#undef CUEMU_CVTA
+/* A trap ends the kernel as a failed device-side assert does (runtime/fault.c). */
+CUEMU_PURE void __trap(void) { std::abort(); }
+CUEMU_PURE void __brkpt(void) { std::abort(); }

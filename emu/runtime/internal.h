@@ -219,6 +219,7 @@ int gvars_only_shared_slots(void);
 
 /* access.c */
 void cuemu_access_checked(uintptr_t a, uint32_t n, int kind, uintptr_t site);
+int cuemu_space_of_(const void *p);	/* __isGlobal and friends: 1 global, 2 shared, 3 local */
 void access_at(uintptr_t a, uint32_t n, int kind, uintptr_t site);	/* kernel or host */
 
 /* shared_arena.c: static __shared__ arrays, a red zone after each. An

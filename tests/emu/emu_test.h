@@ -50,6 +50,8 @@ long ax_mapped_host_memory(void);
 long ax_rounding_and_vectors(void);
 long ax_peer_and_3d(void);
 long ax_math_api(void);
+long ax_spaces_and_half_atomics(void);
+void ax_trap(void);
 
 /* kernels/model.cu */
 long mk_which_blocks(int grid, unsigned int *seen);

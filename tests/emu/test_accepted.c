@@ -31,6 +31,20 @@ Test(accepted, rounding_intrinsics_double_halves_dp2a_and_vector_types)
 	both_modes(ax_rounding_and_vectors, "rounding intrinsics and vector types");
 }
 
+Test(accepted, address_spaces_conversions_and_half_atomics)
+{
+	both_modes(ax_spaces_and_half_atomics, "address spaces and half atomics");
+}
+
+Test(accepted, trap_stops_the_program_as_a_failed_assert_does)
+{
+	char *err;
+	int status = run_child(ax_trap, &err);
+	cr_expect_eq(status, CUEMU_FATAL_EXIT, "exit status %d, stderr:\n%s", status, err);
+	cr_expect(strstr(err, "trap_on_the_fifth") != NULL, "no kernel name in: %s", err);
+	free(err);
+}
+
 static char dir[] = "/tmp/cuemu-accepted-XXXXXX";
 
 static void make_dir(void)

@@ -208,3 +208,59 @@ extern "C" long ax_math_api(void)
 		bad += !(fabs(h[i] - want[i]) <= (i == 6 || i == 8 ? 1e-6 : 1e-14) * fabs(want[i]));
 	return bad;
 }
+
+/* __isGlobal and friends on each kind of address, the address conversions,
+ * half-precision atomic additions from every thread of two blocks. */
+__global__ void spaces_and_half_atomics(const float *buf, unsigned *flags, __half *h, __half2 *h2)
+{
+	__shared__ float tile[64];
+	extern __shared__ float dyn[];
+	float local = buf[0];
+	unsigned f = __isGlobal(buf) | __isShared(tile) << 1 | __isShared(dyn) << 2 | __isLocal(&local) << 3 |
+		     !__isGlobal(&local) << 4 | !__isShared(buf) << 5 |
+		     (__cvta_shared_to_generic(__cvta_generic_to_shared(tile)) == (void *)tile) << 6 |
+		     !__isConstant(buf) << 7;
+	tile[threadIdx.x] = local;
+	if (threadIdx.x == 0)
+		flags[blockIdx.x] = f;
+	atomicAdd(h, __float2half(1.0f));
+	atomicAdd(h2, __floats2half2_rn(1.0f, 2.0f));
+}
+
+extern "C" long ax_spaces_and_half_atomics(void)
+{
+	float *buf;
+	unsigned *flags, hf[2];
+	__half *h, hh;
+	__half2 *h2, hh2;
+	CHECK(cudaMalloc(&buf, 64 * sizeof *buf));
+	CHECK(cudaMalloc(&flags, sizeof hf));
+	CHECK(cudaMalloc(&h, sizeof *h));
+	CHECK(cudaMalloc(&h2, sizeof *h2));
+	CHECK(cudaMemset(buf, 0, 64 * sizeof *buf));
+	CHECK(cudaMemset(h, 0, sizeof *h));
+	CHECK(cudaMemset(h2, 0, sizeof *h2));
+	spaces_and_half_atomics<<<2, 64, 64 * sizeof(float)>>>(buf, flags, h, h2);
+	CHECK(cudaMemcpy(hf, flags, sizeof hf, cudaMemcpyDeviceToHost));
+	CHECK(cudaMemcpy(&hh, h, sizeof hh, cudaMemcpyDeviceToHost));
+	CHECK(cudaMemcpy(&hh2, h2, sizeof hh2, cudaMemcpyDeviceToHost));
+	CHECK(cudaFree(buf));
+	CHECK(cudaFree(flags));
+	CHECK(cudaFree(h));
+	CHECK(cudaFree(h2));
+	return (hf[0] != 0xff) + (hf[1] != 0xff) + (__half2float(hh) != 128.0f) +
+	       (__low2float(hh2) != 128.0f) + (__high2float(hh2) != 256.0f);
+}
+
+__global__ void trap_on_the_fifth(void)
+{
+	if (threadIdx.x == 5)
+		__trap();
+}
+
+/* __trap ends the kernel as a failed assert does: the process stops. */
+extern "C" void ax_trap(void)
+{
+	trap_on_the_fifth<<<1, 32>>>();
+	cudaDeviceSynchronize();
+}
