@@ -320,6 +320,21 @@ cudaError_t cuemu_occupancy_best_block(int *minGridSize, int *blockSize, size_t 
 #ifdef __cplusplus
 }
 
+/* CUDA 13's forms of the unified memory hints, with a cudaMemLocation. */
+static inline cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
+					       unsigned int flags, cudaStream_t stream = 0)
+{
+	(void)flags;
+	return ::cudaMemPrefetchAsync(devPtr, count, location.type == cudaMemLocationTypeDevice ? location.id
+											: cudaCpuDeviceId, stream);
+}
+static inline cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
+					struct cudaMemLocation location)
+{
+	return ::cudaMemAdvise(devPtr, count, advice,
+			       location.type == cudaMemLocationTypeDevice ? location.id : cudaCpuDeviceId);
+}
+
 /* As in NVIDIA's cuda_runtime.h: no cast needed for typed pointers. Not
  * inlined, and it hands on its caller's address, so that a buffer's
  * messages name the student's cudaMalloc line, not this one. */

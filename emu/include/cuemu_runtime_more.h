@@ -9,6 +9,31 @@
 #define cudaCpuDeviceId ((int)-1)
 #define cudaInvalidDeviceId ((int)-2)
 
+/* Unified memory hints: one memory, nothing to move or advise. CUDA 13
+ * names the place with a cudaMemLocation (the C++ overloads in
+ * cuda_runtime_api.h); before, with a device number. */
+enum cudaMemLocationType {
+	cudaMemLocationTypeInvalid = 0,
+	cudaMemLocationTypeNone = 0,
+	cudaMemLocationTypeDevice = 1,
+	cudaMemLocationTypeHost = 2,
+	cudaMemLocationTypeHostNuma = 3,
+	cudaMemLocationTypeHostNumaCurrent = 4
+};
+struct cudaMemLocation {
+	enum cudaMemLocationType type;
+	int id;
+};
+enum cudaMemoryAdvise {
+	cudaMemAdviseSetReadMostly = 1,
+	cudaMemAdviseUnsetReadMostly = 2,
+	cudaMemAdviseSetPreferredLocation = 3,
+	cudaMemAdviseUnsetPreferredLocation = 4,
+	cudaMemAdviseSetAccessedBy = 5,
+	cudaMemAdviseUnsetAccessedBy = 6
+};
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, int device);
+
 /* Peer access: the emulated device is the only one, so no device is its
  * peer; a program that loops over cudaGetDeviceCount's devices runs. */
 cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);

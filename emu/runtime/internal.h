@@ -183,6 +183,8 @@ size_t heap_total(void);
 size_t heap_free_bytes(void);
 int host_map_add(void *p, size_t size);
 int host_map_remove(void *p);
+void host_map_mark_managed(void *p);	/* cudaMallocManaged's: cudaFree frees it */
+int host_map_is_managed(const void *p);
 int heap_lookup(uintptr_t a, size_t n, uintptr_t *lo, uintptr_t *hi);
 /* Describes a in buf; returns whether it is just outside a buffer (past
  * its end or before its start, within the gap the heap leaves between

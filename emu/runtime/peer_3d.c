@@ -1,7 +1,7 @@
 /*
- * Runtime calls of multi-GPU and 3-D code (cuemu_runtime_more.h): peer
- * access between devices, pointer attributes, pitched 3-D allocations,
- * copies and fills. The emulated device is the only device: peer calls
+ * Runtime calls of multi-GPU, unified memory and 3-D code
+ * (cuemu_runtime_more.h): peer access between devices, advice on managed
+ * memory, pointer attributes, pitched 3-D allocations, copies and fills. The emulated device is the only device: peer calls
  * check their device numbers as CUDA does and find no peer; 3-D copies
  * are row copies, each checked and traced as cudaMemcpy2D's are.
  */
@@ -56,6 +56,18 @@ cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int s
 	if (dstDevice != 0 || srcDevice != 0)
 		return rt_error(cudaErrorInvalidDevice);
 	return api_memcpy2d(dst, count, src, count, count, 1, cudaMemcpyDeviceToDevice, RA());
+}
+
+/* Advice on unified memory: one memory here, so nothing to do once the
+ * arguments are checked as CUDA checks them. */
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, int device)
+{
+	rt_init();
+	if (!devPtr || !count || advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy)
+		return rt_error(cudaErrorInvalidValue);
+	if (device != 0 && device != cudaCpuDeviceId)
+		return rt_error(cudaErrorInvalidDevice);
+	return rt_gate();
 }
 
 /* Device memory, host memory the runtime allocated or registered, or

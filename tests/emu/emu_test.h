@@ -52,6 +52,7 @@ long ax_peer_and_3d(void);
 long ax_math_api(void);
 long ax_spaces_and_half_atomics(void);
 void ax_trap(void);
+long ax_unified_memory_hints(void);
 
 /* kernels/model.cu */
 long mk_which_blocks(int grid, unsigned int *seen);

@@ -45,6 +45,11 @@ Test(accepted, trap_stops_the_program_as_a_failed_assert_does)
 	free(err);
 }
 
+Test(accepted, unified_memory_hints_of_both_generations)
+{
+	both_modes(ax_unified_memory_hints, "unified memory hints");
+}
+
 static char dir[] = "/tmp/cuemu-accepted-XXXXXX";
 
 static void make_dir(void)

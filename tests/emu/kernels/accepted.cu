@@ -264,3 +264,25 @@ extern "C" void ax_trap(void)
 	trap_on_the_fifth<<<1, 32>>>();
 	cudaDeviceSynchronize();
 }
+
+/* Unified memory hints in both generations: a device number (before CUDA
+ * 13) and a cudaMemLocation (CUDA 13), and the CPU as the place; managed
+ * memory is freed with cudaFree, as every unified memory tutorial does. */
+extern "C" long ax_unified_memory_hints(void)
+{
+	float *m;
+	long bad = 0;
+	CHECK(cudaMallocManaged(&m, 4096));
+	CHECK(cudaMemAdvise(m, 4096, cudaMemAdviseSetReadMostly, 0));
+	CHECK(cudaMemAdvise(m, 4096, cudaMemAdviseSetPreferredLocation, cudaCpuDeviceId));
+	cudaMemLocation dev = { cudaMemLocationTypeDevice, 0 }, host = { cudaMemLocationTypeHost, 0 };
+	CHECK(cudaMemAdvise(m, 4096, cudaMemAdviseSetAccessedBy, dev));
+	CHECK(cudaMemPrefetchAsync(m, 4096, dev, 0));
+	CHECK(cudaMemPrefetchAsync(m, 4096, host, 0, 0));
+	CHECK(cudaMemPrefetchAsync(m, 4096, 0));
+	bad += cudaMemAdvise(m, 4096, cudaMemAdviseSetReadMostly, 3) != cudaErrorInvalidDevice;
+	(void)cudaGetLastError();
+	CHECK(cudaDeviceSynchronize());
+	CHECK(cudaFree(m));
+	return bad;
+}
