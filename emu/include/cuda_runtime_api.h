@@ -169,51 +169,7 @@ struct dim3 {
 };
 typedef struct dim3 dim3;
 
-/* The fields most programs read, with NVIDIA's names and types (CUDA 13
- * dropped clockRate and memoryClockRate, and so do we). */
-/* A device's UUID, as cudaGetDeviceProperties gives it (the emulator's: zeros). */
-struct CUuuid_st {
-	char bytes[16];
-};
-typedef struct CUuuid_st cudaUUID_t;
-
-struct cudaDeviceProp {
-	char name[256];
-	cudaUUID_t uuid;
-	size_t totalGlobalMem;
-	size_t sharedMemPerBlock;
-	int regsPerBlock;
-	int warpSize;
-	size_t memPitch;
-	int maxThreadsPerBlock;
-	int maxThreadsDim[3];
-	int maxGridSize[3];
-	size_t totalConstMem;
-	int major;
-	int minor;
-	size_t textureAlignment;
-	int multiProcessorCount;
-	int integrated;
-	int canMapHostMemory;
-	int concurrentKernels;
-	int ECCEnabled;
-	int pciBusID;
-	int pciDeviceID;
-	int pciDomainID;
-	int asyncEngineCount;
-	int unifiedAddressing;
-	int memoryBusWidth;
-	int l2CacheSize;
-	int persistingL2CacheMaxSize;
-	int maxThreadsPerMultiProcessor;
-	size_t sharedMemPerMultiprocessor;
-	int regsPerMultiprocessor;
-	int managedMemory;
-	int cooperativeLaunch;
-	size_t sharedMemPerBlockOptin;
-	int maxBlocksPerMultiProcessor;
-	size_t reservedSharedMemPerBlock;
-};
+#include "cuemu_device_prop.h"
 
 typedef struct CUevent_st *cudaEvent_t;
 typedef struct CUstream_st *cudaStream_t;

@@ -138,6 +138,16 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
 	p->managedMemory = 1;
 	p->sharedMemPerBlockOptin = DYN_SMEM_MAX;
 	p->maxBlocksPerMultiProcessor = 32;
+	/* What the emulator does (stream priorities, caches of a kind, managed
+	 * and registered memory, memory pools); the rest, 0, it does not. */
+	p->streamPrioritiesSupported = 1;
+	p->globalL1CacheSupported = 1;
+	p->localL1CacheSupported = 1;
+	p->concurrentManagedAccess = 1;
+	p->directManagedMemAccessFromHost = 1;
+	p->canUseHostPointerForRegisteredMem = 1;
+	p->hostRegisterSupported = 1;
+	p->memoryPoolsSupported = 1;
 	return cudaSuccess;
 }
 

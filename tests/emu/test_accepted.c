@@ -50,6 +50,11 @@ Test(accepted, unified_memory_hints_of_both_generations)
 	both_modes(ax_unified_memory_hints, "unified memory hints");
 }
 
+Test(accepted, every_device_property_of_cuda_13)
+{
+	cr_expect_eq(ax_device_query_fields(), 0);
+}
+
 static char dir[] = "/tmp/cuemu-accepted-XXXXXX";
 
 static void make_dir(void)

@@ -286,3 +286,13 @@ extern "C" long ax_unified_memory_hints(void)
 	CHECK(cudaFree(m));
 	return bad;
 }
+
+/* A device query's fields beyond the common ones (CUDA 13's struct). */
+extern "C" long ax_device_query_fields(void)
+{
+	cudaDeviceProp p;
+	CHECK(cudaGetDeviceProperties(&p, 0));
+	return (p.streamPrioritiesSupported != 1) + (p.tccDriver != 0) + (p.maxTexture2D[1] != 0) +
+	       (p.concurrentManagedAccess != 1) + (p.surfaceAlignment != 0) + (p.hostNumaId != 0) +
+	       (p.warpSize != 32);
+}
