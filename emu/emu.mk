@@ -20,8 +20,27 @@ EMU_ALIAS_HEADERS := builtin_types.h device_types.h driver_types.h driver_functi
 	sm_20_atomic_functions.h sm_20_intrinsics.h sm_30_intrinsics.h sm_32_atomic_functions.h \
 	sm_32_intrinsics.h sm_35_atomic_functions.h sm_35_intrinsics.h sm_60_atomic_functions.h \
 	sm_61_intrinsics.h
+# Headers of what the emulator does not run: NVIDIA's libraries, textures
+# and surfaces, tensor-core and asynchronous-copy intrinsics, graphics
+# interoperability, device-side launches. Each is made as one #error that
+# says so: without it the toolkit's copy, where one is installed on the
+# compiler's path (/usr/include, /usr/local/include), is mixed in with the
+# emulator's headers and fails with pages of redefinitions, or the file is
+# "not found" as if the student had misspelt it.
+EMU_LIBRARY_HEADERS := cublas.h cublas_v2.h cublas_api.h cublasLt.h cublasXt.h nvblas.h \
+	cufft.h cufftXt.h cufftw.h curand.h curand_kernel.h cusparse.h cusparse_v2.h \
+	cusolverDn.h cusolverSp.h cusolverRf.h cusolverMg.h cusolver_common.h cudnn.h nccl.h \
+	cupti.h nvJitLink.h npp.h nppi.h npps.h
+EMU_TEXTURE_HEADERS := texture_types.h surface_types.h channel_descriptor.h \
+	texture_indirect_functions.h surface_indirect_functions.h cuda_texture_types.h \
+	cuda_surface_types.h texture_fetch_functions.h surface_functions.h
+EMU_FEATURE_HEADERS := mma.h cuda_pipeline.h cuda_pipeline_primitives.h cuda_awbarrier.h \
+	cuda_awbarrier_primitives.h cuda_bf16.h cuda_fp8.h cuda_fp6.h cuda_fp4.h cudaGL.h \
+	cuda_gl_interop.h cuda_egl_interop.h cudaEGL.h cuda_vdpau_interop.h cudaVDPAU.h \
+	cuda_device_runtime_api.h
+EMU_REFUSED_HEADERS := $(EMU_LIBRARY_HEADERS) $(EMU_TEXTURE_HEADERS) $(EMU_FEATURE_HEADERS)
 EMU_INC_COPY := $(EMU_HEADERS:emu/include/%=$(EMU_DIR)/include/%) \
-	$(EMU_ALIAS_HEADERS:%=$(EMU_DIR)/include/%)
+	$(EMU_ALIAS_HEADERS:%=$(EMU_DIR)/include/%) $(EMU_REFUSED_HEADERS:%=$(EMU_DIR)/include/%)
 EMU_CC       := $(EMU_DIR)/cuemu-cc
 EMU_LIB      := $(EMU_DIR)/libcuemu.a
 
@@ -64,6 +83,20 @@ $(EMU_DIR)/include/%.h: emu/include/%.h
 $(EMU_ALIAS_HEADERS:%=$(EMU_DIR)/include/%): emu/emu.mk
 	@mkdir -p $(dir $@)
 	printf '/* Made by emu/emu.mk: the emulator declares this in cuda_runtime.h. */\n#include "cuda_runtime.h"\n' >$@
+
+# What each refused header is for, in its #error.
+EMU_WHY_mma.h := warp matrix functions (nvcuda::wmma) are
+EMU_WHY_cuda_bf16.h := bfloat16 types are
+EMU_WHY_cuda_fp8.h := 8-bit float types are
+EMU_WHY_cuda_fp6.h := 6-bit float types are
+EMU_WHY_cuda_fp4.h := 4-bit float types are
+EMU_WHY_cuda_device_runtime_api.h := launches from device code (dynamic parallelism) are
+EMU_WHY_cuda_pipeline.h := asynchronous copies (memcpy_async, pipelines, barriers) are
+EMU_REFUSED_WHY = $(or $(EMU_WHY_$(1)),$(if $(filter $(1),$(EMU_LIBRARY_HEADERS)),the NVIDIA libraries (cuBLAS$(,) cuFFT$(,) cuRAND$(,) cuSPARSE$(,) cuSOLVER$(,) cuDNN$(,) NCCL$(,) NPP) are,$(if $(filter $(1),$(EMU_TEXTURE_HEADERS)),textures and surfaces are,$(if $(filter cuda_pipeline% cuda_awbarrier%,$(1)),$(EMU_WHY_cuda_pipeline.h),graphics interoperability (OpenGL$(,) EGL$(,) VDPAU) is))))
+, := ,
+$(EMU_REFUSED_HEADERS:%=$(EMU_DIR)/include/%): emu/emu.mk
+	@mkdir -p $(dir $@)
+	printf '/* Made by emu/emu.mk: what the CPU emulator does not run. */\n#error "<%s>: $(call EMU_REFUSED_WHY,$(notdir $@)) not supported by the CPU emulator, which runs CUDA C++ and the CUDA runtime API"\n' '$(notdir $@)' >$@
 
 # --- tests ---------------------------------------------------------------------
 # Kernels of our own (tests/emu/kernels/*.cu), built by the wrapper like a

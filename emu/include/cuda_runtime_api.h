@@ -130,6 +130,14 @@ struct cudaFuncAttributes {
 };
 
 #define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02
+#define cudaHostAllocWriteCombined 0x04
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaHostRegisterIoMemory 0x04
+#define cudaHostRegisterReadOnly 0x08
 #define cudaStreamDefault 0x00
 #define cudaStreamNonBlocking 0x01
 #define cudaStreamLegacy ((cudaStream_t)0x1)
@@ -161,51 +169,7 @@ struct dim3 {
 };
 typedef struct dim3 dim3;
 
-/* The fields most programs read, with NVIDIA's names and types (CUDA 13
- * dropped clockRate and memoryClockRate, and so do we). */
-/* A device's UUID, as cudaGetDeviceProperties gives it (the emulator's: zeros). */
-struct CUuuid_st {
-	char bytes[16];
-};
-typedef struct CUuuid_st cudaUUID_t;
-
-struct cudaDeviceProp {
-	char name[256];
-	cudaUUID_t uuid;
-	size_t totalGlobalMem;
-	size_t sharedMemPerBlock;
-	int regsPerBlock;
-	int warpSize;
-	size_t memPitch;
-	int maxThreadsPerBlock;
-	int maxThreadsDim[3];
-	int maxGridSize[3];
-	size_t totalConstMem;
-	int major;
-	int minor;
-	size_t textureAlignment;
-	int multiProcessorCount;
-	int integrated;
-	int canMapHostMemory;
-	int concurrentKernels;
-	int ECCEnabled;
-	int pciBusID;
-	int pciDeviceID;
-	int pciDomainID;
-	int asyncEngineCount;
-	int unifiedAddressing;
-	int memoryBusWidth;
-	int l2CacheSize;
-	int persistingL2CacheMaxSize;
-	int maxThreadsPerMultiProcessor;
-	size_t sharedMemPerMultiprocessor;
-	int regsPerMultiprocessor;
-	int managedMemory;
-	int cooperativeLaunch;
-	size_t sharedMemPerBlockOptin;
-	int maxBlocksPerMultiProcessor;
-	size_t reservedSharedMemPerBlock;
-};
+#include "cuemu_device_prop.h"
 
 typedef struct CUevent_st *cudaEvent_t;
 typedef struct CUstream_st *cudaStream_t;
@@ -279,6 +243,8 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream CUEM
 				     unsigned int flags CUEMU_DV(0));
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
 cudaError_t cudaHostUnregister(void *ptr);
+/* Mapped (zero-copy) host memory: the device sees it at its host address. */
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags);
 cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
 #ifndef CUDART_CB
 #define CUDART_CB
@@ -305,7 +271,24 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
 cudaError_t cuemu_occupancy_best_block(int *minGridSize, int *blockSize, size_t (*smem_of)(int, void *),
 				       void *ctx, size_t dynamicSMemSize, int blockSizeLimit);
 
+#include "cuemu_runtime_more.h"
+
 #ifdef __cplusplus
+}
+
+/* CUDA 13's forms of the unified memory hints, with a cudaMemLocation. */
+static inline cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
+					       unsigned int flags, cudaStream_t stream = 0)
+{
+	(void)flags;
+	return ::cudaMemPrefetchAsync(devPtr, count, location.type == cudaMemLocationTypeDevice ? location.id
+											: cudaCpuDeviceId, stream);
+}
+static inline cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
+					struct cudaMemLocation location)
+{
+	return ::cudaMemAdvise(devPtr, count, advice,
+			       location.type == cudaMemLocationTypeDevice ? location.id : cudaCpuDeviceId);
 }
 
 /* As in NVIDIA's cuda_runtime.h: no cast needed for typed pointers. Not
@@ -316,9 +299,27 @@ template <class T> static __attribute__((noinline)) cudaError_t cudaMalloc(T **d
 {
 	return cuemu_malloc_at((void **)(void *)devPtr, size, __builtin_return_address(0));
 }
-template <class T> static inline cudaError_t cudaMallocHost(T **ptr, size_t size)
+/* NVIDIA's cuda_runtime.h adds these C++ overloads: the flags forms of
+ * cudaEventCreate and cudaMallocHost, and typed pointers for host memory. */
+static inline cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags)
 {
-	return ::cudaMallocHost((void **)(void *)ptr, size);
+	return ::cudaEventCreateWithFlags(event, flags);
+}
+static inline cudaError_t cudaMallocHost(void **ptr, size_t size, unsigned int flags)
+{
+	return ::cudaHostAlloc(ptr, size, flags);
+}
+template <class T> static inline cudaError_t cudaMallocHost(T **ptr, size_t size, unsigned int flags = 0)
+{
+	return ::cudaHostAlloc((void **)(void *)ptr, size, flags);
+}
+template <class T> static inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags)
+{
+	return ::cudaHostAlloc((void **)(void *)ptr, size, flags);
+}
+template <class T> static inline cudaError_t cudaHostGetDevicePointer(T **pDevice, void *pHost, unsigned int flags)
+{
+	return ::cudaHostGetDevicePointer((void **)(void *)pDevice, pHost, flags);
 }
 template <class T> static inline cudaError_t cudaMallocManaged(T **ptr, size_t size,
 							       unsigned int flags = cudaMemAttachGlobal)

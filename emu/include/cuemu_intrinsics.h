@@ -188,6 +188,37 @@ CUEMU_VEC3(double, double)
 CUEMU_VEC4(double, double, 16)
 CUEMU_VEC4(long long, longlong, 16)
 CUEMU_VEC4(unsigned long long, ulonglong, 16)
+/* The rest of CUDA's vector types: the one-element ones, the three-element
+ * ones of every type (no alignment beyond the element's, as in CUDA) and
+ * long/ulong (as wide as long long on a 64-bit host). */
+#define CUEMU_VEC1(T, N)                                                        \
+	struct N##1 { T x; };                                                   \
+	CUEMU_PURE N##1 make_##N##1(T x) { return N##1{x}; }
+CUEMU_VEC1(signed char, char)
+CUEMU_VEC1(unsigned char, uchar)
+CUEMU_VEC1(short, short)
+CUEMU_VEC1(unsigned short, ushort)
+CUEMU_VEC1(int, int)
+CUEMU_VEC1(unsigned int, uint)
+CUEMU_VEC1(long, long)
+CUEMU_VEC1(unsigned long, ulong)
+CUEMU_VEC1(long long, longlong)
+CUEMU_VEC1(unsigned long long, ulonglong)
+CUEMU_VEC1(float, float)
+CUEMU_VEC1(double, double)
+#undef CUEMU_VEC1
+CUEMU_VEC3(signed char, char)
+CUEMU_VEC3(unsigned char, uchar)
+CUEMU_VEC3(short, short)
+CUEMU_VEC3(unsigned short, ushort)
+CUEMU_VEC2(long, long, 2 * sizeof(long))
+CUEMU_VEC3(long, long)
+CUEMU_VEC4(long, long, 16)
+CUEMU_VEC2(unsigned long, ulong, 2 * sizeof(long))
+CUEMU_VEC3(unsigned long, ulong)
+CUEMU_VEC4(unsigned long, ulong, 16)
+CUEMU_VEC3(long long, longlong)
+CUEMU_VEC3(unsigned long long, ulonglong)
 #undef CUEMU_VEC2
 #undef CUEMU_VEC3
 #undef CUEMU_VEC4

@@ -66,6 +66,21 @@ static __attribute__((noinline)) int other_space(struct thr *t, uintptr_t a, uin
 		     (void *)a);
 }
 
+/* The memory space of an address, as __isGlobal, __isShared and __isLocal
+ * ask it (cuemu_math.h): 1 global (device buffers, __device__ and
+ * __constant__ variables, mapped host memory), 2 shared, 3 a thread's own
+ * stack, 0 anything else. */
+int cuemu_space_of_(const void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+	if (a - rt.heap_lo < rt.heap_span || a - rt.gdata_lo < rt.gdata_span ||
+	    a - rt.gbss_lo < rt.gbss_span || host_mapped(a, 1))
+		return 1;
+	if (a - rt.shared_lo < ARENA_SPAN || a - rt.section_lo < rt.section_span || a - rt.dyn_lo < DYN_SMEM_MAX)
+		return 2;
+	return a - rt.stack_lo < rt.stack_span ? 3 : 0;
+}
+
 /* The hot path: every access of every thread comes here. */
 static inline __attribute__((always_inline)) void cuemu_access(uintptr_t a, uint32_t n, int kind,
 								  uintptr_t site)

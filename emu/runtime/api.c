@@ -138,6 +138,16 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
 	p->managedMemory = 1;
 	p->sharedMemPerBlockOptin = DYN_SMEM_MAX;
 	p->maxBlocksPerMultiProcessor = 32;
+	/* What the emulator does (stream priorities, caches of a kind, managed
+	 * and registered memory, memory pools); the rest, 0, it does not. */
+	p->streamPrioritiesSupported = 1;
+	p->globalL1CacheSupported = 1;
+	p->localL1CacheSupported = 1;
+	p->concurrentManagedAccess = 1;
+	p->directManagedMemAccessFromHost = 1;
+	p->canUseHostPointerForRegisteredMem = 1;
+	p->hostRegisterSupported = 1;
+	p->memoryPoolsSupported = 1;
 	return cudaSuccess;
 }
 
@@ -275,6 +285,11 @@ cudaError_t api_free_at(void *devPtr, uintptr_t site)
 		return rt.sticky_error;
 	if (!devPtr || heap_free(devPtr, site) == 0)
 		return cudaSuccess;
+	if (host_map_is_managed(devPtr)) {	/* managed memory is host memory here */
+		host_map_remove(devPtr);
+		free(devPtr);
+		return cudaSuccess;
+	}
 	if (heap_is_device((uintptr_t)devPtr))
 		heap_describe((uintptr_t)devPtr, 1, what, sizeof what);
 	else
@@ -307,7 +322,10 @@ cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags)
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 {
 	(void)flags;
-	return cudaMallocHost(devPtr, size);
+	cudaError_t e = cudaMallocHost(devPtr, size);
+	if (e == cudaSuccess)
+		host_map_mark_managed(*devPtr);
+	return e;
 }
 
 cudaError_t cudaFreeHost(void *ptr)

@@ -123,16 +123,37 @@ cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
 								: rt_error(cudaErrorInvalidValue);
 }
 
-/* Page-locking a host buffer speeds a GPU's copies; here there is nothing to lock. */
+/* Page-locking a host buffer speeds a GPU's copies; here there is nothing
+ * to lock, but the buffer becomes memory a kernel may touch (as registered
+ * memory is under unified addressing), as cudaMallocHost's is. */
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 {
-	(void)flags;
-	return ptr && size ? rt_gate() : rt_error(cudaErrorInvalidValue);
+	rt_init();
+	if (!ptr || !size || (flags & ~0xfu))
+		return rt_error(cudaErrorInvalidValue);
+	if (host_map_add(ptr, size) < 0)
+		return rt_error(cudaErrorMemoryAllocation);
+	return rt_gate();
 }
 
 cudaError_t cudaHostUnregister(void *ptr)
 {
-	return ptr ? rt_gate() : rt_error(cudaErrorInvalidValue);
+	rt_init();
+	if (!ptr || host_map_remove(ptr) < 0)
+		return rt_error(cudaErrorInvalidValue);	/* as CUDA: not registered */
+	return rt_gate();
+}
+
+/* Zero-copy memory (cudaHostAllocMapped, cudaHostRegisterMapped): with one
+ * address space the device pointer is the host pointer. A pointer the
+ * runtime did not allocate or register is refused, as on a GPU. */
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
+{
+	rt_init();
+	if (!pDevice || flags != 0 || !host_mapped((uintptr_t)pHost, 1))
+		return rt_error(cudaErrorInvalidValue);
+	*pDevice = pHost;
+	return cudaSuccess;
 }
 
 cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)

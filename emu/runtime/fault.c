@@ -249,8 +249,8 @@ static void on_abrt(int sig, siginfo_t *si, void *ctx)
 	(void)si;
 	if (rt.in_kernel) {
 		const char *w = where_now(ctx, at, sizeof at);
-		fault_stop("kernel_crash", w, "kernel %s: a device-side assert failed (or abort() was "
-			   "called), %s, at %s", kernel_name(), thread_text(rt.cur, who, sizeof who), w);
+		fault_stop("kernel_crash", w, "kernel %s: a device-side assert failed (or __trap() or "
+			   "abort() was called), %s, at %s", kernel_name(), thread_text(rt.cur, who, sizeof who), w);
 	}
 	signal(sig, SIG_DFL);
 	raise(sig);

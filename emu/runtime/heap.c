@@ -320,6 +320,23 @@ int host_map_remove(void *p)
 	return -1;
 }
 
+/* cudaMallocManaged's buffers are host buffers marked so (in the site
+ * field, unused for host memory): cudaFree frees them, as it does on a GPU. */
+void host_map_mark_managed(void *p)
+{
+	for (int i = 0; i < n_mapped; i++)
+		if (mapped[i].base == (uintptr_t)p)
+			mapped[i].site = 1;
+}
+
+int host_map_is_managed(const void *p)
+{
+	for (int i = 0; i < n_mapped; i++)
+		if (mapped[i].base == (uintptr_t)p)
+			return mapped[i].site == 1;
+	return 0;
+}
+
 int host_mapped_any(void)
 {
 	return n_mapped > 0;

@@ -183,6 +183,8 @@ size_t heap_total(void);
 size_t heap_free_bytes(void);
 int host_map_add(void *p, size_t size);
 int host_map_remove(void *p);
+void host_map_mark_managed(void *p);	/* cudaMallocManaged's: cudaFree frees it */
+int host_map_is_managed(const void *p);
 int heap_lookup(uintptr_t a, size_t n, uintptr_t *lo, uintptr_t *hi);
 /* Describes a in buf; returns whether it is just outside a buffer (past
  * its end or before its start, within the gap the heap leaves between
@@ -219,6 +221,7 @@ int gvars_only_shared_slots(void);
 
 /* access.c */
 void cuemu_access_checked(uintptr_t a, uint32_t n, int kind, uintptr_t site);
+int cuemu_space_of_(const void *p);	/* __isGlobal and friends: 1 global, 2 shared, 3 local */
 void access_at(uintptr_t a, uint32_t n, int kind, uintptr_t site);	/* kernel or host */
 
 /* shared_arena.c: static __shared__ arrays, a red zone after each. An

@@ -45,6 +45,16 @@ long fx_runtime_extras(void);
 long fx_symbols_and_host_functions(void);
 long fx_more_intrinsics(void);
 
+/* kernels/accepted.cu: what nvcc accepts and the emulator once refused */
+long ax_mapped_host_memory(void);
+long ax_rounding_and_vectors(void);
+long ax_peer_and_3d(void);
+long ax_math_api(void);
+long ax_spaces_and_half_atomics(void);
+void ax_trap(void);
+long ax_unified_memory_hints(void);
+long ax_device_query_fields(void);
+
 /* kernels/model.cu */
 long mk_which_blocks(int grid, unsigned int *seen);
 long mk_copy4(int ilp4);
