@@ -61,6 +61,10 @@ long mk_copy4(int ilp4);
 long mk_add_sum(int blocks);
 long mk_uneven_copy(void);
 
+/* fn run untraced, then traced: each time it must say 0 wrong and leave
+ * no fault (what: the idiom, for the messages). */
+void both_modes(long (*fn)(void), const char *what);
+
 /* The metrics since the last reset, parsed (the test fails if they do
  * not parse). */
 json_t *metrics_now(void);

@@ -8,6 +8,17 @@
 
 #include "emu_test.h"
 
+void both_modes(long (*fn)(void), const char *what)
+{
+	for (int mode = 0; mode < 2; mode++) {
+		cuemu_set_tracing(mode);
+		long bad = fn();
+		cr_expect_eq(bad, 0, "%s in mode %d: %ld wrong%s", what, mode, bad,
+			     bad < 0 ? " (a CUDA error)" : "");
+		cr_expect_null(cuemu_last_fault(), "%s: %s", what, cuemu_last_fault());
+	}
+}
+
 json_t *metrics_now(void)
 {
 	char *text = cuemu_metrics_json();
