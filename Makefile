@@ -285,7 +285,9 @@ $(BUILD)/tests/device-hash-check-emu: $(BUILD)/tests/emu-hash/check.o $(BUILD)/t
 # The GPU tests (tests/test_gpu.c) run only where there is a GPU; say which.
 # With the CUDA toolkit, a test checks the stored occupancy tables against it.
 OCC_TABLE_TEST := $(if $(wildcard $(CUDA_INC)/cuda_occupancy.h),$(BUILD)/occupancy-table)
-unit-tests: all $(BUILD)/tests/unit $(CONF_OBJ) $(OCC_TABLE_TEST)
+# The student-kit tests run mk/student_kit.sh at once (--jobs): its hasher
+# is built before them, not by each of them in the same place.
+unit-tests: all $(BUILD)/tests/unit $(CONF_OBJ) $(OCC_TABLE_TEST) $(BUILD)/occupancy-hash
 	@./grade --device >/dev/null && echo "GPU tests: run on $$(./grade --device)" || \
 		echo "GPU tests: skipped: $$(./grade --device)"
 	KIT_ROOT=$(CURDIR) $(BUILD)/tests/unit --jobs 2 --verbose 2>&1 | sh mk/test_progress.sh "unit tests"
@@ -305,7 +307,8 @@ test: all
 endif
 
 # Everything make test runs, built (with make -j) before the suites run.
-test-build: all $(BUILD)/tests/unit $(CONF_OBJ) $(OCC_TABLE_TEST) $(EMU_TEST_DIR)/emu-tests $(CONF_EXE)
+test-build: all $(BUILD)/tests/unit $(CONF_OBJ) $(OCC_TABLE_TEST) $(EMU_TEST_DIR)/emu-tests $(CONF_EXE) \
+	$(BUILD)/occupancy-hash
 
 # --slurm against a real Slurm: a single-host cluster started here (root;
 # installs slurm-wlm and munge through mk/deps.sh; skips, saying why, elsewhere).
