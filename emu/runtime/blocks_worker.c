@@ -109,9 +109,14 @@ int par_watchdog_fires(void)
 	 * the earlier block has ended), and its spin must not stop the launch. */
 	struct par_slot *W = &par_page->w[par_me];
 	uint64_t c = __atomic_load_n(&W->cur, __ATOMIC_SEQ_CST);
-	if (c <= TAKING || earlier_running(c / 2 - 1) ||
-	    __atomic_load_n(&W->lowest_block, __ATOMIC_SEQ_CST) != c / 2 - 1)
+	if (c <= TAKING || earlier_running(c / 2 - 1))
 		return 0;
+	/* No earlier block runs, so this one is the lowest, even where no one
+	 * marked it: the worker that ended the last earlier block may have
+	 * looked while this one was still taking its block, and this one saw
+	 * that earlier block still running. Unmarked, it never counted, and a
+	 * hang there ran for ever. */
+	mark_lowest(par_me, c / 2 - 1);
 	int64_t now = cpu_ns(0), from = W->lowest_ns > counted_ns ? W->lowest_ns : counted_ns;
 	counted_ns = now;
 	uint64_t t = __atomic_add_fetch(&par_page->cpu_us, (uint64_t)(now - from) / 1000, __ATOMIC_SEQ_CST);
