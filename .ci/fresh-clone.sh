@@ -9,7 +9,8 @@
 #                make lab1 says once what it skipped, ./grade lab1 exits 1 on
 #                the skeleton and 0 on the solution; then make test (with
 #                Criterion, still no toolkit, and without the optional
-#                gnuplot and bubblewrap: their tests say why they skip)
+#                gnuplot and bubblewrap: their tests say why they skip,
+#                and leave nothing in /tmp)
 set -euo pipefail
 mode=$1 src=$2 jobs=$3
 here=$(cd "$(dirname "$0")" && pwd)

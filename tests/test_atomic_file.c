@@ -12,13 +12,13 @@
 
 #include "sys/atomic_file.h"
 #include "sys/kit_paths.h"
+#include "test_support.h"
 
 static char dir[64];
 
 static void make_dir(void)
 {
-	snprintf(dir, sizeof(dir), "/tmp/kit-atomic-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
+	test_temp_dir(dir, sizeof(dir), "kit-atomic");
 }
 
 static void remove_dir(void)

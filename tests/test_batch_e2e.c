@@ -42,8 +42,7 @@ static char tmp[64], out[128], rubric[128];
 
 static void setup(void)
 {
-	snprintf(tmp, sizeof(tmp), "/tmp/test-batch-e2e-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmp));
+	test_temp_dir(tmp, sizeof(tmp), "test-batch-e2e");
 	snprintf(out, sizeof(out), "%s/graded", tmp);
 	snprintf(rubric, sizeof(rubric), "%s/lab.ini", tmp);
 }

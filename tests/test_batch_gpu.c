@@ -20,14 +20,14 @@
 
 #include "batch/batch.h"
 #include "sys/kit_paths.h"
+#include "test_support.h"
 
 static char dir[64];
 static int events[2];
 
 static void setup(void)
 {
-	snprintf(dir, sizeof(dir), "/tmp/test-gpu-lock-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
+	test_temp_dir(dir, sizeof(dir), "test-gpu-lock");
 	cr_assert_eq(pipe(events), 0);
 }
 

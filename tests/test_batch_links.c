@@ -35,8 +35,7 @@ static void write_file(const char *path, const char *text, mode_t mode)
 
 static void setup(void)
 {
-	snprintf(dir, sizeof dir, "/tmp/test-batch-links-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
+	test_temp_dir(dir, sizeof(dir), "test-batch-links");
 	chmod(dir, 0755);
 	snprintf(in, sizeof in, "%s/class", dir);
 	snprintf(out, sizeof out, "%s/graded", dir);

@@ -18,14 +18,14 @@
 #include "grade_runner.h"
 #include "sys/kit_paths.h"
 #include "sys/sandbox.h"
+#include "test_support.h"
 
 static char tmp[64], class_dir[96], out[96];
 
 static void setup(void)
 {
 	char src[PATH_MAX], cmd[2 * PATH_MAX];
-	snprintf(tmp, sizeof(tmp), "/tmp/test-batch-out-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmp));
+	test_temp_dir(tmp, sizeof(tmp), "test-batch-out");
 	chmod(tmp, 0755);
 	snprintf(class_dir, sizeof(class_dir), "%s/class", tmp);
 	snprintf(out, sizeof(out), "%s/graded", tmp);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "sys/kit_paths.h"
+#include "test_support.h"
 
 static char bin[64];
 
@@ -18,8 +19,7 @@ static char bin[64];
  * installed; deps.sh looks for headers without it): a PATH with only those. */
 static void path_of(const char *const *programs)
 {
-	snprintf(bin, sizeof(bin), "/tmp/kit-deps-XXXXXX");
-	cr_assert_not_null(mkdtemp(bin));
+	test_temp_dir(bin, sizeof(bin), "kit-deps");
 	char cmd[512];
 	snprintf(cmd, sizeof(cmd), "p=$(command -v pkg-config) && ln -s \"$p\" %s/pkg-config", bin);
 	(void)!system(cmd);

@@ -43,8 +43,7 @@ static char dir[64];
 
 static void setup(void)
 {
-	snprintf(dir, sizeof(dir), "/tmp/test-gpu-lend-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
+	test_temp_dir(dir, sizeof(dir), "test-gpu-lend");
 }
 
 static void teardown(void)

@@ -23,8 +23,7 @@ static char tmp[64];
 
 static void setup(void)
 {
-	snprintf(tmp, sizeof(tmp), "/tmp/test-hostile-single-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmp));
+	test_temp_dir(tmp, sizeof(tmp), "test-hostile-single");
 	chmod(tmp, 0755);
 }
 

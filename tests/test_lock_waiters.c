@@ -17,6 +17,7 @@
 #include "sys/clock.h"
 #include "sys/lock_waiters.h"
 #include "sys/sandbox.h"
+#include "test_support.h"
 
 /* The lock and turn files of a GPU, in a fresh folder. */
 struct lock_files {
@@ -26,8 +27,7 @@ struct lock_files {
 
 static void make_files(struct lock_files *f)
 {
-	snprintf(f->dir, sizeof(f->dir), "/tmp/lock-waiters-XXXXXX");
-	cr_assert_not_null(mkdtemp(f->dir));
+	test_temp_dir(f->dir, sizeof(f->dir), "lock-waiters");
 	snprintf(f->lock, sizeof(f->lock), "%s/gpu.lock", f->dir);
 	snprintf(f->turn, sizeof(f->turn), "%s/gpu.turn", f->dir);
 	f->fds[0] = open(f->lock, O_RDONLY | O_CREAT, 0644);

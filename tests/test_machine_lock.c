@@ -18,13 +18,13 @@
 
 #include "batch/batch.h"
 #include "sys/kit_paths.h"
+#include "test_support.h"
 
 static char dir[64];
 
 static void setup(void)
 {
-	snprintf(dir, sizeof(dir), "/tmp/test-machine-lock-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
+	test_temp_dir(dir, sizeof(dir), "test-machine-lock");
 	setenv("KIT_LOCK_DIR", dir, 1);
 }
 

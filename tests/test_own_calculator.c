@@ -41,8 +41,7 @@ static char obj[128], dir[64];
 
 static void setup(void)
 {
-	snprintf(dir, sizeof dir, "/tmp/test-own-calc-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
+	test_temp_dir(dir, sizeof(dir), "test-own-calc");
 	snprintf(obj, sizeof obj, "%s/student.o", dir);
 }
 

@@ -13,13 +13,13 @@
 #include <unistd.h>
 
 #include "sys/kit_paths.h"
+#include "test_support.h"
 
 static char top[64];
 
 static void setup(void)
 {
-	snprintf(top, sizeof(top), "/tmp/test-remove-tree-XXXXXX");
-	cr_assert_not_null(mkdtemp(top));
+	test_temp_dir(top, sizeof(top), "test-remove-tree");
 }
 
 static void teardown(void)

@@ -45,8 +45,7 @@ static void setup(void)
 	add_bench_point(&g, 1024, 1024, 300, 350, 600);
 	add_bench_point(&g, 16384, 16384, 2765.5, -1, 3000);
 
-	snprintf(dir, sizeof(dir), "/tmp/kit-json-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
+	test_temp_dir(dir, sizeof(dir), "kit-json");
 }
 
 static void teardown(void)

@@ -29,8 +29,7 @@ static struct isolation_policy policy;
 
 static void setup(void)
 {
-	snprintf(work, sizeof(work), "/tmp/test-limits-XXXXXX");
-	cr_assert_not_null(mkdtemp(work));
+	test_temp_dir(work, sizeof(work), "test-limits");
 	chmod(work, 0777);
 	memset(&policy, 0, sizeof(policy));
 }

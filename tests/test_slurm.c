@@ -14,6 +14,7 @@
 #include "cli/options.h"
 #include "slurm/slurm.h"
 #include "sys/kit_paths.h"
+#include "test_support.h"
 
 static int has(char **v, const char *s)
 {
@@ -89,8 +90,7 @@ static char tmp[64];
 
 static void make_tmp(void)
 {
-	snprintf(tmp, sizeof(tmp), "/tmp/test-slurm-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmp));
+	test_temp_dir(tmp, sizeof(tmp), "test-slurm");
 }
 
 static void remove_tmp(void)

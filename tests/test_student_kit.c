@@ -20,6 +20,7 @@
 #include "grade_runner.h"
 #include "labs/lab.h"
 #include "sys/kit_paths.h"
+#include "test_support.h"
 
 static char tmp[64], copy[128];
 
@@ -36,8 +37,7 @@ static void unpack(void)
 
 static void setup(void)
 {
-	snprintf(tmp, sizeof(tmp), "/tmp/test-student-kit-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmp));
+	test_temp_dir(tmp, sizeof(tmp), "test-student-kit");
 	snprintf(copy, sizeof(copy), "%s/cuda-lab-kit", tmp);
 }
 

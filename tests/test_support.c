@@ -3,6 +3,7 @@
 
 #include <criterion/criterion.h>
 #include <glob.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,10 +108,36 @@ void add_graded_test(struct grade *g, const char *name, enum test_group group, e
 	snprintf(t->message, sizeof(t->message), "%s", message);
 }
 
+/* The folders test_temp_dir made in this process, removed when it exits.
+ * Criterion runs each test in a process of its own and does not run the
+ * suite's .fini after cr_skip_test, which exits; exit handlers do run. A
+ * .fini that ran removed them already, which makes this a no-op. Only the
+ * process that made them removes them: a child forked by the code under
+ * test that calls exit() must not take a folder from the test. */
+enum { TEMP_DIRS_MAX = 64 };
+static char temp_dirs[TEMP_DIRS_MAX][PATH_MAX];
+static int n_temp_dirs;
+static pid_t temp_dirs_owner;
+
+static void remove_temp_dirs(void)
+{
+	if (getpid() != temp_dirs_owner)
+		return;
+	for (int i = 0; i < n_temp_dirs; i++)
+		remove_tree(temp_dirs[i]);
+}
+
 void test_temp_dir(char *out, size_t len, const char *name)
 {
 	snprintf(out, len, "/tmp/%s-XXXXXX", name);
 	cr_assert_not_null(mkdtemp(out));
+	if (temp_dirs_owner != getpid()) {
+		temp_dirs_owner = getpid();
+		n_temp_dirs = 0;
+		cr_assert_eq(atexit(remove_temp_dirs), 0);
+	}
+	cr_assert_lt(n_temp_dirs, TEMP_DIRS_MAX, "more temporary folders than the list of those to remove holds");
+	snprintf(temp_dirs[n_temp_dirs++], PATH_MAX, "%s", out);
 }
 
 void test_write_file(const char *path, const char *text)

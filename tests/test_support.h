@@ -42,7 +42,9 @@ void add_graded_test(struct grade *g, const char *name, enum test_group group, e
  * the kit's path rel with args ("hash" or "fill"); asserts it held. */
 void run_kit_kernel_check(const char *rel, const char *args);
 
-/* Makes a fresh folder /tmp/NAME-XXXXXX; its path in out (the test fails if it cannot). */
+/* Makes a fresh folder /tmp/NAME-XXXXXX; its path in out (the test fails if it
+ * cannot). It is removed when the test's process exits, also after a skip,
+ * which a suite's .fini does not follow. */
 void test_temp_dir(char *out, size_t len, const char *name);
 
 /* Writes text to path (the test fails if it cannot). */

@@ -37,8 +37,7 @@ static void time_with_sweep(const char *file, struct timed *t)
 	memset(&dev, 0, sizeof(dev));
 	kit_path(path, sizeof(path), "labs/lab4-occupancy/lab.ini");
 	cr_assert_eq(rubric_load(path, 1, &t->r, err, sizeof(err)), 0, "%s", err);
-	snprintf(t->work, sizeof(t->work), "/tmp/sweep-XXXXXX");
-	cr_assert(mkdtemp(t->work));
+	test_temp_dir(t->work, sizeof(t->work), "sweep");
 	cr_assert_eq(build_submission(&lab4_occupancy, BACKEND_EMU, kit_path(src, sizeof(src), file), t->work,
 				      &dev, NULL, 120, &b, log, sizeof(log)), 0, "%s", log);
 	t->r.n_chart_shapes = 0;

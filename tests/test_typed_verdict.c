@@ -102,8 +102,7 @@ static char tmp[64];
 
 static void setup(void)
 {
-	snprintf(tmp, sizeof(tmp), "/tmp/test-typed-verdict-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmp));
+	test_temp_dir(tmp, sizeof(tmp), "test-typed-verdict");
 }
 
 static void teardown(void)

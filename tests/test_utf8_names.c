@@ -15,6 +15,7 @@
 #include "labs/lab.h"
 #include "sys/kit_paths.h"
 #include "sys/utf8.h"
+#include "test_support.h"
 
 static int has_c1(const char *s)
 {
@@ -59,8 +60,7 @@ Test(utf8_names, c1_controls_never_pass)
 Test(utf8_names, two_non_utf8_folders_are_two_students)
 {
 	char dir[64], sub[128];
-	snprintf(dir, sizeof(dir), "/tmp/test-utf8-names-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
+	test_temp_dir(dir, sizeof(dir), "test-utf8-names");
 	const char *names[] = { "bob\xff", "bob\xfe", "bob\xc2\x9b" };
 	for (int i = 0; i < 3; i++) {
 		snprintf(sub, sizeof(sub), "%s/%s", dir, names[i]);
