@@ -1,7 +1,6 @@
 /* Correctness tests (see correctness.h). */
 #include "steps/correctness.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,226 +10,11 @@
 #include "steps/analysis_shape.h"
 #include "steps/correctness_judge.h"
 #include "steps/correctness_plan.h"
+#include "steps/correctness_sizes.h"
 #include "steps/findings.h"
 #include "steps/launch_match.h"
 #include "steps/reference_times.h"
-#include "steps/seed_hashes.h"
 #include "steps/traced_sizes.h"
-#include "sys/channel_watch.h"
-
-/* One correctness step: its sizes, their tests, and each size's expected
- * output, computed by a thread of the grader while a child runs (the child
- * mostly waits on the GPU, and a gigabyte's input and reference take a
- * fifth of a second), kept until the size is settled. */
-struct sizes {
-	const struct run_context *ctx;
-	const struct reference_times *times;
-	const struct shape *shapes;
-	uint64_t seeds[RUBRIC_MAX_SHAPES];
-	struct test_result *tests[RUBRIC_MAX_SHAPES];
-	int settled[RUBRIC_MAX_SHAPES];	/* the size has its verdict */
-	struct expected e[RUBRIC_MAX_SHAPES];
-	int first, count;		/* what the thread computes */
-	int n;				/* the sizes */
-	struct traced_runs *traced;	/* the emulator's: the prediction's sizes' traces */
-	const struct bench_order *bench;	/* a GPU's timing, after the first run of every size */
-	struct early_bench *early;	/* where that timing's report is kept */
-	struct gpu_launches *analysis_run;	/* a GPU's run at the analysis shape, after the
-						 * first run of every size, read there */
-	struct shape analysis_shape;
-	struct bounds_fault *bounds;	/* the first size that showed an access outside a buffer */
-};
-
-/* Each size's expected output for the process about to run [first,
- * first + count): whole, or only its hash where the output comes back as
- * a digest. A miss is judged without (correctness_judge computes it). */
-static void *expect_ahead(void *arg)
-{
-	struct sizes *z = arg;
-	const struct lab *lab = z->ctx->lab;
-	for (int i = z->first; i < z->first + z->count; i++) {
-		struct expected *e = &z->e[i];
-		if (e->want)
-			continue;
-		if (output_sent_as_digest(lab->out_count(&z->shapes[i]), i == z->first,
-					  z->ctx->backend == BACKEND_EMU)) {
-			if (!e->hashed)
-				e->hashed = seed_hashes_find(z->ctx->seed_hashes, i, z->seeds[i], &z->shapes[i],
-							     &e->hash);
-			if (!e->hashed)
-				expected_compute_hash(lab, &z->shapes[i], z->seeds[i], e);
-		} else {
-			expected_compute(lab, &z->shapes[i], z->seeds[i], e);
-		}
-	}
-	return NULL;
-}
-
-/* Each size's limit within the rubric's, for a run of sizes [first, first+n):
- * stage 0 (before the first MSG_BEGIN: the process's start, its CUDA
- * context, the kit's own set-up) has the rubric's whole limit, stage k
- * (the k-th size, from its MSG_BEGIN to the next) its own. */
-/* In an emulator build the emulator's watchdog stops a kernel at the
- * size's limit of CPU time (kernel_timeout) and names its line; the
- * grader's watch on the clock comes after it, for a hang outside any
- * kernel: a second of CPU time can take several on a loaded machine. No
- * size's watch outlasts the rubric's limit, which a size alone had. */
-#define EMU_CLOCK_SLACK 4
-
-struct size_watch {
-	struct channel_watch watch;
-	double limit_s[RUBRIC_MAX_SHAPES + 3];
-};
-
-/* Size k's limit in a run where it comes first or not (time_limit.h: on
- * a GPU, a large size first in its process sends its output whole). */
-static struct time_limit size_limit(const struct sizes *z, int k, int first)
-{
-	const struct run_context *ctx = z->ctx;
-	struct time_limit l = reference_times_limit(ctx->rubric, z->times, k);
-	size_t out = ctx->lab->out_count(&z->shapes[k]);
-	int emulated = ctx->backend == BACKEND_EMU;
-	if (!output_sent_as_digest(out, first, emulated) && output_sent_as_digest(out, 0, emulated)) {
-		struct time_rule rule = reference_times_rule(ctx->rubric);
-		l = time_limit_with_whole_output(&rule, l, 4.0 * (double)out);
-	}
-	return l;
-}
-
-/* Whether [first, first + count) is the first run of every size, together
- * (a later run reruns sizes that failed). */
-static int every_size_at_once(const struct sizes *z, int first, int count)
-{
-	return first == 0 && count == z->n && count > 1;
-}
-
-/* Whether that run also times (no later run's timing counts). */
-static int with_bench(const struct sizes *z, int first, int count)
-{
-	return z->bench && every_size_at_once(z, first, count);
-}
-
-/* Whether it also runs the analysis shape, after the sizes and before the
- * timing: the launch check's run (launch_match.h), in this process's CUDA
- * context instead of one of its own. */
-static int with_analysis(const struct sizes *z, int first, int count)
-{
-	return z->analysis_run && every_size_at_once(z, first, count);
-}
-
-/* The analysis shape's limit: that of the first size at least as large,
- * or of the largest. */
-static struct time_limit analysis_limit(const struct sizes *z)
-{
-	size_t want = shape_elements(&z->analysis_shape);
-	int k = 0;
-	while (k < z->n - 1 && shape_elements(&z->shapes[k]) < want)
-		k++;
-	return size_limit(z, k, 0);
-}
-
-static struct size_watch *watch_sizes(const struct sizes *z, int first, int n)
-{
-	const struct run_context *ctx = z->ctx;
-	struct size_watch *w = calloc(1, sizeof(*w));
-	if (!w)
-		return NULL;
-	int emulated = ctx->backend == BACKEND_EMU;
-	w->limit_s[0] = ctx->rubric->test_timeout_s;
-	for (int i = 0; i < n; i++) {
-		double l = size_limit(z, first + i, i == 0).limit_s;
-		double slack_s = EMU_CLOCK_SLACK * (l + 1);
-		w->limit_s[i + 1] = !emulated ? l : slack_s < w->limit_s[0] ? slack_s : w->limit_s[0];
-	}
-	w->watch.limit_s = w->limit_s;
-	w->watch.n_limits = n + 1;
-	if (with_analysis(z, first, n))
-		w->limit_s[w->watch.n_limits++] = analysis_limit(z).limit_s;
-	if (with_bench(z, first, n))	/* the timing after the sizes: a stage of its own */
-		w->limit_s[w->watch.n_limits++] = ctx->rubric->bench_timeout_s;
-	return w;
-}
-
-/* Why a run that was stopped was stopped, after msg: how long its size
- * ran, and which limit applied. size: its index in the rubric's list;
- * first: it ran first in its process. */
-static void explain_stop(const struct sizes *z, const struct harness_report *rep, const struct channel_watch *w,
-			 int size, int first, char *msg, size_t len)
-{
-	const struct run_context *ctx = z->ctx;
-	char why[256];
-	size_t at = strlen(msg);
-	if (!harness_hung(rep) || at >= len)
-		return;
-	struct time_rule rule = reference_times_rule(ctx->rubric);
-	struct time_limit l = size_limit(z, size, first);
-	time_limit_explain(&rule, &l, z->times->where, why, sizeof(why));
-	if (!rep->child.timed_out)	/* the emulator's watchdog, at the size's limit */
-		snprintf(msg + at, len - at, "\n(the limit: %s)", why);
-	else if (w && w->stopped && w->stopped_stage > 0 && ctx->backend == BACKEND_EMU)
-		snprintf(msg + at, len - at, "\n(stopped after %.1f s on the clock: the limit, %s, with "
-			 "the emulator's slack for a busy machine)", w->stopped_after_s, why);
-	else if (w && w->stopped && w->stopped_stage > 0)
-		snprintf(msg + at, len - at, "\n(stopped after %.1f s: %s)", w->stopped_after_s, why);
-	else
-		snprintf(msg + at, len - at, "\n(stopped after %.1f s: the rubric's %g s for the whole run)",
-			 rep->child.wall_s, ctx->rubric->test_timeout_s);
-}
-
-/* Sizes [first, first + count) in one emulated child: each with the
- * emulator's watchdog at its own limit, the prediction's sizes traced. */
-static int start_emulated(struct sizes *z, int first, int count, struct channel_watch *w,
-			  struct harness_report *whole, char *err, size_t len)
-{
-	const struct run_context *ctx = z->ctx;
-	struct emu_size sizes[RUBRIC_MAX_SHAPES];
-	for (int i = 0; i < count; i++) {
-		int k = first + i;
-		sizes[i] = (struct emu_size){
-			.shape = z->shapes[k],
-			.seed = z->seeds[k],
-			.kernel_timeout_s = reference_times_limit(ctx->rubric, z->times, k).limit_s,
-			.traced = z->traced && traced_sizes_has(ctx->rubric, ctx->lab, k),
-		};
-	}
-	return harness_correct_sizes(ctx, sizes, count, w, whole, err, len);
-}
-
-/* Sizes [first, first + count) on a GPU, several in one child: then the
- * analysis shape where with_analysis says so, then the timing where
- * with_bench does. */
-static int start_many(struct sizes *z, int first, int count, struct channel_watch *w,
-		      struct harness_report *whole, char *err, size_t len)
-{
-	struct shape shapes[RUBRIC_MAX_SHAPES + 1];
-	uint64_t seeds[RUBRIC_MAX_SHAPES + 1];
-	int extra = with_analysis(z, first, count);
-	memcpy(shapes, &z->shapes[first], sizeof(shapes[0]) * (size_t)count);
-	memcpy(seeds, &z->seeds[first], sizeof(seeds[0]) * (size_t)count);
-	shapes[count] = z->analysis_shape;
-	seeds[count] = z->ctx->seed;	/* the analysis's own seed */
-	return harness_correct_many(z->ctx, shapes, seeds, count + extra,
-				    with_bench(z, first, count) ? z->bench : NULL, w, whole, err, len);
-}
-
-/* Starts sizes [first, first + count) in one child: in an emulator build
- * through start_emulated; on a GPU one size through harness_correct,
- * several through start_many. */
-static int start(struct sizes *z, int first, int count, struct channel_watch *w,
-		 struct harness_report *whole, char *err, size_t len)
-{
-	const struct run_context *ctx = z->ctx;
-	pthread_t ahead;
-	z->first = first;
-	z->count = count;
-	int computing = pthread_create(&ahead, NULL, expect_ahead, z) == 0;
-	int rc = ctx->backend == BACKEND_EMU ? start_emulated(z, first, count, w, whole, err, len)
-		 : count == 1 ? harness_correct(ctx, &z->shapes[first], z->seeds[first], 0, w, whole, err, len)
-			      : start_many(z, first, count, w, whole, err, len);
-	if (computing)
-		pthread_join(ahead, NULL);
-	return rc;
-}
 
 /* Whether a size before k failed with wrong words, whose first is in its
  * message. */
@@ -261,6 +45,21 @@ static void note_outside_buffer(struct sizes *z, int k, const struct harness_rep
 	findings_bounds_at_size(rep->done, shape_format(&z->shapes[k], text, sizeof(text)), f, z->bounds);
 }
 
+/* Whether a size's process ended in a way that may be the file's, where
+ * it ran after another size: an ending failure_ending_key names, or a time
+ * limit (a kernel that hangs from its second call on). Not memory, nor the
+ * harness's trouble, which the kit's own buffers may bring about. */
+static int ending_of_the_file(const struct failure *f)
+{
+	return failure_ending_key(f) != 0 || f->kind == FAILURE_TIME_LIMIT;
+}
+
+/* Whether two such endings are the same: the kind, and its key. */
+static int same_ending(const struct failure *a, const struct failure *b)
+{
+	return a->kind == b->kind && failure_ending_key(a) == failure_ending_key(b);
+}
+
 /* Size k's verdict from its report. first: k ran first in its process,
  * where any verdict stands. Returns whether a size after it may run in
  * the same process: a pass, or a failure that left the process running;
@@ -277,8 +76,14 @@ static int settle(struct sizes *z, int k, const struct harness_report *rep,
 						   z->ctx->backend == BACKEND_EMU);
 	int ok = correctness_judge_against(lab, &z->shapes[k], z->seeds[k], rep, &z->e[k], digest_allowed, &f,
 					   msg, sizeof(msg));
-	if (!ok && !failure_stands(&f, first, wrong_words_shown(z, k)))
+	if (!ok && !failure_stands(&f, first, wrong_words_shown(z, k))) {
+		if (!first && ending_of_the_file(&f)) {
+			explain_stop(z, rep, w, k, first, msg, sizeof(msg));
+			z->after_other[k] = f;
+			snprintf(z->after_other_msg[k], sizeof(z->after_other_msg[k]), "%s", msg);
+		}
 		return -1;
+	}
 	int went_on = ok || failure_leaves_process_running(&f);
 	if (ok) {
 		test_pass(t, "%s", "");
@@ -326,7 +131,7 @@ static struct size_run run_child(void *arg, int first, int count)
 	struct size_watch *w = watch_sizes(z, first, count);
 	struct channel_watch *watch = w ? &w->watch : NULL;
 	int began = 0;
-	if (start(z, first, count, watch, &whole, err, sizeof(err)) < 0) {
+	if (sizes_start(z, first, count, watch, &whole, err, sizeof(err)) < 0) {
 		test_fail_as(z->tests[first], FAILURE_NOT_STARTED, "the grader could not start the harness: %s",
 			     err);
 		z->settled[first] = 1;
@@ -413,6 +218,87 @@ static void fail_not_run(const struct sizes *z, const struct correctness_plan *p
 	}
 }
 
+/* Whether size k passed only as the first call of its process: it ended
+ * a process where it ran after another size, in a way that may be the
+ * file's (ending_of_the_file), and passed first in a new one. */
+static int passed_only_first(const struct sizes *z, int k)
+{
+	return z->settled[k] && z->tests[k]->status == TEST_PASSED && z->after_other[k].kind != FAILURE_NONE;
+}
+
+/* Runs size k once more, right after size k - 1, in a process of its own;
+ * whether it ended that process again in a way that may be the file's,
+ * kept as its ending after another size. */
+static int ends_again_after(struct sizes *z, int k, int *processes)
+{
+	struct harness_report whole, parts[2];
+	struct failure f;
+	char err[256], msg[TEST_MESSAGE_LEN];
+	int again = 0, began = 0;
+	struct size_watch *w = watch_sizes(z, k - 1, 2);
+	z->again = 1;
+	if (!w || sizes_start(z, k - 1, 2, &w->watch, &whole, err, sizeof(err)) < 0)
+		goto out;
+	++*processes;
+	began = harness_split(&whole, parts, 2);
+	if (began == 2) {	/* k began: the process did not end before it */
+		harness_refuse_frames(&parts[1], size_frames(z, k));
+		int digest_allowed = output_sent_as_digest(z->ctx->lab->out_count(&z->shapes[k]), 0,
+							   z->ctx->backend == BACKEND_EMU);
+		again = !correctness_judge_against(z->ctx->lab, &z->shapes[k], z->seeds[k], &parts[1], &z->e[k],
+						   digest_allowed, &f, msg, sizeof(msg)) &&
+			ending_of_the_file(&f);
+	}
+	if (again) {
+		explain_stop(z, &parts[1], &w->watch, k, 0, msg, sizeof(msg));
+		z->after_other[k] = f;
+		snprintf(z->after_other_msg[k], sizeof(z->after_other_msg[k]), "%s", msg);
+	}
+	for (int i = 0; i < began; i++)
+		harness_part_free(&parts[i]);
+	harness_report_free(&whole);
+out:
+	expected_free(&z->e[k - 1]);
+	expected_free(&z->e[k]);
+	z->again = 0;
+	free(w);
+	return again;
+}
+
+/*
+ * A size that ended its process when it ran after another size, and then
+ * passed first in a new process (correctness_plan.h: as if alone), passed
+ * only as the first call of a process. A GPU's timing calls the entry point
+ * many times in one process, and so does any program: such a size runs once
+ * more, right after the size before it, in a process of its own. Where it
+ * ends that process again, the ending was the file's (state kept between
+ * calls, such as a buffer sized at the first call), not a passing trouble
+ * of the machine, and the size fails; so does every other size that ended
+ * its process the same way after another size (one more process, not one a
+ * size). Where it passes there, its pass stands, and the next such size is
+ * tried. Returns the processes started.
+ */
+static int first_call_only(struct sizes *z)
+{
+	int processes = 0, shown = -1;
+	for (int k = 1; k < z->n && shown < 0; k++)
+		if (passed_only_first(z, k) && ends_again_after(z, k, &processes))
+			shown = k;
+	if (shown < 0)
+		return processes;
+	struct failure way = z->after_other[shown];
+	for (int k = shown; k < z->n; k++) {
+		if (!passed_only_first(z, k) || !same_ending(&z->after_other[k], &way))
+			continue;
+		test_fail(z->tests[k], "%s\n(%s() passed this size only as the first call in a new process: "
+			  "it must also work when called again, as the timing calls it many times in one "
+			  "process. State kept from an earlier call, such as a buffer sized at the first call?)",
+			  z->after_other_msg[k], z->ctx->lab->entry);
+		z->tests[k]->failure = z->after_other[k];
+	}
+	return processes;
+}
+
 int correctness_run(const struct run_context *ctx, enum backend backend,
 		    const struct reference_times *times, struct traced_runs *traced,
 		    const struct bench_order *bench, struct early_bench *early,
@@ -445,6 +331,7 @@ int correctness_run(const struct run_context *ctx, enum backend backend,
 	for (int i = 0; i < n; i++)
 		if (!z.settled[i])
 			fail_not_run(&z, &plan, g->hangs, i);
+	g->correctness_processes += first_call_only(&z);
 	for (int i = 0; i < n; i++) {
 		failed += z.tests[i]->status != TEST_PASSED;
 		expected_free(&z.e[i]);

@@ -9,7 +9,9 @@
  * canary: correctness_judge.h); a size that ended its process stands
  * where it ran first in its process (nothing of another size ran before
  * it, under the same limits: as if alone), the opening run's first size
- * included. The emulator shares processes the same way (a process there
+ * included; correctness.c then runs one size that passed only so once more
+ * after the size before it (first_call_only), since a program calls its
+ * entry point more than once. The emulator shares processes the same way (a process there
  * costs a sandbox and the emulator's start, 0.1 s a size), each size with
  * its own limits, under the same rule, so that a file comes to the same
  * verdicts and the same hangs counted on both backends.
