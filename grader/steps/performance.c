@@ -313,15 +313,26 @@ static void score(const struct run_context *ctx, const struct bench_run *st, con
  * last size where none is that large). */
 #define CALLS_AGAIN_ELEMENTS 1024
 
+static struct shape calls_again_shape(const struct rubric *r)
+{
+	struct shape best = r->emu_shapes[r->n_emu_shapes - 1];
+	for (int i = 0; i < r->n_emu_shapes; i++) {
+		size_t e = shape_elements(&r->emu_shapes[i]);
+		if (e >= CALLS_AGAIN_ELEMENTS && e < shape_elements(&best))
+			best = r->emu_shapes[i];
+	}
+	return best;
+}
+
 /*
  * The emulator's stand-in for a GPU's timed runs, which call the entry
  * point many times in one process and check some of the calls: the same
  * timing verb, at a small size, its report read and checked the same way.
- * Without it a file right only at its first call in a process, that ends
- * the process at a later one, keeps its predicted speed's points in the
- * emulator and loses them on a GPU: each correctness size that ends a
- * process runs again first in a new one, and passes there
- * (correctness_plan.h). Returns 0, or -1 with why in msg.
+ * Without it a file that fails only after more calls in one process than
+ * the correctness sizes make, or whose process ends there in a way the
+ * correctness step does not hold against it (correctness.c's
+ * first_call_only), keeps its predicted speed's points in the emulator and
+ * loses them on a GPU. Returns 0, or -1 with why in msg.
  */
 static int emulated_calls_again(const struct run_context *ctx, struct bench_run *out, char *msg, size_t len)
 {
@@ -330,11 +341,7 @@ static int emulated_calls_again(const struct run_context *ctx, struct bench_run 
 	struct harness_report rep;
 	memset(out, 0, sizeof(*out));
 	out->n = 1;
-	out->shapes[0] = r->emu_shapes[r->n_emu_shapes - 1];
-	for (int i = r->n_emu_shapes - 1; i >= 0; i--)
-		if (shape_elements(&r->emu_shapes[i]) >= CALLS_AGAIN_ELEMENTS &&
-		    shape_elements(&r->emu_shapes[i]) <= shape_elements(&out->shapes[0]))
-			out->shapes[0] = r->emu_shapes[i];
+	out->shapes[0] = calls_again_shape(r);
 	struct bench_order order = { out->shapes, 1, 0 };
 	if (harness_bench(ctx, ctx->harness, &order, &rep, err, sizeof(err)) < 0) {
 		snprintf(msg, len, "the grader could not start the harness: %s", err);
