@@ -226,12 +226,36 @@ Test(batch_verdict, slow_kernel_says_how_slow)
 	grade_init(&g, &lab3_transpose);
 	add_graded_test(&g, "correctness 1x1", GROUP_CORRECTNESS, TEST_PASSED, 50, 50, "");
 	add_graded_test(&g, "bandwidth 16384x16384", GROUP_PERFORMANCE, TEST_FAILED, 12.5, 40, "...");
+	g.tests[1].failure.kind = FAILURE_SLOW;
 	g.perf.measured = 1;
 	g.perf.percent_of_copy = 42.4;
 	cr_expect_str_eq(verdict_of(&g), "slow: 42% of copy bandwidth (12.5 of 40 points)");
 	test_fail_as(&g.tests[1], FAILURE_TIMINGS_NOT_BELIEVED,
 		     "timing: the reported times add up to 90 ms ... are not believed");
 	cr_expect_str_eq(verdict_of(&g), "performance: timings not believed");
+	grade_free(&g);
+}
+
+/* A timing that computed a wrong result, or ended its process, fails for
+ * that, not for its speed: in the emulator, whose prediction was made, as
+ * on a GPU, whose timing of the other runs was read. */
+Test(batch_verdict, a_timing_that_failed_says_why_not_how_slow)
+{
+	struct grade g;
+	grade_init(&g, &lab3_transpose);
+	g.backend = BACKEND_EMU;
+	add_graded_test(&g, "correctness 1x1", GROUP_CORRECTNESS, TEST_PASSED, 50, 50, "");
+	add_graded_test(&g, "bandwidth 16384x16384 (predicted)", GROUP_PERFORMANCE, TEST_FAILED, 0, 40, "");
+	test_fail_as(&g.tests[1], FAILURE_WRONG_OUTPUT, "32x32: timed run 7 of 50 computed a wrong result ...");
+	g.prediction.made = 1;
+	g.prediction.percent_of_copy = 15;
+	snprintf(g.prediction.gpu, sizeof(g.prediction.gpu), "NVIDIA H100 80GB HBM3");
+	cr_expect_str_eq(verdict_of(&g), "performance failed: wrong output");
+	g.tests[1].failure = (struct failure){ .kind = FAILURE_CRASH, .signal = 6 };
+	cr_expect_str_eq(verdict_of(&g), "performance failed: crashed: signal 6 (Aborted)");
+	g.backend = BACKEND_CUDA;
+	g.prediction.made = 0;
+	cr_expect_str_eq(verdict_of(&g), "performance failed: crashed: signal 6 (Aborted)");
 	grade_free(&g);
 }
 

@@ -117,25 +117,32 @@ static void correctness_verdict(const struct test_result *t, int failed, int tot
 		 total);
 }
 
-/* Performance earns partial points without failing outright: say how far. */
+/* Performance earns partial points without failing outright: say how far.
+ * A timing that failed otherwise (a wrong result, a crash) says that, even
+ * where a speed was measured or predicted. */
 static void performance_verdict(const struct grade *g, const struct test_result *t, char *buf,
 				size_t len)
 {
-	char got[32], max[32];
+	char got[32], max[32], reason[160];
+	enum failure_kind kind = t->failure.kind;
+	int slow = kind == FAILURE_SLOW || kind == FAILURE_NONE;
 	report_points(t->points, got, sizeof(got));
 	report_points(t->max_points, max, sizeof(max));
-	if (t->failure.kind == FAILURE_TIMINGS_NOT_BELIEVED)
+	if (kind == FAILURE_TIMINGS_NOT_BELIEVED) {
 		snprintf(buf, len, "performance: timings not believed");
-	else if (t->failure.kind == FAILURE_GATE_SHUT)
+	} else if (kind == FAILURE_GATE_SHUT) {
 		snprintf(buf, len, "no performance points: a check they depend on did not pass");
-	else if (g->perf.measured)
+	} else if (slow && g->perf.measured) {
 		snprintf(buf, len, "slow: %.0f%% of copy bandwidth (%s of %s points)",
 			 g->perf.percent_of_copy, got, max);
-	else if (g->backend == BACKEND_EMU && g->prediction.made)
+	} else if (slow && g->backend == BACKEND_EMU && g->prediction.made) {
 		snprintf(buf, len, "slow: predicted %.0f%% of copy on %.100s (%s of %s points)",
 			 g->prediction.percent_of_copy, g->prediction.gpu, got, max);
-	else
-		snprintf(buf, len, "performance failed: %.200s", t->message);
+	} else {
+		batch_failure_reason(t, reason, sizeof(reason));	/* "failed: ..." in the test's own words */
+		snprintf(buf, len, "performance %s%s", strncmp(reason, "failed: ", 8) == 0 ? "" : "failed: ",
+			 reason);
+	}
 }
 
 /* Why the build failed: the limit the compiler hit, if any. */

@@ -14,6 +14,7 @@
 #   OUT=/tmp/out bash tests/gpu/conformance.sh [STEP...]
 # Steps: build runs grades sanitize (default: all). Every command runs under
 # timeout (CONFORMANCE_TIMEOUT seconds a run, 300 by default).
+# CONFORMANCE_FIXTURES names the fixtures (default: tests/conformance/*.cu).
 set -u
 OUT=${OUT:-build/gpu-conformance}
 DIR=$OUT/conformance
@@ -22,6 +23,7 @@ BIN=build/conformance
 mkdir -p "$DIR/logs" "$DIR/data"
 export DEPS_PREFIX=${DEPS_PREFIX:-.deps} KIT_NO_INSTALL=1 NO_COLOR=1
 steps=${*:-build runs grades sanitize}
+fixtures=${CONFORMANCE_FIXTURES:-tests/conformance/*.cu}
 NVCC=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
 [ -x "$NVCC" ] || NVCC=nvcc
 scan_sizes="1 31 32 33 1000 1024 1025 65537 1048576 4194305"
@@ -62,7 +64,7 @@ for step in $steps; do
 		{ nvidia-smi; "$NVCC" --version; date -u; } >"$DIR/machine.txt" 2>&1
 		timeout 900 make -j16 all conformance-build >"$DIR/logs/build.log" 2>&1 ||
 			{ tail -30 "$DIR/logs/build.log"; echo "BUILD FAILED"; }
-		for f in tests/conformance/*.cu; do
+		for f in $fixtures; do
 			name=$(basename "$f" .cu)
 			timeout "$LIMIT" "$NVCC" -O3 -arch=native -lineinfo -std=c++17 -D_GNU_SOURCE -Icommon -o "$BIN/$name.gpu" \
 				"$f" tests/conformance/driver.c common/rng.c common/reference.c common/shape.c \
@@ -73,7 +75,7 @@ for step in $steps; do
 	runs)
 		table=$DIR/table.md
 		header "$table" fixture size seed emulator GPU "outputs bit-identical"
-		for f in tests/conformance/*.cu; do
+		for f in $fixtures; do
 			name=$(basename "$f" .cu)
 			for size in $(sizes_of "$f"); do
 				for seed in $seeds; do
@@ -91,7 +93,7 @@ for step in $steps; do
 	grades)
 		grades=$DIR/grades.md
 		header "$grades" fixture backend exit integrity "correctness passed"
-		for f in tests/conformance/*.cu; do
+		for f in $fixtures; do
 			name=$(basename "$f" .cu)
 			for backend in emu cuda; do
 				json=$DIR/logs/$name.$backend.json
@@ -121,7 +123,7 @@ PY
 			continue
 		fi
 		header "$san" fixture size racecheck synccheck
-		for f in tests/conformance/*.cu; do
+		for f in $fixtures; do
 			name=$(basename "$f" .cu)
 			size=1025
 			[ "$(lab_of "$f")" = 3 ] && size=100x1000
