@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/file.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -129,15 +131,18 @@ Test(sandbox_limits, the_monitor_cannot_be_traced, .init = setup, .fini = teardo
 	child_result_free(&res);
 }
 
-/* Every lease lock taken by another process: the run is refused, never
- * made as root. The locks are held for a moment only (other grades on the
- * machine would wait on them too). */
-Test(sandbox_limits, no_free_uid_is_a_refusal_not_root, .init = setup, .fini = teardown)
+/* In a process with a mount namespace of its own, where the lease locks
+ * folder is a fresh tmpfs: every lease lock taken by another process, a
+ * fresh process's run is refused, never made as root. Exit status: 0
+ * refused, 1 made as root, 2 could not set it up, 3 neither. Only the
+ * processes in that namespace see those locks: the machine's own, which
+ * the other tests' sandboxes lease from at the same time, are untouched. */
+static int lease_every_uid_then_run(void)
 {
-	if (geteuid() != 0)
-		cr_skip_test("only root leases sandbox uids");
 	int fds[2];
-	cr_assert_eq(pipe(fds), 0);
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("kit-test-leases", uid_lease_dir(), "tmpfs", 0, "mode=1777") < 0 || pipe(fds) < 0)
+		return 2;
 	pid_t holder = fork();
 	if (holder == 0) {
 		close(fds[0]);
@@ -152,8 +157,8 @@ Test(sandbox_limits, no_free_uid_is_a_refusal_not_root, .init = setup, .fini = t
 			char path[PATH_MAX];
 			snprintf(path, sizeof(path), "%s/cuda-lab-kit-uid-%ld.lock", uid_lease_dir(), uid);
 			int fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0600);
-			if (fd >= 0)
-				flock(fd, LOCK_EX | LOCK_NB);	/* taken already: someone holds it */
+			if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0)
+				_exit(2);
 		}
 		(void)!write(fds[1], "k", 1);
 		sleep(30);
@@ -161,35 +166,41 @@ Test(sandbox_limits, no_free_uid_is_a_refusal_not_root, .init = setup, .fini = t
 	}
 	close(fds[1]);
 	char c;
-	if (read(fds[0], &c, 1) != 1) {
-		waitpid(holder, NULL, 0);
-		cr_skip_test("cannot hold %d files open here to take every uid", UID_LEASE_COUNT);
+	if (read(fds[0], &c, 1) != 1)
+		return 2;
+	/* A fresh process: it has no lease of its own yet. */
+	int status = 0;
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct child_result res;
+		char err[512];
+		char *argv[] = { "/usr/bin/id", "-u", NULL };
+		struct sandbox_limits lim = { .wall_s = 30, .output_cap = 4096, .isolation = &policy };
+		if (sandbox_run(argv, &lim, &res, err, sizeof(err)) < 0)
+			_exit(strstr(err, "no free sandbox uid") ? 0 : 3);
+		_exit(strcmp(res.output, "0\n") == 0 ? 1 : 3);
 	}
-	/* A fresh process each time: it has no lease of its own yet. Another
-	 * grade on this machine may free a uid at any moment: then the run is
-	 * made as that uid, which proves nothing; never as root. */
-	int refused = 0, as_root = 0;
-	for (int attempt = 0; attempt < 10 && !refused && !as_root; attempt++) {
-		pid_t pid = fork();
-		if (pid == 0) {
-			struct child_result res;
-			char err[512];
-			char *argv[] = { "/usr/bin/id", "-u", NULL };
-			struct sandbox_limits lim = { .wall_s = 30, .output_cap = 4096, .isolation = &policy };
-			if (sandbox_run(argv, &lim, &res, err, sizeof(err)) < 0)
-				_exit(strstr(err, "no free sandbox uid") ? 0 : 2);
-			_exit(strcmp(res.output, "0\n") == 0 ? 1 : 3);
-		}
-		int status;
-		waitpid(pid, &status, 0);
-		refused = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-		as_root = WIFEXITED(status) && WEXITSTATUS(status) == 1;
-	}
+	waitpid(pid, &status, 0);
 	kill(holder, SIGKILL);
 	waitpid(holder, NULL, 0);
-	cr_expect(!as_root, "a run was made as root with every sandbox uid taken");
-	if (!refused && !as_root)
-		cr_skip_test("other grades on this machine kept freeing uids: no attempt had every uid taken");
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 3;
+}
+
+Test(sandbox_limits, no_free_uid_is_a_refusal_not_root, .init = setup, .fini = teardown)
+{
+	if (geteuid() != 0)
+		cr_skip_test("only root leases sandbox uids");
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(lease_every_uid_then_run());
+	int status;
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status), "the test's process was killed");
+	if (WEXITSTATUS(status) == 2)
+		cr_skip_test("cannot take every sandbox uid here without taking the machine's: no private "
+			     "mount namespace, or %d files cannot be held open", UID_LEASE_COUNT);
+	cr_expect_neq(WEXITSTATUS(status), 1, "a run was made as root with every sandbox uid taken");
+	cr_expect_eq(WEXITSTATUS(status), 0, "with every sandbox uid taken, the run was not refused");
 }
 
 /* Where no memory cgroup can be made (not root, a container that keeps the
