@@ -95,7 +95,8 @@ CUEMU_PURE float __fmaf_ieee_rn(float a, float b, float c) { return std::fma(a, 
 CUEMU_PURE float __fmaf_ieee_rz(float a, float b, float c) { return __fmaf_rz(a, b, c); }
 CUEMU_PURE float __fmaf_ieee_rd(float a, float b, float c) { return __fmaf_rd(a, b, c); }
 CUEMU_PURE float __fmaf_ieee_ru(float a, float b, float c) { return __fmaf_ru(a, b, c); }
-/* Pairs of floats (CUDA 12.8): each element as the scalar form. */
+/* Pairs of floats (CUDA 12.8, sm_100 and later; here whatever -arch says):
+ * each element as the scalar form. */
 #define CUEMU_PAIR(m)                                                                               \
 	CUEMU_PURE float2 __fadd2_##m(float2 x, float2 y) { return float2{__fadd_##m(x.x, y.x), __fadd_##m(x.y, y.y)}; } \
 	CUEMU_PURE float2 __fmul2_##m(float2 x, float2 y) { return float2{__fmul_##m(x.x, y.x), __fmul_##m(x.y, y.y)}; } \

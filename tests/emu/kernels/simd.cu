@@ -110,7 +110,8 @@ extern "C" long sx_complex(const float *f, const double *g, int n, float *fo, do
 	return 0;
 }
 
-/* fma in the four roundings, for floats (a, b, c of f) and doubles:
+/* fma in the four roundings, for floats (a, b, c of f) and doubles (the
+ * float2 pair forms are sm_100's: nvcc builds this file with -arch=sm_100):
  * rn, rz, rd, ru, then the _ieee forms and the float2 pair forms. */
 __global__ void fma_modes(const float *f, const double *g, float *fo, double *go, int n)
 {
