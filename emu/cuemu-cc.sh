@@ -181,16 +181,64 @@ toolkit_include_flags() {
 	return 0
 }
 
+# library_includes ERRORS PREPROCESSED
+# Thrust, CUB and libcu++ (<thrust/...>, <cub/...>, <cuda/...>) are not run
+# by the emulator, and they have too many header names to make each one
+# #error as emu.mk does for cuBLAS's. Two ways a file meets them: g++'s "No
+# such file or directory" (no toolkit on the path, or CUDA 13, which keeps
+# them under include/cccl), or a copy found in a system folder (CUDA 12
+# keeps them beside cuda_runtime.h, a distribution's package in
+# /usr/include), which fails later with pages of errors. Either becomes
+# one line on the file and line of the #include. A header of the program's
+# own folder named cuda/... is found there first (-iquote: no system
+# header) and is neither. Prints the line; status 0 when there is one.
+library_includes() {
+	why='Thrust, CUB and libcu++ (<thrust/...>, <cub/...>, <cuda/...>) are not supported by the CPU emulator, which runs CUDA C++ and the CUDA runtime API'
+	msg=$(sed -n -E "s@^(.*):([0-9]+):[0-9]+: fatal error: ((thrust|cub|cuda)/[^:]*): No such file or directory\$@\1:\2: error: <\3>: $why (and the program has no header of that name)@p" "$1" | head -n 1)
+	[ -n "$msg" ] || [ ! -s "$2" ] || msg=$(awk -v why="$why" '
+	# Line markers: # LINE "FILE" FLAGS; flag 1 enters an #include, made
+	# on the line that would have come next in the includer; flag 3 marks
+	# a system header. A system header entered from the program itself
+	# code is a library one when the #include there names one.
+	/^# [0-9]+ "/ {
+		match($0, /"[^"]*"/)
+		f = substr($0, RSTART + 1, RLENGTH - 2)
+		flags = " " substr($0, RSTART + RLENGTH) " "
+		if (flags ~ / 1 / && flags ~ / 3 / && !sys && file != "") {
+			text = ""
+			for (k = 0; k < line && (getline text < file) > 0; k++)
+				;
+			close(file)
+			if (k == line && match(text, /^[ \t]*#[ \t]*include[ \t]*[<"](thrust|cub|cuda)\/[^>"]*/)) {
+				name = substr(text, RSTART, RLENGTH)
+				sub(/^[^<"]*[<"]/, "", name)
+				printf "%s:%d: error: <%s>: %s\n", file, line, name, why
+				exit
+			}
+		}
+		file = f
+		line = $2
+		sys = flags ~ / 3 /
+		next
+	}
+	{ line++ }' "$2")
+	[ -n "$msg" ] || return 1
+	printf '%s\n' "$msg" >&2
+	return 0
+}
+
 # preprocess SRC OUT FLAGS...
 # The preprocessing of a .cu file, as nvcc's: the file sees nvcc's macros
 # (cuemu_device.h defines them) and none of the emulator's own; GNU C++17,
-# nvcc's default dialect (no __STRICT_ANSI__).
+# nvcc's default dialect (no __STRICT_ANSI__). The text goes to OUT by a
+# redirection, not -o, which g++ deletes on an error: library_includes
+# reads where a failed #include led.
 preprocess() {
 	src=$1 ppout=$2
 	shift 2
 	# shellcheck disable=SC2086
 	"$CXX" -std=gnu++17 -E -iquote "$(dirname "$src")" -I"$inc" $cuda_version $toolkit_include \
-		-include cuemu_device.h "$@" -x c++ "$src" -o "$ppout"
+		-include cuemu_device.h "$@" -x c++ "$src" >"$ppout"
 }
 
 # compile_cu SRC OBJ FLAGS...
@@ -206,6 +254,7 @@ compile_cu() {
 	dpp=$(mktemp "${obj}.XXXXXX") || { rm -f "$pp"; die "cannot create a file next to $obj"; }
 	tmp=$(mktemp "${obj}.XXXXXX") || { rm -f "$pp" "$dpp"; die "cannot create a file next to $obj"; }
 	derr=$(mktemp "${obj}.XXXXXX") || { rm -f "$pp" "$dpp" "$tmp"; die "cannot create a file next to $obj"; }
+	herr=$(mktemp "${obj}.XXXXXX") || { rm -f "$pp" "$dpp" "$tmp" "$derr"; die "cannot create a file next to $obj"; }
 	keep=$(compile_only_flags "$@")
 	IFS=' '	# the flag strings below split on blanks
 	# nvcc's two passes: the device pass sees __CUDA_ARCH__; where the
@@ -216,12 +265,17 @@ compile_cu() {
 	dev=''
 	preprocess "$src" "$dpp" -D__CUDA_ARCH__="$arch" "$@" 2>"$derr" &
 	dpid=$!
-	preprocess "$src" "$pp" "$@"
+	preprocess "$src" "$pp" "$@" 2>"$herr"
 	hrc=$?
 	wait "$dpid"
 	drc=$?
+	if library_includes "$herr" "$pp"; then
+		rm -f "$pp" "$dpp" "$tmp" "$derr" "$herr"
+		exit 1
+	fi
+	cat "$herr" >&2
 	[ $hrc -ne 0 ] || cat "$derr" >&2
-	rm -f "$derr"
+	rm -f "$derr" "$herr"
 	[ $hrc -eq 0 ] && [ $drc -eq 0 ] && {
 		cmp -s "$pp" "$dpp" || dev=$dpp
 	} &&

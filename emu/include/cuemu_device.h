@@ -373,6 +373,7 @@ CUEMU_PURE long long clock64(void) { return (long long)std::clock(); }
 /* ---- integer and float intrinsics, min and max, vector types --------------------- */
 #include "cuemu_intrinsics.h"
 #include "cuemu_rounding.h"
+#include "cuemu_simd.h"
 /* ---- the math API beyond the C library's ---------------------------------------- */
 #include "cuemu_math.h"
 /* ---- what inline PTX becomes (rewrite/ptx.c) ------------------------------------- */

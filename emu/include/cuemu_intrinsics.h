@@ -75,6 +75,22 @@ CUEMU_PURE unsigned int __funnelshift_rc(unsigned lo, unsigned hi, unsigned s)
 	return (unsigned)(v >> (s > 32 ? 32 : s));
 }
 CUEMU_PURE float __int_as_float(int x) { return cuemu_from_bits_<float>((unsigned)x); }
+/* The offset-th set bit of mask counted from bit base, upward for a
+ * positive offset, downward for a negative one; offset 0: base itself if
+ * set. 0xffffffff where there is none (PTX's fns). */
+CUEMU_PURE unsigned __fns(unsigned mask, unsigned base, int offset)
+{
+	int pos = (int)base, count = offset < 0 ? -offset - 1 : offset - 1, inc = offset < 0 ? -1 : 1;
+	if (offset == 0)
+		return base < 32 && (mask >> base & 1) ? base : 0xffffffffu;
+	for (; pos >= 0 && pos < 32; pos += inc)
+		if (mask >> pos & 1) {
+			if (count == 0)
+				return (unsigned)pos;
+			count--;
+		}
+	return 0xffffffffu;
+}
 CUEMU_PURE int __float_as_int(float x) { return (int)cuemu_bits_(x); }
 CUEMU_PURE float __uint_as_float(unsigned x) { return cuemu_from_bits_<float>(x); }
 CUEMU_PURE unsigned __float_as_uint(float x) { return (unsigned)cuemu_bits_(x); }

@@ -62,6 +62,54 @@ CUEMU_PURE double __ddiv_rn(double a, double b) { return a / b; }
 CUEMU_PURE double __drcp_rn(double a) { return 1.0 / a; }
 CUEMU_PURE double __dsqrt_rn(double a) { return std::sqrt(a); }
 
+/*
+ * Fused multiply-add: r = fma(a, b, c) rounded to nearest; the sign of its
+ * error from a type W of at least twice T's precision, where a * b is
+ * exact and a * b + c is exact as a sum and its TwoSum error (double for
+ * float, __float128 for double). A sum beyond T's range is the largest
+ * finite value toward zero (rz, and rd or ru away from the overflow).
+ */
+template <class T, class W> CUEMU_PURE T cuemu_fma_dir_(T a, T b, T c, int mode)
+{
+	T r = std::fma(a, b, c);
+	W p = (W)a * (W)b, s = p + (W)c, e = cuemu_sum_err_(p, (W)c, s);
+	if (r - r != 0 && r == r && s - s == 0) {	/* overflowed in T, finite in W */
+		T big = sizeof(T) == sizeof(float) ? (T)__FLT_MAX__ : (T)__DBL_MAX__;
+		if (mode == 1 || (mode == 2 && r > 0) || (mode == 3 && r < 0))
+			return r > 0 ? big : -big;
+		return r;
+	}
+	W d = s - (W)r;		/* exact: s and r are within a factor of two */
+	W err = d != 0 ? d : e;
+	return cuemu_round_dir_(r, (T)(err > 0 ? 1 : err < 0 ? -1 : 0), mode);
+}
+CUEMU_PURE float __fmaf_rz(float a, float b, float c) { return cuemu_fma_dir_<float, double>(a, b, c, 1); }
+CUEMU_PURE float __fmaf_rd(float a, float b, float c) { return cuemu_fma_dir_<float, double>(a, b, c, 2); }
+CUEMU_PURE float __fmaf_ru(float a, float b, float c) { return cuemu_fma_dir_<float, double>(a, b, c, 3); }
+CUEMU_PURE double __fma_rz(double a, double b, double c) { return cuemu_fma_dir_<double, __float128>(a, b, c, 1); }
+CUEMU_PURE double __fma_rd(double a, double b, double c) { return cuemu_fma_dir_<double, __float128>(a, b, c, 2); }
+CUEMU_PURE double __fma_ru(double a, double b, double c) { return cuemu_fma_dir_<double, __float128>(a, b, c, 3); }
+/* The _ieee forms differ on a GPU only under -ftz=true, which the
+ * emulator does not model (subnormals are kept). */
+CUEMU_PURE float __fmaf_ieee_rn(float a, float b, float c) { return std::fma(a, b, c); }
+CUEMU_PURE float __fmaf_ieee_rz(float a, float b, float c) { return __fmaf_rz(a, b, c); }
+CUEMU_PURE float __fmaf_ieee_rd(float a, float b, float c) { return __fmaf_rd(a, b, c); }
+CUEMU_PURE float __fmaf_ieee_ru(float a, float b, float c) { return __fmaf_ru(a, b, c); }
+/* Pairs of floats (CUDA 12.8, sm_100 and later; here whatever -arch says):
+ * each element as the scalar form. */
+#define CUEMU_PAIR(m)                                                                               \
+	CUEMU_PURE float2 __fadd2_##m(float2 x, float2 y) { return float2{__fadd_##m(x.x, y.x), __fadd_##m(x.y, y.y)}; } \
+	CUEMU_PURE float2 __fmul2_##m(float2 x, float2 y) { return float2{__fmul_##m(x.x, y.x), __fmul_##m(x.y, y.y)}; } \
+	CUEMU_PURE float2 __ffma2_##m(float2 x, float2 y, float2 z)                                \
+	{                                                                                           \
+		return float2{__fmaf_##m(x.x, y.x, z.x), __fmaf_##m(x.y, y.y, z.y)};               \
+	}
+CUEMU_PAIR(rn)
+CUEMU_PAIR(rz)
+CUEMU_PAIR(rd)
+CUEMU_PAIR(ru)
+#undef CUEMU_PAIR
+
 /* Integer and double to float, integer to double: a long double holds every
  * 64-bit integer and double exactly, so the error is that of one rounding. */
 template <class T> CUEMU_PURE T cuemu_convert_(long double exact, int mode)

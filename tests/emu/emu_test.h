@@ -55,6 +55,12 @@ void ax_trap(void);
 long ax_unified_memory_hints(void);
 long ax_device_query_fields(void);
 
+/* kernels/simd.cu: SIMD and DPX intrinsics (simd_ops.h), cuComplex.h, fma's roundings, __fns */
+long sx_simd(const unsigned *a, const unsigned *b, const unsigned *c, int n, unsigned *out, int rows);
+long sx_complex(const float *f, const double *g, int n, float *fo, double *go);
+long sx_fma_modes(const float *f, const double *g, int n, float *fo, double *go);
+long sx_fns(const unsigned *in, int n, unsigned *out);
+
 /* kernels/model.cu */
 long mk_which_blocks(int grid, unsigned int *seen);
 long mk_copy4(int ilp4);

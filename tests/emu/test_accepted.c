@@ -95,3 +95,61 @@ Test(accepted, cuda_math_api_beyond_libm_and_isnan_without_std)
 {
 	both_modes(ax_math_api, "the math API");
 }
+
+/* Thrust, CUB and libcu++ have too many header names for one #error each:
+ * the wrapper turns g++'s "No such file or directory" for them, or one
+ * found in an installed toolkit's folder (CUDA 12's layout), into one line
+ * on the student's #include. */
+Test(accepted, thrust_cub_and_libcuxx_are_refused_on_the_include_line, .init = make_dir, .fini = remove_dir)
+{
+	static const char *const headers[] = { "thrust/sort.h", "thrust/device_vector.h", "cub/cub.cuh",
+					       "cuda/std/atomic", "cuda/atomic" };
+	char cmd[2048], *out;
+	/* A toolkit of CUDA 12's layout, whose Thrust would fail if it were read. */
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/tk/include/thrust && touch %s/tk/include/cuda_occupancy.h", dir, dir);
+	cr_assert_eq(run_command(cmd, &out), 0, "%s", out);
+	free(out);
+	scratch_source(dir, "tk/include/thrust/sort.h", "#error \"the toolkit's Thrust was read\"\n");
+	for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++)
+		for (int toolkit = 0; toolkit < 2; toolkit++) {
+			char text[256];
+			snprintf(text, sizeof text, "#include <cstdio>\n#include <%s>\nint main() { return 0; }\n",
+				 headers[i]);
+			const char *src = scratch_source(dir, "lib.cu", text);
+			snprintf(cmd, sizeof cmd, "%s%s%s %s/cuemu-cc -c %s -o %s.o", toolkit ? "CUDA_HOME=" : "",
+				 toolkit ? dir : "", toolkit ? "/tk" : "", CUEMU_BUILD_DIR, src, src);
+			cr_expect_neq(run_command(cmd, &out), 0, "<%s> compiled", headers[i]);
+			char want[128];
+			snprintf(want, sizeof want, "lib.cu:2: error: <%s>: Thrust, CUB and libcu++", headers[i]);
+			cr_expect(strstr(out, want) && strstr(out, "not supported by the CPU emulator"),
+				  "<%s> (toolkit %d): no '%s' in:\n%s", headers[i], toolkit, want, out);
+			cr_expect(!strstr(out, "No such file") && !strstr(out, "was read"), "<%s> (toolkit %d): %s",
+				  headers[i], toolkit, out);
+			free(out);
+		}
+}
+
+/* A program's own header named cuda/... (or thrust/...) in its own folder
+ * is found there and used, with or without a toolkit on the path. */
+Test(accepted, a_programs_own_cuda_folder_is_not_libcuxx, .init = make_dir, .fini = remove_dir)
+{
+	char cmd[2048], *out;
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/src/cuda %s/src/thrust %s/tk/include/cuda && touch %s/tk/include/cuda_occupancy.h",
+		 dir, dir, dir, dir);
+	cr_assert_eq(run_command(cmd, &out), 0, "%s", out);
+	free(out);
+	/* a toolkit whose cuda/ holds a header of the same name */
+	scratch_source(dir, "tk/include/cuda/helpers.h", "#error \"the toolkit's header was read\"\n");
+	scratch_source(dir, "src/cuda/helpers.h", "#define OWN_CUDA 40\n");
+	scratch_source(dir, "src/thrust/mine.h", "#define OWN_THRUST 2\n");
+	const char *src = scratch_source(dir, "src/own.cu",
+					 "#include <cstdio>\n#include \"cuda/helpers.h\"\n#include \"thrust/mine.h\"\n"
+					 "int main() { printf(\"%d\\n\", OWN_CUDA + OWN_THRUST); return 0; }\n");
+	for (int toolkit = 0; toolkit < 2; toolkit++) {
+		snprintf(cmd, sizeof cmd, "%s%s%s %s/cuemu-cc %s -o %s.exe && %s.exe", toolkit ? "CUDA_HOME=" : "",
+			 toolkit ? dir : "", toolkit ? "/tk" : "", CUEMU_BUILD_DIR, src, src, src);
+		cr_expect_eq(run_command(cmd, &out), 0, "%s", out);
+		cr_expect(strstr(out, "42") != NULL, "toolkit %d: %s", toolkit, out);
+		free(out);
+	}
+}
