@@ -89,6 +89,10 @@ static int settle(struct sizes *z, int k, const struct harness_report *rep,
 		test_pass(t, "%s", "");
 		if (z->traced)	/* the prediction's trace, where this size is one it traces */
 			traced_runs_keep(z->traced, z->ctx->rubric, z->ctx->lab, k, rep->metrics);
+		if (z->traced && rep->metrics && shape_equal(&z->shapes[k], &z->analysis_shape)) {
+			json_decref(z->traced->at_analysis_shape);
+			z->traced->at_analysis_shape = json_incref(rep->metrics);
+		}
 	} else {
 		if (!went_on)	/* the process's end is this size's: a time limit says which */
 			explain_stop(z, rep, w, k, first, msg, sizeof(msg));
@@ -105,8 +109,7 @@ static int settle(struct sizes *z, int k, const struct harness_report *rep,
  * none was asked for, a timing) was the student's code's. */
 static unsigned size_frames(const struct sizes *z, int k)
 {
-	int traced = z->traced && traced_sizes_has(z->ctx->rubric, z->ctx->lab, k);
-	return HARNESS_SIZE_FRAMES | (traced ? 1u << MSG_METRICS : 0);
+	return HARNESS_SIZE_FRAMES | (size_traced(z, k) ? 1u << MSG_METRICS : 0);
 }
 
 /* Whether sizes [first, first + count) all passed: a timing after them

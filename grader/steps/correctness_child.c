@@ -136,6 +136,12 @@ void explain_stop(const struct sizes *z, const struct harness_report *rep, const
 			 rep->child.wall_s, ctx->rubric->test_timeout_s);
 }
 
+int size_traced(const struct sizes *z, int k)
+{
+	return z->traced && (traced_sizes_has(z->ctx->rubric, z->ctx->lab, k) ||
+			     shape_equal(&z->shapes[k], &z->analysis_shape));
+}
+
 /* Sizes [first, first + count) in one emulated child: each with the
  * emulator's watchdog at its own limit, the prediction's sizes traced. */
 static int start_emulated(struct sizes *z, int first, int count, struct channel_watch *w,
@@ -149,7 +155,7 @@ static int start_emulated(struct sizes *z, int first, int count, struct channel_
 			.shape = z->shapes[k],
 			.seed = z->seeds[k],
 			.kernel_timeout_s = reference_times_limit(ctx->rubric, z->times, k).limit_s,
-			.traced = z->traced && traced_sizes_has(ctx->rubric, ctx->lab, k),
+			.traced = size_traced(z, k),
 		};
 	}
 	return harness_correct_sizes(ctx, sizes, count, w, whole, err, len);

@@ -63,6 +63,11 @@ int with_analysis(const struct sizes *z, int first, int count);
 void explain_stop(const struct sizes *z, const struct harness_report *rep, const struct channel_watch *w,
 		  int size, int first, char *msg, size_t len);
 
+/* Whether size k runs traced (in the emulator): one the prediction traces,
+ * or the analysis shape, whose launches the launch check compares with the
+ * analysis run's (launch_match_later_call). */
+int size_traced(const struct sizes *z, int k);
+
 /* Starts sizes [first, first + count) in one child, under w, and reads its
  * whole report into whole; their expected outputs are computed meanwhile.
  * -1 with err where the child could not be started. */

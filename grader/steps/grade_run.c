@@ -172,7 +172,8 @@ static int step_occupancy_sweep(struct grade_run *run, struct grade *g)
 
 /* The analysis: joined from beside, or run here. On a GPU the analysis
  * is of the emulator's build: believed only if it launches what nvcc's
- * build launches. */
+ * build launches. On both, a later call must launch nothing the analysis
+ * run, a first call, did not (launch_match.h). */
 static int step_analysis(struct grade_run *run, struct grade *g)
 {
 	grade_analysis(run, g);
@@ -180,6 +181,8 @@ static int step_analysis(struct grade_run *run, struct grade *g)
 		findings_race(g->analysis, &g->race);
 	if (run->backend == BACKEND_CUDA && !g->hangs)
 		launch_match_apply(&run->ctx, &run->analysis_run, g);
+	if (run->backend == BACKEND_EMU)
+		launch_match_later_call(&run->ctx, run->traced.at_analysis_shape, g);
 	/* A result that depends on a race, or was computed with an access
 	 * outside a buffer, fails on both backends; on a GPU, only where the
 	 * emulator analysed the program the GPU ran (for the access, up to the

@@ -139,9 +139,10 @@ static const struct launch_entry *find(const struct launch_list *l, const struct
 	return NULL;
 }
 
-/* The first launch of a that b lacks or has a different number of times. */
+/* The first launch of a that b lacks or has a different number of times
+ * (at_least: fewer times). */
 static int one_way(const struct launch_list *a, const char *a_name, const struct launch_list *b,
-		   const char *b_name, char *why, size_t len)
+		   const char *b_name, int at_least, char *why, size_t len)
 {
 	char d[256];
 	for (int i = 0; i < a->n; i++) {
@@ -152,7 +153,7 @@ static int one_way(const struct launch_list *a, const char *a_name, const struct
 				 b_name);
 			return 1;
 		}
-		if (other->count != a->e[i].count) {
+		if (at_least ? other->count < a->e[i].count : other->count != a->e[i].count) {
 			snprintf(why, len, "%s launched %s %ld time%s, %s %ld", a_name, describe(&a->e[i], d, sizeof d),
 				 a->e[i].count, a->e[i].count == 1 ? "" : "s", b_name, other->count);
 			return 1;
@@ -168,8 +169,19 @@ int launch_lists_differ(const struct launch_list *emu, const struct launch_list 
 			 "compare", gpu->overflow ? "GPU" : "emulator", LAUNCH_MATCH_MAX);
 		return 1;
 	}
-	return one_way(emu, "the emulator", gpu, "the GPU", why, len) ||
-	       one_way(gpu, "the GPU", emu, "the emulator", why, len);
+	return one_way(emu, "the emulator", gpu, "the GPU", 0, why, len) ||
+	       one_way(gpu, "the GPU", emu, "the emulator", 0, why, len);
+}
+
+int launch_list_beyond(const struct launch_list *later, const char *later_name, const struct launch_list *first,
+		       const char *first_name, char *why, size_t len)
+{
+	if (later->overflow || first->overflow) {
+		snprintf(why, len, "%s made more than %d different launch configurations, too many to compare",
+			 later->overflow ? later_name : first_name, LAUNCH_MATCH_MAX);
+		return 1;
+	}
+	return one_way(later, later_name, first, first_name, 1, why, len);
 }
 
 int launch_list_within(const struct launch_list *emu, const struct launch_list *gpu)

@@ -52,6 +52,13 @@ int launch_list_from_log(const json_t *launches, int overflow, struct launch_lis
 int launch_lists_differ(const struct launch_list *emu, const struct launch_list *gpu, char *why,
 			size_t len);
 
+/* 0 when every launch configuration of later is among first's, at least as
+ * many times: a first call may launch more (a warm-up, a set-up), never
+ * other kernels. Else 1, with the first launch that is not, in the
+ * student's terms (each list named as given). */
+int launch_list_beyond(const struct launch_list *later, const char *later_name, const struct launch_list *first,
+		       const char *first_name, char *why, size_t len);
+
 /* Whether every launch configuration of emu is among gpu's, at least as
  * many times: the emulator's run, ended early by a fault, was of the
  * program the GPU ran whole. 0 when emu has none, or either overflowed. */
@@ -91,5 +98,18 @@ void gpu_launches_read(const struct run_context *gpu, const struct harness_repor
  * a racy kernel's output there is wrong by chance, its analysis still of
  * the program the GPU ran. */
 void launch_match_apply(const struct run_context *gpu, const struct gpu_launches *in_sizes, struct grade *g);
+
+/*
+ * The analysis run is the first call of its process, on both backends; the
+ * correctness runs are later calls of theirs. A file that runs other
+ * kernels at its first call shows the analysis a decoy: a later call that
+ * launches what the analysis run did not was not analysed, and every
+ * analysis test fails, "not believed", naming that launch (the gates on
+ * them stay closed). In the emulator, later is the trace of the
+ * correctness run at the analysis shape (traced_sizes.h), checked here; on
+ * a GPU, launch_match_apply checks the run after the correctness sizes
+ * the same way, where the GPU's first call settled the comparison.
+ */
+void launch_match_later_call(const struct run_context *ctx, const json_t *later, struct grade *g);
 
 #endif

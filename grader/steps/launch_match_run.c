@@ -9,18 +9,49 @@
 #include "steps/correctness_judge.h"
 #include "steps/harness_door.h"
 
-/* Every analysis test fails with why: its figures are of another program. */
-static void not_believed(struct grade *g, const char *shape, const char *why)
+/* Every analysis test fails with text: its figures are of another program;
+ * why is the difference alone. */
+static void fail_analysis(struct grade *g, const char *text, const char *why)
 {
-	char text[TEST_MESSAGE_LEN];
-	snprintf(text, sizeof text, "not believed: the emulator's build and the GPU's are not the same "
-		 "program at %s: %s. The analysis must be of the code the GPU runs.", shape, why);
 	for (int i = 0; i < g->n_tests; i++)
 		if (g->tests[i].group == GROUP_ANALYSIS &&
 		    (g->tests[i].status == TEST_PASSED || g->tests[i].status == TEST_FAILED))
 			test_fail_as(&g->tests[i], FAILURE_NOT_BELIEVED, "%s", text);
 	g->launch_match = (struct launch_match){ .checked = 1, .believed = 0 };
 	snprintf(g->launch_match.why, sizeof g->launch_match.why, "%s", why);
+}
+
+static void not_believed(struct grade *g, const char *shape, const char *why)
+{
+	char text[TEST_MESSAGE_LEN];
+	snprintf(text, sizeof text, "not believed: the emulator's build and the GPU's are not the same "
+		 "program at %s: %s. The analysis must be of the code the GPU runs.", shape, why);
+	fail_analysis(g, text, why);
+}
+
+/* Whether a later call at the analysis shape launched what the analysis
+ * run did not (launch_match.h); if so every analysis test fails. */
+static void later_beyond(const struct run_context *ctx, const struct launch_list *later, const char *later_name,
+			struct grade *g)
+{
+	struct launch_list first;
+	char why[TEST_MESSAGE_LEN / 2], text[TEST_MESSAGE_LEN], shape[64];
+	if (launch_list_from_metrics(g->analysis, &first) < 0 ||
+	    !launch_list_beyond(later, later_name, &first, "the analysis run, the first call of its process,",
+				why, sizeof why))
+		return;
+	struct shape s = analysis_shape_choose(ctx->rubric, ctx->seed);
+	snprintf(text, sizeof text, "not believed: at %s, %s. The analysis must be of the code that is "
+		 "graded: every call must launch the kernels the first call launched (a first call may "
+		 "launch more, such as a warm-up).", shape_format(&s, shape, sizeof shape), why);
+	fail_analysis(g, text, why);
+}
+
+void launch_match_later_call(const struct run_context *ctx, const json_t *later, struct grade *g)
+{
+	struct launch_list then;
+	if (g->analysis && later && launch_list_from_metrics(later, &then) == 0)
+		later_beyond(ctx, &then, "a later call (a correctness test's)", g);
 }
 
 void gpu_launches_read(const struct run_context *gpu, const struct harness_report *rep, int first,
@@ -136,6 +167,10 @@ void launch_match_apply(const struct run_context *gpu, const struct gpu_launches
 		not_believed(g, shape, why);
 	} else {
 		g->launch_match = (struct launch_match){ .checked = 1, .believed = 1 };
+		/* Settled by a first call: the call after the sizes, a later
+		 * one, may have launched more, never other kernels. */
+		if (seen.own_process && in_sizes && in_sizes->have && in_sizes->logged && !in_sizes->unreadable)
+			later_beyond(gpu, &in_sizes->list, "the GPU's call after the correctness sizes", g);
 	}
 	g->launch_match.same_launches = seen.same_launches;
 	g->launch_match.emulator_within = seen.emulator_within;

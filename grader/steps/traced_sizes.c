@@ -54,5 +54,6 @@ void traced_runs_free(struct traced_runs *t)
 {
 	for (int k = 0; k < 2; k++)
 		json_decref(t->metrics[k]);
+	json_decref(t->at_analysis_shape);
 	memset(t, 0, sizeof(*t));
 }

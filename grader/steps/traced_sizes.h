@@ -30,6 +30,10 @@ int traced_sizes_pick(const struct rubric *r, const struct lab *lab, int pick[2]
 struct traced_runs {
 	int ran;		/* it ran them, traced (in the emulator): not to be run again */
 	json_t *metrics[2];	/* each one's trace where it passed, in traced_sizes_pick's order */
+	/* The trace of the correctness run at the analysis shape, where it
+	 * passed: a later call than the analysis run's, whose launches the
+	 * launch check compares (launch_match_later_call). */
+	json_t *at_analysis_shape;
 };
 
 /* Whether emu_shapes[size] is one the prediction traces. */
