@@ -124,6 +124,7 @@ static int run_student(const struct run_context *ctx, enum backend backend, char
 		.writable_dir = ctx->work_dir,
 		.isolation = ctx->isolation,
 		.gpu = ctx->gpu,
+		.emulator_serial = ctx->emulator_serial,
 		.watch = watch,
 	};
 	/* The emulator's children (the analysis on a GPU machine) use no GPU. */

@@ -19,7 +19,7 @@ struct reference_times {
 	int known;			/* 1: size_s holds a measurement */
 	int n;				/* the backend's sizes, the rubric's order */
 	double size_s[RUBRIC_MAX_SHAPES];
-	const char *where;		/* "on this GPU", "in the emulator" */
+	const char *where;		/* "on this GPU", "in the emulator, on one core" */
 };
 
 /* The sizes a backend's correctness step runs (the rubric's shapes or

@@ -68,6 +68,7 @@ struct run_context {
 	 * not at all (--no-isolation). */
 	const struct isolation_policy *isolation;
 	const char *gpu;	/* the children's CUDA_VISIBLE_DEVICES; NULL: the grader's own */
+	int emulator_serial;	/* the children's emulator on one core (sandbox.h) */
 	struct gpu_share share;	/* a batch's GPU, on a GPU; all zero otherwise */
 	/* On a GPU machine, the GPU's multiprocessors, which the emulator's
 	 * analysis run reports as its own: a grid sized by them is the one the

@@ -52,7 +52,7 @@ struct time_limit time_limit_with_whole_output(const struct time_rule *rule, str
  * on this GPU", "the 1 s floor (20x the reference's 0.002 s is less)",
  * "the rubric's 30 s (the reference has not been timed here)", with "and
  * 2.1 s to send the output whole" where that was added. where says
- * where the reference ran ("on this GPU", "in the emulator"). */
+ * where the reference ran ("on this GPU", "in the emulator, on one core"). */
 const char *time_limit_explain(const struct time_rule *rule, const struct time_limit *l,
 			       const char *where, char *buf, size_t len);
 

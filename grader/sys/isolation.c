@@ -53,16 +53,23 @@ static int env_allowed(const char *kv)
  */
 #define CONNECTIONS_NAME "CUDA_DEVICE_MAX_CONNECTIONS"
 
+#define WORKERS_VAR "CUEMU_WORKERS="
+
 /* The child's environment: the grader's (clean: only what env_allowed
- * lets through, and a HOME and TMPDIR of its own), with gpu, when not NULL,
- * as its CUDA_VISIBLE_DEVICES, and one work queue a CUDA context unless
+ * lets through, and a HOME and TMPDIR of its own), with lim->gpu, when not
+ * NULL, as its CUDA_VISIBLE_DEVICES, the emulator on one core where
+ * lim->emulator_serial says so, and one work queue a CUDA context unless
  * the grader's environment names a number. */
-static void build_env(struct strvec *e, int clean, const char *home, const char *gpu)
+static void build_env(struct strvec *e, int clean, const char *home, const struct sandbox_limits *lim)
 {
 	char buf[PATH_MAX + 8];
+	const char *gpu = lim->gpu;
 	for (char **p = environ; *p; p++)
-		if ((!clean || env_allowed(*p)) && !(gpu && strncmp(*p, GPU_VAR, strlen(GPU_VAR)) == 0))
+		if ((!clean || env_allowed(*p)) && !(gpu && strncmp(*p, GPU_VAR, strlen(GPU_VAR)) == 0) &&
+		    !(lim->emulator_serial && strncmp(*p, WORKERS_VAR, strlen(WORKERS_VAR)) == 0))
 			strvec_push(e, *p);
+	if (lim->emulator_serial)
+		strvec_push(e, WORKERS_VAR "1");
 	if (gpu) {
 		snprintf(buf, sizeof(buf), GPU_VAR "%.200s", gpu);
 		strvec_push(e, buf);
@@ -218,7 +225,7 @@ int isolation_prepare(char *const argv[], const struct sandbox_limits *lim,
 	plan->status[0] = plan->status[1] = plan->seccomp = -1;
 	plan->keep[0] = plan->keep[1] = -1;
 	if (!p) {
-		build_env(&e, 0, NULL, lim->gpu);
+		build_env(&e, 0, NULL, lim);
 		if (e.failed) {
 			strvec_free(e.v);
 			snprintf(err, errlen, "out of memory");
@@ -243,7 +250,7 @@ int isolation_prepare(char *const argv[], const struct sandbox_limits *lim,
 
 	plan->bwrap = !p->no_bwrap && bwrap_available();
 	int private_tmp = plan->bwrap && lim->disk_cap > 0;
-	build_env(&e, 1, private_tmp ? "/tmp" : plan->cwd[0] ? plan->cwd : "/tmp", lim->gpu);
+	build_env(&e, 1, private_tmp ? "/tmp" : plan->cwd[0] ? plan->cwd : "/tmp", lim);
 	if (plan->bwrap) {
 		if (pipe2(plan->status, O_CLOEXEC) < 0) {
 			strvec_free(e.v);

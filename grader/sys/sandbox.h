@@ -44,6 +44,9 @@ struct sandbox_limits {
 	 * grader's user, in the grader's environment. */
 	const struct isolation_policy *isolation;
 	const char *gpu;	/* the child's CUDA_VISIBLE_DEVICES; NULL: the grader's own */
+	/* The emulator's launches on one core in the child (CUEMU_WORKERS=1):
+	 * its time on the clock is then what the emulator's watchdog counts. */
+	int emulator_serial;
 	const void *input;	/* what the child reads on stdin; NULL: /dev/null */
 	size_t input_len;
 	/* With with_channel: the child's stages read from its channel as it
