@@ -24,21 +24,22 @@ void batch_clean_text(char *s)
 static void own_words(const char *m, char *buf, size_t len)
 {
 	char words[160];
-	batch_cut_text(words, sizeof(words), m, len > 9 ? len - 9 : 0);
-	snprintf(buf, len, "failed: %s", words);
+	int room = len > 9 ? (int)len - 9 : 0;	/* what "failed: " leaves */
+	batch_cut_text(words, sizeof(words), m, (size_t)room);
+	snprintf(buf, len, "failed: %.*s", room, words);
 }
 
-void batch_failure_reason(const struct test_result *t, char *buf, size_t len)
+/* The words for a failure of a kind named here; 0 for any other kind. */
+static int typed_reason(const struct failure *f, char *buf, size_t len)
 {
-	const struct failure *f = &t->failure;
 	const char *said = NULL;
 	switch (f->kind) {
 	case FAILURE_CRASH:
 		snprintf(buf, len, "crashed: signal %d (%s)", f->signal, strsignal(f->signal));
-		return;
+		return 1;
 	case FAILURE_CUDA_ERROR:
 		snprintf(buf, len, "CUDA error %.64s", f->name);
-		return;
+		return 1;
 	case FAILURE_CHANNEL_TAMPERED: said = "corrupted report channel"; break;
 	case FAILURE_TIME_LIMIT: said = "time limit"; break;
 	case FAILURE_EXIT_INSIDE_CALL: said = "exited inside the entry point"; break;
@@ -57,7 +58,12 @@ void batch_failure_reason(const struct test_result *t, char *buf, size_t len)
 	}
 	if (said)
 		snprintf(buf, len, "%s", said);
-	else
+	return said != NULL;
+}
+
+void batch_failure_reason(const struct test_result *t, char *buf, size_t len)
+{
+	if (!typed_reason(&t->failure, buf, len))
 		own_words(t->message, buf, len);
 }
 
@@ -139,9 +145,12 @@ static void performance_verdict(const struct grade *g, const struct test_result 
 		snprintf(buf, len, "slow: predicted %.0f%% of copy on %.100s (%s of %s points)",
 			 g->prediction.percent_of_copy, g->prediction.gpu, got, max);
 	} else {
-		batch_failure_reason(t, reason, sizeof(reason));	/* "failed: ..." in the test's own words */
-		snprintf(buf, len, "performance %s%s", strncmp(reason, "failed: ", 8) == 0 ? "" : "failed: ",
-			 reason);
+		if (typed_reason(&t->failure, reason, sizeof(reason))) {
+			snprintf(buf, len, "performance failed: %s", reason);
+		} else {
+			own_words(t->message, reason, sizeof(reason));	/* "failed: ..." */
+			snprintf(buf, len, "performance %s", reason);
+		}
 	}
 }
 

@@ -45,25 +45,6 @@ static void note_outside_buffer(struct sizes *z, int k, const struct harness_rep
 	findings_bounds_at_size(rep->done, shape_format(&z->shapes[k], text, sizeof(text)), f, z->bounds);
 }
 
-/* Whether a size's process ended in a way that is the file's, where it
- * ran after another size: an ending failure_ending_key names (a crash, a
- * CUDA error, an exit). Not a time limit: a size near its limit passes or
- * not with the machine's load, and running it once more would give it a
- * second chance to fail (on a 16-core machine the emulator's lab 2
- * Hillis-Steele scan at 2^24 passed alone and not after 2^20+7). Nor
- * memory, nor the harness's trouble, which the kit's own buffers may bring
- * about. */
-static int ending_of_the_file(const struct failure *f)
-{
-	return failure_ending_key(f) != 0;
-}
-
-/* Whether two such endings are the same. */
-static int same_ending(const struct failure *a, const struct failure *b)
-{
-	return failure_ending_key(a) == failure_ending_key(b);
-}
-
 /* Size k's verdict from its report. first: k ran first in its process,
  * where any verdict stands. Returns whether a size after it may run in
  * the same process: a pass, or a failure that left the process running;
@@ -81,8 +62,15 @@ static int settle(struct sizes *z, int k, const struct harness_report *rep,
 	int ok = correctness_judge_against(lab, &z->shapes[k], z->seeds[k], rep, &z->e[k], digest_allowed, &f,
 					   msg, sizeof(msg));
 	if (!ok && !failure_stands(&f, first, wrong_words_shown(z, k))) {
-		if (!first && ending_of_the_file(&f)) {
-			explain_stop(z, rep, w, k, first, msg, sizeof(msg));
+		/* An ending of the file's, where it ran after another size
+		 * (correctness.c's first_call_only): one failure_ending_key
+		 * names (a crash, a CUDA error, an exit). Not a time limit: a
+		 * size near its limit passes or not with the machine's load,
+		 * and a run once more would be a second chance to fail (on a
+		 * 16-core machine the emulator's lab 2 Hillis-Steele scan at
+		 * 2^24 passed alone and not after 2^20+7). Nor memory, nor the
+		 * harness's trouble, which the kit's own buffers may cause. */
+		if (!first && failure_ending_key(&f)) {
 			z->after_other[k] = f;
 			snprintf(z->after_other_msg[k], sizeof(z->after_other_msg[k]), "%s", msg);
 		}
@@ -226,15 +214,15 @@ static void fail_not_run(const struct sizes *z, const struct correctness_plan *p
 }
 
 /* Whether size k passed only as the first call of its process: it ended
- * a process where it ran after another size, in a way that may be the
- * file's (ending_of_the_file), and passed first in a new one. */
+ * a process where it ran after another size, in a way that is the file's
+ * (settle), and passed first in a new one. */
 static int passed_only_first(const struct sizes *z, int k)
 {
 	return z->settled[k] && z->tests[k]->status == TEST_PASSED && z->after_other[k].kind != FAILURE_NONE;
 }
 
 /* Runs size k once more, right after size k - 1, in a process of its own;
- * whether it ended that process again in a way that may be the file's,
+ * whether it ended that process again in a way that is the file's,
  * kept as its ending after another size. */
 static int ends_again_after(struct sizes *z, int k, int *processes)
 {
@@ -254,10 +242,9 @@ static int ends_again_after(struct sizes *z, int k, int *processes)
 							   z->ctx->backend == BACKEND_EMU);
 		again = !correctness_judge_against(z->ctx->lab, &z->shapes[k], z->seeds[k], &parts[1], &z->e[k],
 						   digest_allowed, &f, msg, sizeof(msg)) &&
-			ending_of_the_file(&f);
+			failure_ending_key(&f) != 0;
 	}
 	if (again) {
-		explain_stop(z, &parts[1], &w->watch, k, 0, msg, sizeof(msg));
 		z->after_other[k] = f;
 		snprintf(z->after_other_msg[k], sizeof(z->after_other_msg[k]), "%s", msg);
 	}
@@ -293,9 +280,9 @@ static int first_call_only(struct sizes *z)
 			shown = k;
 	if (shown < 0)
 		return processes;
-	struct failure way = z->after_other[shown];
+	unsigned way = failure_ending_key(&z->after_other[shown]);
 	for (int k = shown; k < z->n; k++) {
-		if (!passed_only_first(z, k) || !same_ending(&z->after_other[k], &way))
+		if (!passed_only_first(z, k) || failure_ending_key(&z->after_other[k]) != way)
 			continue;
 		test_fail(z->tests[k], "%s\n(%s() passed this size only as the first call in a new process: "
 			  "it must also work when called again, as the timing calls it many times in one "

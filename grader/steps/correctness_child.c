@@ -20,7 +20,8 @@ static void *expect_ahead(void *arg)
 	const struct lab *lab = z->ctx->lab;
 	for (int i = z->first; i < z->first + z->count; i++) {
 		struct expected *e = &z->e[i];
-		if (e->want)
+		/* A run once more after the size before it judges its last size only. */
+		if (e->want || (z->again && i < z->first + z->count - 1))
 			continue;
 		if (output_sent_as_digest(lab->out_count(&z->shapes[i]), i == z->first,
 					  z->ctx->backend == BACKEND_EMU)) {
