@@ -319,3 +319,27 @@ Test(e2e_emu, a_carry_lost_past_1025_blocks_fails_past_2_20_7, .timeout = 300)
 	cr_expect_eq(g.exit_status, 1, "%s", g.output);
 	graded_free(&g);
 }
+
+/* The analysis on the second call (grader/steps/launch_match.h): a file
+ * whose first call also launches a warm-up is analysed on its second call
+ * and believed; one whose first call dilutes the naive stores with eight
+ * launches of the tiled transpose has the naive stores graded there. */
+Test(e2e_emu, a_first_call_that_launched_more_is_not_the_one_analysed, .timeout = 600)
+{
+	static const struct {
+		const char *file, *analysis;
+	} cases[] = { { "tests/fixtures/lab3/first_call_warm_up.cu", "pass" },
+		      { "tests/fixtures/lab3/first_call_dilution.cu", "fail" } };
+	if (!have_emulator())
+		cr_skip_test("the emulator is not built (build/emu/cuemu-cc): run make");
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct graded g;
+		cr_assert_eq(run_grade("lab3", cases[i].file, "emu", NULL, &g), 0);
+		cr_assert_not_null(g.report, "%s: no JSON report\n%s", cases[i].file, g.output);
+		json_t *call = json_object_get(json_object_get(g.report, "metrics"), "analysis_call");
+		cr_expect_eq(json_integer_value(call), 2, "%s\n%s", cases[i].file, g.output);
+		cr_expect_str_eq(group_verdict(g.report, "analysis"), cases[i].analysis, "%s\n%s", cases[i].file,
+				 g.output);
+		graded_free(&g);
+	}
+}

@@ -55,7 +55,7 @@ static void run_verbs(const char *harness, enum backend backend, int with_lock)
 	struct bench_order one = { &s, 1, 0 };
 	cr_assert_eq(harness_bench(&ctx, harness, &one, &rep, err, sizeof(err)), 0, "%s", err);
 	harness_report_free(&rep);
-	cr_assert_eq(harness_analysis(&ctx, harness, &s, &rep, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(harness_analysis(&ctx, harness, &s, 0, &rep, err, sizeof(err)), 0, "%s", err);
 	harness_report_free(&rep);
 }
 

@@ -169,3 +169,46 @@ Test(launch_match, the_run_after_the_sizes_settles_only_the_same_launches)
 	cr_expect(strstr(g.launch_match.why, "did not finish in time"), "%s", g.launch_match.why);
 	grade_free(&g);
 }
+
+/* A later call's launches against the analysed call's (launch_match.h): the
+ * same ones, as many times each, need no second analysis; fewer (the first
+ * call also warmed up, or diluted its figures with other launches), more or
+ * others do; and once the analysis is final a later call that differs
+ * fails every analysis test, naming the difference and the analysed call. */
+Test(launch_match, a_later_call_must_launch_what_the_analysed_call_did)
+{
+	struct rubric r = { .analysis_shape = { 1, { 70000 } } };
+	struct run_context ctx = { .lab = &lab2_blelloch_scan, .rubric = &r, .backend = BACKEND_EMU, .seed = 3 };
+	struct launch_list later = { 0 };
+	struct grade g;
+	json_error_t err;
+	analysed_grade(&g);
+	launch_list_add(&later, "k", G1, B, 0, 1);
+	cr_expect_eq(launch_match_later_differs(&later, &g), 0, "the same launches");
+	launch_list_add(&later, "k", G1, B, 0, 1);
+	cr_expect_eq(launch_match_later_differs(&later, &g), 1, "k twice where the analysed call launched it once");
+	grade_free(&g);
+
+	/* A first call that diluted k among eight launches of another kernel. */
+	analysed_grade(&g);
+	json_decref(g.analysis);
+	g.analysis = json_loads("{\"launches\":[{\"kernel\":\"k\",\"grid\":64,\"block\":1024,\"dynamic_shared_bytes\":0},"
+				"{\"kernel\":\"good\",\"grid\":64,\"block\":1024,\"dynamic_shared_bytes\":0,"
+				"\"count\":1}]}", 0, &err);
+	cr_assert_not_null(g.analysis, "%s", err.text);
+	memset(&later, 0, sizeof later);
+	launch_list_add(&later, "k", G1, B, 0, 1);
+	cr_expect_eq(launch_match_later_differs(&later, &g), 1, "a later call without the other kernel");
+
+	/* The analysis final (a second call), the later call still other. */
+	g.figures.second_call = 1;
+	json_t *then = json_loads("{\"launches\":[{\"kernel\":\"k\",\"grid\":64,\"block\":1024,"
+				  "\"dynamic_shared_bytes\":0}]}", 0, &err);
+	launch_match_later_call(&ctx, then, &g);
+	cr_expect_eq(g.tests[0].status, TEST_FAILED);
+	cr_expect_eq(g.tests[0].failure.kind, FAILURE_NOT_BELIEVED);
+	cr_expect(strstr(g.tests[0].message, "the analysis run, the second call of its process, launched good"),
+		  "%s", g.tests[0].message);
+	json_decref(then);
+	grade_free(&g);
+}

@@ -7,9 +7,9 @@
  * padded tile and lab 4's solution, each by the correctness process's run
  * of the analysis shape after its sizes, with no process of its own; and a
  * file that launches a warm-up kernel on its first call only is believed
- * too, by a process of its own whose first call the run is, as the
- * emulator's analysis run is, or the check would take it for another
- * program.
+ * too: the run after the sizes, a later call, launched less than the
+ * emulator's analysis run, a first call, so the analysis runs again on the
+ * second call of its process, which the run after the sizes then matches.
  *
  * On a GPU machine: make build/tests/unit, then build/tests/unit with
  * KIT_ROOT set and --filter on this suite's name, launch_match_gpu.
@@ -31,6 +31,13 @@ static int own_process(json_t *report)
 {
 	json_t *m = json_object_get(json_object_get(report, "metrics"), "launch_match");
 	return json_is_true(json_object_get(m, "own_process"));
+}
+
+/* Which call of its process the analysis traced (1 or 2), 0 when absent. */
+static int analysis_call(json_t *report)
+{
+	json_t *c = json_object_get(json_object_get(report, "metrics"), "analysis_call");
+	return json_is_integer(c) ? (int)json_integer_value(c) : 0;
 }
 
 /* A fixture's grade on the GPU, as its expect- lines say. */
@@ -72,6 +79,7 @@ Test(launch_match_gpu, one_program_is_believed, .timeout = 900)
 				 honest[i].file ? honest[i].file : "solution", g.output);
 		cr_expect_eq(believed(g.report), 1, "%s", g.output);
 		cr_expect(!own_process(g.report), "the run after the sizes did not settle it:\n%s", g.output);
+		cr_expect_eq(analysis_call(g.report), 1, "%s", g.output);
 		graded_free(&g);
 	}
 }
@@ -81,6 +89,7 @@ Test(launch_match_gpu, a_warm_up_on_the_first_call_only_is_believed, .timeout = 
 	struct graded g;
 	grade_fixture("lab3", "tests/fixtures/lab3/first_call_warm_up.cu", &g);
 	cr_expect_eq(believed(g.report), 1, "%s", g.output);
-	cr_expect(own_process(g.report), "the run after the sizes had no warm-up, and settled it:\n%s", g.output);
+	cr_expect_eq(analysis_call(g.report), 2, "the warm-up's first call was the one analysed:\n%s", g.output);
+	cr_expect(!own_process(g.report), "the run after the sizes did not settle it:\n%s", g.output);
 	graded_free(&g);
 }

@@ -26,7 +26,7 @@ struct harness_verb {
 void verb_analysis(int argc, char **argv);
 void verb_predict(int argc, char **argv);
 void verb_sizes(int argc, char **argv);	/* predict.c: the emulated correctness child */
-#define EMULATOR_VERBS { "analysis", 5, 6, verb_analysis }, { "predict", 5, 5, verb_predict }, \
+#define EMULATOR_VERBS { "analysis", 5, 7, verb_analysis }, { "predict", 5, 5, verb_predict }, \
 		       { "sizes", 7, HARNESS_MAX_ARGC, verb_sizes },
 
 typedef void emulator_stop_hook(const char *kind, const char *kernel, const char *where,

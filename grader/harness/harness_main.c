@@ -292,7 +292,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: harness device | correct LAB [kernel_timeout S] (SHAPE SEED)... [bench RUNS SEED SHAPE...] | "
 			"bench LAB RUNS SEED SHAPE... "
-			"[sweep RUNS SHAPE] | analysis LAB SHAPE SEED [SMS] | predict LAB SHAPE SEED | "
+			"[sweep RUNS SHAPE] | analysis LAB SHAPE SEED [SMS] [after_a_call] | predict LAB SHAPE SEED | "
 			"occupancy LAB QUERIES\n");
 	exit(2);
 }
@@ -382,17 +382,38 @@ static void verb_occupancy(int argc, char **argv)
 }
 
 #ifdef KIT_EMU
+/* One call of the entry point at s, untraced, that sends nothing: the
+ * call before the analysed one, where the first call launched more than a
+ * later one (grader/steps/launch_match.h). Its failure is the run's. */
+static void call_before_analysis(const struct lab *lab, const struct shape *s, uint64_t seed)
+{
+	uint32_t *d_in, *d_out;
+	int status;
+	kit_check(cudaMalloc((void **)&d_in, lab->in_count(s) * 4), "cudaMalloc (input)");
+	kit_check(cudaMalloc((void **)&d_out, lab->out_count(s) * 4), "cudaMalloc (output)");
+	kit_check(kit_device_fill(d_in, 0, lab->in_count(s), lab->input, seed), "the kit's fill of the input");
+	cuemu_set_tracing(0);
+	student_exit_call(0, d_in, d_out, s, &status);
+	kit_check(cudaDeviceSynchronize(), "the call before the analysed one");
+	kit_check(cudaGetLastError(), "the call before the analysed one");
+	cudaFree(d_in);
+	cudaFree(d_out);
+}
+
 void verb_analysis(int argc, char **argv)
 {
 	const struct lab *lab = need_lab(argv[2]);
 	struct shape s = need_shape(lab, argv[3]);
 	uint64_t seed = strtoull(argv[4], NULL, 10);
+	int after_a_call = strcmp(argv[argc - 1], "after_a_call") == 0, sms_at = argc - 1 - after_a_call;
 	/* On a GPU machine, the GPU's multiprocessors: the file sizes its
 	 * grids as it does there (grader/steps/launch_match.h). */
-	if (argc == 6 && (atoi(argv[5]) < 1 || atoi(argv[5]) > 4096))
+	if ((argc == 7 && !after_a_call) || (sms_at == 5 && (atoi(argv[5]) < 1 || atoi(argv[5]) > 4096)))
 		usage();
-	if (argc == 6)
+	if (sms_at == 5)
 		cuemu_set_device_sms(atoi(argv[5]));
+	if (after_a_call)
+		call_before_analysis(lab, &s, seed);
 	/* The traced blocks: a sample spread over the grid (emu/runtime/
 	 * sample.c), chosen by the run's seed and a secret, so that a file
 	 * that reads the seed on its command line cannot know them. */

@@ -234,7 +234,8 @@ static json_t *metrics_json(const struct grade *g)
 	else if (g->sweep.error[0])
 		rc |= put(o, "sweep_error", text(g->sweep.error));
 	if (g->figures.shape[0])
-		rc |= put(o, "analysis_shape", text(g->figures.shape));
+		rc |= put(o, "analysis_shape", text(g->figures.shape)) |
+		      put(o, "analysis_call", json_integer(g->figures.second_call ? 2 : 1));
 	for (int i = 0; i < ANALYSIS_CHECKS; i++)
 		if (g->figures.figure[i] >= 0)
 			rc |= put(o, analysis_checks[i].summary, num(g->figures.figure[i]));

@@ -85,6 +85,7 @@ static void load_metrics(json_t *m, struct grade *g)
 		g->sweep.points = json_deep_copy(json_object_get(m, "sweep"));
 	string_into(m, "sweep_error", g->sweep.error, sizeof(g->sweep.error));
 	string_into(m, "analysis_shape", g->figures.shape, sizeof(g->figures.shape));
+	g->figures.second_call = number_or(m, "analysis_call", 1) == 2;
 	for (int i = 0; i < ANALYSIS_CHECKS; i++)
 		g->figures.figure[i] = number_or(m, analysis_checks[i].summary, -1);
 }

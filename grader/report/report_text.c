@@ -230,6 +230,9 @@ static void put_group(FILE *out, const struct grade *g, enum test_group grp, int
 	for (int i = 0; i < g->n_tests; i++)
 		if (g->tests[i].group == grp)
 			put_test(out, &g->tests[i], namew, colour);
+	if (grp == GROUP_ANALYSIS && g->figures.second_call)
+		fprintf(out, "    (of the second call at %s: the first launched otherwise than later calls, "
+			"such as a warm-up)\n", g->figures.shape);
 }
 
 /* The performance model's prediction, beside the measurement where there is one. */

@@ -11,7 +11,8 @@
 #include "steps/harness_door.h"
 
 void analysis_run(const struct grade_request *req, const struct run_context *ctx,
-		  const struct build_result *use, int refused, const char *build_log, struct grade *g)
+		  const struct build_result *use, int refused, const char *build_log, int after_a_call,
+		  struct grade *g)
 {
 	const struct rubric *r = req->rubric;
 	if (refused) {
@@ -29,7 +30,8 @@ void analysis_run(const struct grade_request *req, const struct run_context *ctx
 	char err[256];
 	struct harness_report rep;
 	struct shape shape = analysis_shape_choose(r, ctx->seed);
-	if (harness_analysis(ctx, use->harness, &shape, &rep, err, sizeof(err)) < 0) {
+	g->figures.second_call = after_a_call;
+	if (harness_analysis(ctx, use->harness, &shape, after_a_call, &rep, err, sizeof(err)) < 0) {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS, r->analysis_points);
 		test_fail_as(t, FAILURE_NOT_STARTED, "the grader could not start the emulator: %s", err);
 		return;

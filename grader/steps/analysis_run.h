@@ -14,8 +14,11 @@
  * a run that did not compute the answer are not graded, but what the
  * emulator found there (races, uninitialised reads, the per-line figures)
  * is kept in g->analysis and named in the failure: it is often why.
+ * after_a_call: the analysis is of the second call of its process
+ * (launch_match.h).
  */
 void analysis_run(const struct grade_request *req, const struct run_context *ctx,
-		  const struct build_result *use, int refused, const char *build_log, struct grade *g);
+		  const struct build_result *use, int refused, const char *build_log, int after_a_call,
+		  struct grade *g);
 
 #endif

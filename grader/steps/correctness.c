@@ -81,7 +81,9 @@ static int settle(struct sizes *z, int k, const struct harness_report *rep,
 		test_pass(t, "%s", "");
 		if (z->traced)	/* the prediction's trace, where this size is one it traces */
 			traced_runs_keep(z->traced, z->ctx->rubric, z->ctx->lab, k, rep->metrics);
-		if (z->traced && rep->metrics && shape_equal(&z->shapes[k], &z->analysis_shape)) {
+		/* A first call's launches are the analysis run's kind: only a
+		 * later call shows what the graded calls launch. */
+		if (z->traced && rep->metrics && !first && shape_equal(&z->shapes[k], &z->analysis_shape)) {
 			json_decref(z->traced->at_analysis_shape);
 			z->traced->at_analysis_shape = json_incref(rep->metrics);
 		}

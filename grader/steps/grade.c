@@ -8,14 +8,20 @@
 #include <stdio.h>
 #include <string.h>
 
+static void figures_clear(struct analysis_figures *f)
+{
+	*f = (struct analysis_figures){ .shape = "" };
+	for (int i = 0; i < ANALYSIS_CHECKS; i++)
+		f->figure[i] = -1;
+}
+
 void grade_init(struct grade *g, const struct lab *lab)
 {
 	memset(g, 0, sizeof(*g));
 	g->lab = lab;
 	g->perf.reference_gbps = -1;
 	g->perf.occupancy_pct = -1;
-	for (int i = 0; i < ANALYSIS_CHECKS; i++)
-		g->figures.figure[i] = -1;
+	figures_clear(&g->figures);
 }
 
 void grade_free(struct grade *g)
@@ -71,6 +77,19 @@ struct test_result *grade_add_test(struct grade *g, const char *name, enum test_
 	t->max_points = max_points;
 	t->status = TEST_SKIPPED;
 	return t;
+}
+
+void grade_clear_analysis(struct grade *g)
+{
+	int kept = 0;
+	for (int i = 0; i < g->n_tests; i++)
+		if (g->tests[i].group != GROUP_ANALYSIS)
+			g->tests[kept++] = g->tests[i];
+	g->n_tests = kept;
+	json_decref(g->analysis);
+	g->analysis = NULL;
+	figures_clear(&g->figures);
+	g->bounds = (struct bounds_fault){ 0 };
 }
 
 static void set_message(struct test_result *t, const char *fmt, va_list ap)

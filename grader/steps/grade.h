@@ -174,6 +174,8 @@ struct sweep {
 /* The analysis run's figures (analysis.c), one per check. */
 struct analysis_figures {
 	char shape[64];			/* the size analysed; "" when none ran */
+	int second_call;		/* of the second call of its process: the first launched
+					 * otherwise than a later call (launch_match.h) */
 	double figure[ANALYSIS_CHECKS];	/* the check's total; < 0 when absent */
 };
 
@@ -303,6 +305,11 @@ void grade_keep_source(struct grade *g, const char *path);
 /* Appends a test and returns it (NULL when full, which is a bug). */
 struct test_result *grade_add_test(struct grade *g, const char *name, enum test_group group,
 				   double max_points);
+
+/* Removes what the analysis step put in g (its tests, the others' order
+ * kept; its metrics, figures and access outside a buffer), so that it can
+ * run again (on a second call, launch_match.h). */
+void grade_clear_analysis(struct grade *g);
 
 void test_pass(struct test_result *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -91,8 +91,8 @@ int step_prediction(struct grade_run *run, struct grade *g)
 }
 
 /* Analysis by the emulator, when the rubric has checks; not for a kernel
- * that never ends. */
-static void emulator_analysis(struct grade_run *run, struct grade *g)
+ * that never ends. after_a_call: of the second call of its process. */
+static void analyse(struct grade_run *run, int after_a_call, struct grade *g)
 {
 	const struct grade_request *req = run->req;
 	if (!analysis_checks_present(req->rubric))
@@ -103,13 +103,18 @@ static void emulator_analysis(struct grade_run *run, struct grade *g)
 		snprintf(t->message, sizeof(t->message), "not analysed: this grade ran with --no-analysis");
 	} else if (g->hangs == 0) {
 		const struct build_result *use = emu_build(run);
-		analysis_run(req, &run->ctx, use, run->emu_refused, run->emu_log, g);
+		analysis_run(req, &run->ctx, use, run->emu_refused, run->emu_log, after_a_call, g);
 	} else {
 		struct test_result *t = grade_add_test(g, "analysis", GROUP_ANALYSIS,
 						       req->rubric->analysis_points);
 		test_fail_as(t, FAILURE_NOT_RUN, "not analysed: the kernel did not finish in time on %d sizes",
 			     g->hangs);
 	}
+}
+
+static void emulator_analysis(struct grade_run *run, struct grade *g)
+{
+	analyse(run, 0, g);
 }
 
 /* What a forked grader runs with instead of the grade's (own_folder). */
@@ -289,4 +294,10 @@ void grade_analysis(struct grade_run *run, struct grade *g)
 {
 	if (!join_beside(run, g))
 		emulator_analysis(run, g);
+}
+
+void grade_analysis_again(struct grade_run *run, struct grade *g)
+{
+	grade_clear_analysis(g);
+	analyse(run, 1, g);
 }

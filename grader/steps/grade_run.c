@@ -170,13 +170,31 @@ static int step_occupancy_sweep(struct grade_run *run, struct grade *g)
 }
 
 
-/* The analysis: joined from beside, or run here. On a GPU the analysis
- * is of the emulator's build: believed only if it launches what nvcc's
- * build launches. On both, a later call must launch nothing the analysis
- * run, a first call, did not (launch_match.h). */
+/* A later call's launches at the analysis shape (launch_match.h): in the
+ * emulator, the correctness run's there; on a GPU, the run after the
+ * sizes. 0 when there is none to compare. */
+static int later_call_launches(const struct grade_run *run, const struct grade *g, struct launch_list *out)
+{
+	const struct gpu_launches *d = &run->analysis_run;
+	if (run->backend == BACKEND_EMU)
+		return run->traced.at_analysis_shape && launch_list_from_metrics(run->traced.at_analysis_shape, out) == 0;
+	if (g->hangs || !d->have || !d->logged || d->unreadable || d->failure.kind == FAILURE_TIME_LIMIT)
+		return 0;
+	*out = d->list;
+	return 1;
+}
+
+/* The analysis: joined from beside, or run here; again on the second call
+ * where a later call launched otherwise than the first. On a GPU the
+ * analysis is of the emulator's build: believed only if it launches what
+ * nvcc's build launches. On both, a later call must launch what the
+ * analysed call did (launch_match.h). */
 static int step_analysis(struct grade_run *run, struct grade *g)
 {
+	struct launch_list later;
 	grade_analysis(run, g);
+	if (later_call_launches(run, g, &later) && launch_match_later_differs(&later, g))
+		grade_analysis_again(run, g);
 	if (g->analysis)
 		findings_race(g->analysis, &g->race);
 	if (run->backend == BACKEND_CUDA && !g->hangs)

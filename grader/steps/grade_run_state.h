@@ -60,4 +60,8 @@ int step_prediction(struct grade_run *run, struct grade *g);
 /* The emulator's analysis into g: joined from beside, or run here. */
 void grade_analysis(struct grade_run *run, struct grade *g);
 
+/* The analysis again, here, of the second call of its process: its tests
+ * and figures replace the first's (launch_match.h). */
+void grade_analysis_again(struct grade_run *run, struct grade *g);
+
 #endif

@@ -295,15 +295,19 @@ int harness_bench(const struct run_context *ctx, const char *harness, const stru
 }
 
 int harness_analysis(const struct run_context *ctx, const char *harness, const struct shape *s,
-		     struct harness_report *rep, char *err, size_t errlen)
+		     int after_a_call, struct harness_report *rep, char *err, size_t errlen)
 {
 	const struct rubric *r = ctx->rubric;
 	char shape[64], seed[32], sms[16];
 	shape_format(s, shape, sizeof(shape));
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)ctx->seed);
 	snprintf(sms, sizeof(sms), "%d", ctx->device_sms);
-	char *argv[] = { (char *)harness, "analysis", (char *)ctx->lab->id, shape, seed,
-			 ctx->device_sms > 0 ? sms : NULL, NULL };
+	char *argv[] = { (char *)harness, "analysis", (char *)ctx->lab->id, shape, seed, NULL, NULL, NULL };
+	int a = 5;
+	if (ctx->device_sms > 0)
+		argv[a++] = sms;
+	if (after_a_call)
+		argv[a] = "after_a_call";
 	/* The output between its guards, and the metrics (up to 64 MiB of JSON). */
 	size_t words = 2 * GUARD_WORDS + ctx->lab->out_count(s);
 	return run_student(ctx, BACKEND_EMU, argv, r->analysis_timeout_s, words * 4 + (64 << 20),

@@ -132,9 +132,11 @@ int harness_bench(const struct run_context *ctx, const char *harness, const stru
 		  struct harness_report *rep, char *err, size_t errlen);
 
 /* analysis: harness (an emulator build) at shape s (analysis_shape.h) with
- * ctx->seed's inputs and traced blocks, sending the emulator's metrics. */
+ * ctx->seed's inputs and traced blocks, sending the emulator's metrics;
+ * after_a_call: of the second call of the process, the first untraced and
+ * unreported (launch_match.h). */
 int harness_analysis(const struct run_context *ctx, const char *harness, const struct shape *s,
-		     struct harness_report *rep, char *err, size_t errlen);
+		     int after_a_call, struct harness_report *rep, char *err, size_t errlen);
 
 /* predict: harness (an emulator build) runs a correctness call at shape s
  * with seed's inputs, a seeded sample of each launch's blocks traced; sends

@@ -139,10 +139,9 @@ static const struct launch_entry *find(const struct launch_list *l, const struct
 	return NULL;
 }
 
-/* The first launch of a that b lacks or has a different number of times
- * (at_least: fewer times). */
+/* The first launch of a that b lacks or has a different number of times. */
 static int one_way(const struct launch_list *a, const char *a_name, const struct launch_list *b,
-		   const char *b_name, int at_least, char *why, size_t len)
+		   const char *b_name, char *why, size_t len)
 {
 	char d[256];
 	for (int i = 0; i < a->n; i++) {
@@ -153,7 +152,7 @@ static int one_way(const struct launch_list *a, const char *a_name, const struct
 				 b_name);
 			return 1;
 		}
-		if (at_least ? other->count < a->e[i].count : other->count != a->e[i].count) {
+		if (other->count != a->e[i].count) {
 			snprintf(why, len, "%s launched %s %ld time%s, %s %ld", a_name, describe(&a->e[i], d, sizeof d),
 				 a->e[i].count, a->e[i].count == 1 ? "" : "s", b_name, other->count);
 			return 1;
@@ -162,26 +161,20 @@ static int one_way(const struct launch_list *a, const char *a_name, const struct
 	return 0;
 }
 
-int launch_lists_differ(const struct launch_list *emu, const struct launch_list *gpu, char *why, size_t len)
+int launch_lists_other(const struct launch_list *a, const char *a_name, const struct launch_list *b,
+		       const char *b_name, char *why, size_t len)
 {
-	if (emu->overflow || gpu->overflow) {
-		snprintf(why, len, "the %s made more than %d different launch configurations, too many to "
-			 "compare", gpu->overflow ? "GPU" : "emulator", LAUNCH_MATCH_MAX);
+	if (a->overflow || b->overflow) {
+		snprintf(why, len, "%s made more than %d different launch configurations, too many to compare",
+			 a->overflow ? a_name : b_name, LAUNCH_MATCH_MAX);
 		return 1;
 	}
-	return one_way(emu, "the emulator", gpu, "the GPU", 0, why, len) ||
-	       one_way(gpu, "the GPU", emu, "the emulator", 0, why, len);
+	return one_way(a, a_name, b, b_name, why, len) || one_way(b, b_name, a, a_name, why, len);
 }
 
-int launch_list_beyond(const struct launch_list *later, const char *later_name, const struct launch_list *first,
-		       const char *first_name, char *why, size_t len)
+int launch_lists_differ(const struct launch_list *emu, const struct launch_list *gpu, char *why, size_t len)
 {
-	if (later->overflow || first->overflow) {
-		snprintf(why, len, "%s made more than %d different launch configurations, too many to compare",
-			 later->overflow ? later_name : first_name, LAUNCH_MATCH_MAX);
-		return 1;
-	}
-	return one_way(later, later_name, first, first_name, 1, why, len);
+	return launch_lists_other(emu, "the emulator", gpu, "the GPU", why, len);
 }
 
 int launch_list_within(const struct launch_list *emu, const struct launch_list *gpu)

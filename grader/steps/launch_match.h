@@ -47,17 +47,15 @@ void launch_list_add(struct launch_list *l, const char *name, const unsigned gri
 int launch_list_from_metrics(const json_t *metrics, struct launch_list *l);
 int launch_list_from_log(const json_t *launches, int overflow, struct launch_list *l);
 
-/* 0 when the two lists hold the same launches (in any order); else 1, with
- * the first difference in why, in the student's terms. */
+/* 0 when the two lists hold the same launches (in any order), as many
+ * times each; else 1, with the first difference in why, in the student's
+ * terms (each list named as given: "the emulator", "a later call"). */
+int launch_lists_other(const struct launch_list *a, const char *a_name, const struct launch_list *b,
+		       const char *b_name, char *why, size_t len);
+
+/* launch_lists_other of the emulator's list and the GPU's. */
 int launch_lists_differ(const struct launch_list *emu, const struct launch_list *gpu, char *why,
 			size_t len);
-
-/* 0 when every launch configuration of later is among first's, at least as
- * many times: a first call may launch more (a warm-up, a set-up), never
- * other kernels. Else 1, with the first launch that is not, in the
- * student's terms (each list named as given). */
-int launch_list_beyond(const struct launch_list *later, const char *later_name, const struct launch_list *first,
-		       const char *first_name, char *why, size_t len);
 
 /* Whether every launch configuration of emu is among gpu's, at least as
  * many times: the emulator's run, ended early by a fault, was of the
@@ -102,13 +100,29 @@ void launch_match_apply(const struct run_context *gpu, const struct gpu_launches
 /*
  * The analysis run is the first call of its process, on both backends; the
  * correctness runs are later calls of theirs. A file that runs other
- * kernels at its first call shows the analysis a decoy: a later call that
- * launches what the analysis run did not was not analysed, and every
- * analysis test fails, "not believed", naming that launch (the gates on
- * them stay closed). In the emulator, later is the trace of the
- * correctness run at the analysis shape (traced_sizes.h), checked here; on
- * a GPU, launch_match_apply checks the run after the correctness sizes
- * the same way, where the GPU's first call settled the comparison.
+ * kernels at its first call shows the analysis a decoy, and one that runs
+ * more there (a good kernel many times beside the graded one) dilutes its
+ * figures. So a later call at the analysis shape must launch what the
+ * analysed call launched, as many times each. Where it launched otherwise,
+ * the analysis runs again on the second call of its process
+ * (harness_analysis's after_a_call; a first call may differ, such as a
+ * warm-up), and that second call is the one compared and graded.
+ *
+ * later is a later call's launches: in the emulator, the trace of the
+ * correctness run at the analysis shape where it was not first in its
+ * process (traced_sizes.h); on a GPU, the run after the correctness sizes.
+ * launch_match_later_differs says whether they differ from g->analysis's,
+ * so that the caller runs the analysis again.
+ */
+int launch_match_later_differs(const struct launch_list *later, const struct grade *g);
+
+/*
+ * In the emulator, once the analysis is final: a later call that launched
+ * otherwise than the analysed call was not analysed, and every analysis
+ * test fails, "not believed", naming the first difference (the gates on
+ * them stay closed). On a GPU, launch_match_apply checks the run after the
+ * correctness sizes the same way, where a run first in its own process
+ * settled the comparison.
  */
 void launch_match_later_call(const struct run_context *ctx, const json_t *later, struct grade *g);
 

@@ -29,21 +29,31 @@ static void not_believed(struct grade *g, const char *shape, const char *why)
 	fail_analysis(g, text, why);
 }
 
-/* Whether a later call at the analysis shape launched what the analysis
- * run did not (launch_match.h); if so every analysis test fails. */
-static void later_beyond(const struct run_context *ctx, const struct launch_list *later, const char *later_name,
+int launch_match_later_differs(const struct launch_list *later, const struct grade *g)
+{
+	struct launch_list analysed;
+	char why[TEST_MESSAGE_LEN / 2];
+	return g->analysis && launch_list_from_metrics(g->analysis, &analysed) == 0 &&
+	       launch_lists_other(later, "a later call", &analysed, "the analysed call", why, sizeof why);
+}
+
+/* Whether a later call at the analysis shape launched otherwise than the
+ * analysed call (launch_match.h); if so every analysis test fails. */
+static void later_other(const struct run_context *ctx, const struct launch_list *later, const char *later_name,
 			struct grade *g)
 {
-	struct launch_list first;
+	struct launch_list analysed;
 	char why[TEST_MESSAGE_LEN / 2], text[TEST_MESSAGE_LEN], shape[64];
-	if (launch_list_from_metrics(g->analysis, &first) < 0 ||
-	    !launch_list_beyond(later, later_name, &first, "the analysis run, the first call of its process,",
-				why, sizeof why))
+	const char *analysed_name = g->figures.second_call ? "the analysis run, the second call of its process,"
+							   : "the analysis run, the first call of its process,";
+	if (launch_list_from_metrics(g->analysis, &analysed) < 0 ||
+	    !launch_lists_other(later, later_name, &analysed, analysed_name, why, sizeof why))
 		return;
 	struct shape s = analysis_shape_choose(ctx->rubric, ctx->seed);
 	snprintf(text, sizeof text, "not believed: at %s, %s. The analysis must be of the code that is "
-		 "graded: every call must launch the kernels the first call launched (a first call may "
-		 "launch more, such as a warm-up).", shape_format(&s, shape, sizeof shape), why);
+		 "graded: every call after the first must launch the same kernels, as many times each (a "
+		 "first call may differ, such as a warm-up: the analysis then runs on the second call).",
+		 shape_format(&s, shape, sizeof shape), why);
 	fail_analysis(g, text, why);
 }
 
@@ -51,7 +61,7 @@ void launch_match_later_call(const struct run_context *ctx, const json_t *later,
 {
 	struct launch_list then;
 	if (g->analysis && later && launch_list_from_metrics(later, &then) == 0)
-		later_beyond(ctx, &then, "a later call (a correctness test's)", g);
+		later_other(ctx, &then, "a later call (a correctness test's)", g);
 }
 
 void gpu_launches_read(const struct run_context *gpu, const struct harness_report *rep, int first,
@@ -167,10 +177,10 @@ void launch_match_apply(const struct run_context *gpu, const struct gpu_launches
 		not_believed(g, shape, why);
 	} else {
 		g->launch_match = (struct launch_match){ .checked = 1, .believed = 1 };
-		/* Settled by a first call: the call after the sizes, a later
-		 * one, may have launched more, never other kernels. */
+		/* Settled by a run first in its process: the call after the
+		 * sizes, a later one, must launch what the analysed call did. */
 		if (seen.own_process && in_sizes && in_sizes->have && in_sizes->logged && !in_sizes->unreadable)
-			later_beyond(gpu, &in_sizes->list, "the GPU's call after the correctness sizes", g);
+			later_other(gpu, &in_sizes->list, "the GPU's call after the correctness sizes", g);
 	}
 	g->launch_match.same_launches = seen.same_launches;
 	g->launch_match.emulator_within = seen.emulator_within;

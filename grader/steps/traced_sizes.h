@@ -31,8 +31,8 @@ struct traced_runs {
 	int ran;		/* it ran them, traced (in the emulator): not to be run again */
 	json_t *metrics[2];	/* each one's trace where it passed, in traced_sizes_pick's order */
 	/* The trace of the correctness run at the analysis shape, where it
-	 * passed: a later call than the analysis run's, whose launches the
-	 * launch check compares (launch_match_later_call). */
+	 * passed after another size of its process: a later call, whose
+	 * launches the launch check compares (launch_match.h). */
 	json_t *at_analysis_shape;
 };
 
