@@ -230,7 +230,7 @@ static void put_group(FILE *out, const struct grade *g, enum test_group grp, int
 	for (int i = 0; i < g->n_tests; i++)
 		if (g->tests[i].group == grp)
 			put_test(out, &g->tests[i], namew, colour);
-	if (grp == GROUP_ANALYSIS && g->figures.second_call)
+	if (grp == GROUP_ANALYSIS && g->figures.second_call && g->figures.shape[0])
 		fprintf(out, "    (of the second call at %s: the first launched otherwise than later calls, "
 			"such as a warm-up)\n", g->figures.shape);
 }

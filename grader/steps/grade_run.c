@@ -172,10 +172,14 @@ static int step_occupancy_sweep(struct grade_run *run, struct grade *g)
 
 /* A later call's launches at the analysis shape (launch_match.h): in the
  * emulator, the correctness run's there; on a GPU, the run after the
- * sizes. 0 when there is none to compare. */
+ * sizes. 0 when there is none to compare, or the analysis run did not
+ * end right (figures.shape is set only then): one that stopped at a fault
+ * launched less, and its findings stand (findings.h). */
 static int later_call_launches(const struct grade_run *run, const struct grade *g, struct launch_list *out)
 {
 	const struct gpu_launches *d = &run->analysis_run;
+	if (!g->figures.shape[0])
+		return 0;
 	if (run->backend == BACKEND_EMU)
 		return run->traced.at_analysis_shape && launch_list_from_metrics(run->traced.at_analysis_shape, out) == 0;
 	if (g->hangs || !d->have || !d->logged || d->unreadable || d->failure.kind == FAILURE_TIME_LIMIT)
