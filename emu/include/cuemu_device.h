@@ -35,6 +35,8 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <type_traits>
+#include <utility>
 
 #include "cuda_runtime.h"
 
@@ -202,6 +204,40 @@ static inline cuemu_launcher_<F> cuemu_launch_(const char *file, int line, const
 					       cudaStream_t stream = 0)
 {
 	return cuemu_launcher_<F>{file, line, name, fn, f, grid, block, smem, stream};
+}
+
+/* cudaLaunchKernel(k, grid, block, args, smem, stream), as the rewriter
+ * writes it (rewrite/launch_api.c: its cast to a void pointer dropped):
+ * args[i] points at the kernel's i-th argument, read as the type of its
+ * i-th parameter, as the GPU's runtime reads it. A kernel known only as a
+ * void pointer names no parameter types: a compile-time error says so. */
+namespace {
+template <class... P, size_t... I>
+inline void cuemu_launch_unpack_(const char *file, int line, const char *name, void (*k)(P...), dim3 grid,
+				 dim3 block, void **args, size_t smem, cudaStream_t stream, std::index_sequence<I...>)
+{
+	cuemu_launch_(file, line, name, reinterpret_cast<const void *>(k), [=](auto &&...a) { k(a...); }, grid,
+		      block, smem, stream)(*static_cast<typename std::remove_cv<P>::type *>(args[I])...);
+}
+template <class... P>
+inline cudaError_t cuemu_launch_api_(const char *file, int line, const char *name, void (*k)(P...), dim3 grid,
+				     dim3 block, void **args, size_t smem = 0, cudaStream_t stream = 0)
+{
+	if (!k || (sizeof...(P) > 0 && !args))
+		return cudaErrorInvalidValue;
+	cuemu_launch_unpack_(file, line, name, k, grid, block, args, smem, stream, std::index_sequence_for<P...>{});
+	return cudaPeekAtLastError();
+}
+template <class T> struct cuemu_not_a_kernel_ : std::false_type {};
+template <class T>
+inline cudaError_t cuemu_launch_api_(const char *, int, const char *, T *, dim3, dim3, void **, size_t = 0,
+				     cudaStream_t = 0)
+{
+	static_assert(cuemu_not_a_kernel_<T>::value,
+		      "cudaLaunchKernel in the CPU emulator needs the kernel itself as its first argument "
+		      "(cudaLaunchKernel((void *)kernel, ...)), not a pointer that has lost its type");
+	return cudaErrorInvalidDeviceFunction;
+}
 }
 
 /* ---- warp intrinsics ----------------------------------------------------------- */

@@ -18,7 +18,7 @@ static const char *const texture_names[] = {
 };
 
 static const char *const launch_api_names[] = {
-	"cudaLaunchKernel", "cudaLaunchKernelEx", "cudaLaunchCooperativeKernel",
+	"cudaLaunchKernelEx", "cudaLaunchCooperativeKernel",
 	"cudaLaunchCooperativeKernelMultiDevice", "cudaGraphLaunch", NULL,
 };
 
@@ -125,7 +125,7 @@ void refuse_check(struct rw *w, size_t i)
 		return;
 	if (in_list(w, i, launch_api_names))
 		error_at(w, line, "%s is not supported by the CPU emulator: launch with "
-			 "kernel<<<grid, block>>>(arguments)", name);
+			 "kernel<<<grid, block>>>(arguments) or cudaLaunchKernel", name);
 	else if (in_list(w, i, texture_names) || (is(w, i, "texture") && is(w, i + 1, "<")))
 		error_at(w, line, "textures and surfaces (%s) are not supported by the CPU emulator: "
 			 "read the data through a plain device pointer", name);

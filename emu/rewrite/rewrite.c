@@ -307,6 +307,8 @@ static void walk(struct rw *w)
 			}
 			if (noinline_rewrite(w, i))
 				continue;
+			if (launch_api_rewrite(w, i, sc.device_depth > 0))
+				continue;
 			if (rename_rewrite(w, i))
 				continue;
 			if (is(w, i, "asm") || is(w, i, "__asm__") || is(w, i, "__asm")) {

@@ -67,6 +67,11 @@ void follow_line_marker(struct rw *w, size_t i);
  * the index of the last '>' of ">>>". */
 size_t launch_rewrite(struct rw *w, size_t i, int in_device_code);
 
+/* launch_api.c: token i starts "cudaLaunchKernel(": rewrites its kernel
+ * argument for the launcher (or refuses one it cannot read, or one in
+ * device code). Returns 1 when token i was such a call, else 0. */
+int launch_api_rewrite(struct rw *w, size_t i, int in_device_code);
+
 /* refuse.c: reports what the emulator cannot run, at token i, an
  * identifier or the first [ of [[ (the launch API, textures, the legacy
  * shuffles, attributes that turn the instrumentation off). */

@@ -53,6 +53,7 @@ long ax_math_api(void);
 long ax_spaces_and_half_atomics(void);
 void ax_trap(void);
 long ax_unified_memory_hints(void);
+long ax_launch_kernel_api(void);
 long ax_device_query_fields(void);
 
 /* kernels/simd.cu: SIMD and DPX intrinsics (simd_ops.h), cuComplex.h, fma's roundings, __fns */

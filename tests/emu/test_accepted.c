@@ -39,6 +39,11 @@ Test(accepted, unified_memory_hints_of_both_generations)
 	both_modes(ax_unified_memory_hints, "unified memory hints");
 }
 
+Test(accepted, launches_through_cuda_launch_kernel)
+{
+	both_modes(ax_launch_kernel_api, "cudaLaunchKernel");
+}
+
 Test(accepted, every_device_property_of_cuda_13)
 {
 	cr_expect_eq(ax_device_query_fields(), 0);

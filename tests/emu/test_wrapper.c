@@ -143,11 +143,25 @@ Test(wrapper, spaced_launches_and_launches_in_macros_compile)
 	free(out);
 }
 
-Test(wrapper, cuda_launch_kernel_is_refused)
+Test(wrapper, cooperative_launches_are_refused)
 {
 	expect_refused("lk.cu", "__global__ void k(void) {}\nvoid f(void)\n{\n"
-		       "\tcudaLaunchKernel((void *)k, dim3(1), dim3(1), 0, 0, 0);\n}\n", 4,
-		       "cudaLaunchKernel is not supported");
+		       "\tcudaLaunchCooperativeKernel((void *)k, dim3(1), dim3(1), 0, 0, 0);\n}\n", 4,
+		       "cudaLaunchCooperativeKernel is not supported");
+}
+
+/* cudaLaunchKernel of a kernel known only as a void pointer: no parameter
+ * types to read its arguments as, said at compile time. */
+Test(wrapper, cuda_launch_kernel_needs_the_kernel_itself)
+{
+	char *out = NULL;
+	int status = compile("lv.cu", "__global__ void k(int *p) { *p = 1; }\nvoid f(int *p)\n{\n"
+				  "\tvoid *fn = (void *)k, *args[] = { &p };\n"
+				  "\tcudaLaunchKernel(fn, dim3(1), dim3(1), args, 0, 0);\n}\n", &out);
+	cr_expect_neq(status, 0);
+	cr_expect(strstr(out, "needs the kernel itself") != NULL, "%s", out);
+	cr_expect(strstr(out, "lv.cu:5") != NULL, "the student's line is not named:\n%s", out);
+	free(out);
 }
 
 Test(wrapper, dynamic_parallelism_is_refused)

@@ -296,3 +296,45 @@ extern "C" long ax_device_query_fields(void)
 	       (p.concurrentManagedAccess != 1) + (p.surfaceAlignment != 0) + (p.hostNumaId != 0) +
 	       (p.warpSize != 32);
 }
+
+template <int K> __global__ void add_k(int *p, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		p[i] += K;
+}
+
+__global__ void scale_into(int *out, const int *in, int n, float by)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		out[i] = (int)(in[i] * by);
+}
+
+/* Launches through the runtime's API: cudaLaunchKernel with the kernel cast
+ * to a void pointer in its usual spellings, a template's instance, the
+ * arguments as an array of pointers (parameters of four types), the shared
+ * size and stream left out. The launcher is the one of <<< >>>. */
+extern "C" long ax_launch_kernel_api(void)
+{
+	const int n = 1000;
+	int *in, *out, h[1000];
+	float by = 3.0f;
+	long bad = 0;
+	CHECK(cudaMalloc(&in, n * sizeof *in));
+	CHECK(cudaMalloc(&out, n * sizeof *out));
+	for (int i = 0; i < n; i++)
+		h[i] = i;
+	CHECK(cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice));
+	void *scale_args[] = { &out, &in, (void *)&n, &by };
+	CHECK(cudaLaunchKernel((void *)scale_into, dim3((n + 255) / 256), dim3(256), scale_args, 0, 0));
+	void *add_args[] = { &out, (void *)&n };
+	CHECK(cudaLaunchKernel((const void *)&add_k<2>, (n + 127) / 128, 128, add_args));
+	CHECK(cudaLaunchKernel(reinterpret_cast<void *>(add_k<5>), dim3(4), dim3(256), add_args, 0, 0));
+	CHECK(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
+	for (int i = 0; i < n; i++)
+		bad += h[i] != 3 * i + 7;
+	CHECK(cudaFree(in));
+	CHECK(cudaFree(out));
+	return bad;
+}
