@@ -202,19 +202,16 @@ Test(launch_match, a_later_call_must_launch_what_the_analysed_call_did)
 
 	/* An analysis run that did not end right (no shape analysed) keeps its
 	 * own failure's words. */
-	json_t *then = json_loads("{\"launches\":[{\"kernel\":\"k\",\"grid\":64,\"block\":1024,"
-				  "\"dynamic_shared_bytes\":0}]}", 0, &err);
-	launch_match_later_call(&ctx, then, &g);
+	launch_match_later_call(&ctx, &later, &g);
 	cr_expect_eq(g.tests[0].status, TEST_PASSED, "%s", g.tests[0].message);
 
 	/* The analysis final (a second call), the later call still other. */
 	g.figures.second_call = 1;
 	snprintf(g.figures.shape, sizeof g.figures.shape, "70000");
-	launch_match_later_call(&ctx, then, &g);
+	launch_match_later_call(&ctx, &later, &g);
 	cr_expect_eq(g.tests[0].status, TEST_FAILED);
 	cr_expect_eq(g.tests[0].failure.kind, FAILURE_NOT_BELIEVED);
 	cr_expect(strstr(g.tests[0].message, "the analysis run, the second call of its process, launched good"),
 		  "%s", g.tests[0].message);
-	json_decref(then);
 	grade_free(&g);
 }

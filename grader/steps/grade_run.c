@@ -197,14 +197,15 @@ static int step_analysis(struct grade_run *run, struct grade *g)
 {
 	struct launch_list later;
 	grade_analysis(run, g);
-	if (later_call_launches(run, g, &later) && launch_match_later_differs(&later, g))
+	int have_later = later_call_launches(run, g, &later);
+	if (have_later && launch_match_later_differs(&later, g))
 		grade_analysis_again(run, g);
 	if (g->analysis)
 		findings_race(g->analysis, &g->race);
 	if (run->backend == BACKEND_CUDA && !g->hangs)
 		launch_match_apply(&run->ctx, &run->analysis_run, g);
-	if (run->backend == BACKEND_EMU)
-		launch_match_later_call(&run->ctx, run->traced.at_analysis_shape, g);
+	if (run->backend == BACKEND_EMU && have_later)
+		launch_match_later_call(&run->ctx, &later, g);
 	/* A result that depends on a race, or was computed with an access
 	 * outside a buffer, fails on both backends; on a GPU, only where the
 	 * emulator analysed the program the GPU ran (for the access, up to the

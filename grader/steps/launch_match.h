@@ -124,6 +124,6 @@ int launch_match_later_differs(const struct launch_list *later, const struct gra
  * correctness sizes the same way, where a run first in its own process
  * settled the comparison.
  */
-void launch_match_later_call(const struct run_context *ctx, const json_t *later, struct grade *g);
+void launch_match_later_call(const struct run_context *ctx, const struct launch_list *later, struct grade *g);
 
 #endif

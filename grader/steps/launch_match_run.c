@@ -57,13 +57,12 @@ static void later_other(const struct run_context *ctx, const struct launch_list 
 	fail_analysis(g, text, why);
 }
 
-void launch_match_later_call(const struct run_context *ctx, const json_t *later, struct grade *g)
+void launch_match_later_call(const struct run_context *ctx, const struct launch_list *later, struct grade *g)
 {
-	struct launch_list then;
 	/* An analysis run that did not end right failed its tests already,
 	 * saying why (analysis_run.h): that is not hidden. */
-	if (g->analysis && g->figures.shape[0] && later && launch_list_from_metrics(later, &then) == 0)
-		later_other(ctx, &then, "a later call (a correctness test's)", g);
+	if (g->analysis && g->figures.shape[0])
+		later_other(ctx, later, "a later call (a correctness test's)", g);
 }
 
 void gpu_launches_read(const struct run_context *gpu, const struct harness_report *rep, int first,
